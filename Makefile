@@ -1,0 +1,45 @@
+# slicekit Makefile. `make help` lists the targets.
+SHELL := /usr/bin/env bash
+.SHELLFLAGS := -o errexit -o nounset -o pipefail -c
+GO ?= go
+GOLANGCI_LINT_VERSION ?= v2.15.0
+BIN := $(CURDIR)/bin
+BENCH ?= .
+BENCHTIME ?= 1x
+BENCHCOUNT ?= 5
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## Show this help.
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_.-]+:.*## / {printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: build
+build: ## Build bin/slicekit.
+	$(GO) build -o $(BIN)/slicekit ./cmd/slicekit
+
+.PHONY: verify
+verify: ## gofmt, go vet, license headers, go.mod tidy.
+	hack/verify.sh
+
+.PHONY: test
+test: controlplane verify ## Everything CI runs: verify, then all tests (unit, differential, integration on a real kube-apiserver).
+	$(GO) test -count=1 ./...
+
+.PHONY: test-short
+test-short: ## Unit tests only (no control plane needed).
+	$(GO) test -short -count=1 ./...
+
+.PHONY: lint
+lint: ## golangci-lint (pinned $(GOLANGCI_LINT_VERSION), built from the Go module proxy).
+	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run ./...
+
+.PHONY: bench
+bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp).
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCHCOUNT) ./test/differential/...
+
+.PHONY: fuzz
+fuzz: ## Run the differential fuzz target for FUZZTIME (default 60s).
+	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $${FUZZTIME:-60s} ./test/differential/
+
+-include hack/controlplane.mk

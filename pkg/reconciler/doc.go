@@ -1,0 +1,52 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package reconciler is slicekit's generic EndpointSlice reconciler: any
+// owner object (a Service, an Endpoints object, a custom resource) plus any
+// source of desired endpoints in, EndpointSlices packed, labelled, owned and
+// tracked out, as kube-controller-manager (KCM) does for Services.
+//
+// KEP-4770 proposed such a reconciler and dropped it; k8s.io/endpointslice
+// is bound to a Service and its Pods. This package keeps KCM's algorithm
+// (k8s.io/endpointslice v0.37.2 reconciler.go and utils.go; behaviours C21 to
+// C36 of the KEP-4770 spec) and makes the owner kind, the label policy and
+// the endpoint source parameters:
+//
+//   - Config names the managed-by value, the owner's kind, the packing limit
+//     (MaxEndpointsPerSlice), whether each address type keeps a placeholder
+//     slice (KCM's EndpointSlice controller: yes; mirroring: no) and whether
+//     ownership is enforced by controller owner reference UID.
+//   - A MetadataPolicy decides labels and annotations: ServiceMetadata copies
+//     Service labels (KCM C24), EndpointsMetadata copies Endpoints labels and
+//     annotations (mirroring rule b8); callers may bring their own.
+//   - A Desired value, built by a source such as
+//     github.com/slicekit/slicekit/pkg/source/servicepods, lists the
+//     supported address types and the desired endpoints grouped by address
+//     type and port list, plus the hints mode.
+//
+// Reconciling is two steps, as in KCM. Plan is pure: it computes the slices
+// to create, update and delete (packing and churn rules C28 to C32,
+// placeholders C27, hints C34 and C35, create+delete recycled into update),
+// deterministically, without touching its inputs. Apply writes the plan
+// through client-go in the order creates, updates, deletes, records each
+// write in a Tracker (generations, for stale-cache detection, C33) and in
+// Prometheus metrics with KCM's names (C36) on an injected registry.
+// Reconcile does both.
+//
+// The package never builds clients, informers or queues: controllers own
+// those (see pkg/controllers). Slices whose managed-by label names another
+// controller are never written, even when handed in by mistake.
+package reconciler

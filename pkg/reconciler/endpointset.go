@@ -1,0 +1,104 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package reconciler
+
+import (
+	"sort"
+	"strings"
+
+	discovery "k8s.io/api/discovery/v1"
+)
+
+// endpointKey is the identity of an endpoint: its sorted addresses, its
+// hostname and its targetRef namespace/name. It is the identity KCM uses
+// (k8s.io/endpointslice util/endpointset.go hashEndpoint), computed as a plain
+// string instead of a deep hash, and without sorting the caller's slice in
+// place (KCM sorts the addresses of cache objects; we never mutate them).
+func endpointKey(ep *discovery.Endpoint) string {
+	var b strings.Builder
+	addrs := ep.Addresses
+	if !sort.StringsAreSorted(addrs) {
+		addrs = append([]string(nil), addrs...)
+		sort.Strings(addrs)
+	}
+	for _, a := range addrs {
+		b.WriteString(a)
+		b.WriteByte(',')
+	}
+	b.WriteByte('|')
+	if ep.Hostname != nil {
+		b.WriteString(*ep.Hostname)
+	}
+	b.WriteByte('|')
+	if ep.TargetRef != nil {
+		b.WriteString(ep.TargetRef.Namespace)
+	}
+	b.WriteByte('/')
+	if ep.TargetRef != nil {
+		b.WriteString(ep.TargetRef.Name)
+	}
+	return b.String()
+}
+
+// endpointSet is an insertion-ordered set of desired endpoints keyed by
+// endpointKey. Unlike KCM's map-based EndpointSet, popping is deterministic
+// (first inserted first), so the same inputs always give the same slices.
+type endpointSet struct {
+	byKey map[string]*discovery.Endpoint
+	order []string
+	next  int // index into order of the next candidate for pop
+}
+
+func newEndpointSet(capacity int) *endpointSet {
+	return &endpointSet{byKey: make(map[string]*discovery.Endpoint, capacity), order: make([]string, 0, capacity)}
+}
+
+// insert adds ep (replacing an endpoint with the same identity, which keeps
+// its original position). The addresses are stored sorted, as KCM stores them.
+func (s *endpointSet) insert(ep *discovery.Endpoint) {
+	if !sort.StringsAreSorted(ep.Addresses) {
+		addrs := append([]string(nil), ep.Addresses...)
+		sort.Strings(addrs)
+		ep.Addresses = addrs
+	}
+	k := endpointKey(ep)
+	if _, ok := s.byKey[k]; !ok {
+		s.order = append(s.order, k)
+	}
+	s.byKey[k] = ep
+}
+
+// getKey returns the endpoint stored under key k, or nil.
+func (s *endpointSet) getKey(k string) *discovery.Endpoint { return s.byKey[k] }
+
+// deleteKey removes the endpoint stored under key k.
+func (s *endpointSet) deleteKey(k string) { delete(s.byKey, k) }
+
+func (s *endpointSet) len() int { return len(s.byKey) }
+
+// pop removes and returns the earliest inserted endpoint still in the set.
+func (s *endpointSet) pop() *discovery.Endpoint {
+	for s.next < len(s.order) {
+		k := s.order[s.next]
+		s.next++
+		if ep, ok := s.byKey[k]; ok {
+			delete(s.byKey, k)
+			return ep
+		}
+	}
+	return nil
+}

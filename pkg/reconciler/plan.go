@@ -1,0 +1,506 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package reconciler
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/reconciler/topology"
+	"github.com/slicekit/slicekit/pkg/reconciler/trafficdist"
+)
+
+// Plan is the outcome of planning one owner: the writes that bring its
+// EndpointSlices to the desired state, in the order Apply performs them.
+// Slices in a Plan are new objects or deep copies; none aliases an input.
+type Plan struct {
+	// AddressTypes holds one plan per supported address type, in the order
+	// of Desired.AddressTypes.
+	AddressTypes []AddressTypePlan
+	// DeleteUnsupported are existing slices whose address type the owner no
+	// longer supports; Apply deletes them after everything else (KCM C15).
+	DeleteUnsupported []*discovery.EndpointSlice
+	// Events are the events to record on the owner once the plan is applied
+	// (topology hints enabled/disabled, KCM C34).
+	Events []Event
+	// Ignored are existing slices that were handed to the reconciler but
+	// carry another controller's managed-by label; they are never written.
+	Ignored []*discovery.EndpointSlice
+}
+
+// AddressTypePlan is the plan for one address type (KCM
+// reconcileByAddressType followed by the recycling half of finalize).
+type AddressTypePlan struct {
+	AddressType discovery.AddressType
+	// Create are new slices (generateName set, no name). Update are full
+	// replacements of existing slices (name set; a recycled slice is a new
+	// object carrying the name of a slice that was going to be deleted, C32).
+	// Delete are existing slices to delete.
+	Create, Update, Delete []*discovery.EndpointSlice
+	// Added and Removed count endpoints added to and removed from slices.
+	Added, Removed int
+	// PortGroups describes each desired port group for metrics: its key,
+	// its number of endpoints and how many slices it will have.
+	PortGroups []PortGroupInfo
+}
+
+// PortGroupInfo describes one port group after planning.
+type PortGroupInfo struct {
+	Key       string
+	Endpoints int
+	Slices    int
+}
+
+// Event is an event to record on the owner.
+type Event struct {
+	// Type is corev1.EventTypeNormal or corev1.EventTypeWarning.
+	Type    string
+	Reason  string
+	Message string
+}
+
+// Writes returns the number of API writes the plan needs (creates, updates
+// and deletes; creates count even though Apply skips them for an owner that
+// is being deleted).
+func (p *Plan) Writes() int {
+	n := len(p.DeleteUnsupported)
+	for i := range p.AddressTypes {
+		at := &p.AddressTypes[i]
+		n += len(at.Create) + len(at.Update) + len(at.Delete)
+	}
+	return n
+}
+
+// Plan computes the writes that turn existing, the owner's current slices
+// (as listed from an informer: read-only, never modified), into the slices
+// desired describes. It performs no API call. Its only side effect is the
+// topology cache's record of the hints it allocated, which KCM also updates
+// while planning (topologycache AddHints/RemoveHints).
+//
+// Rules, all from k8s.io/endpointslice v0.37.2 reconciler.go (behaviours
+// C27-C32 of the KEP-4770 spec):
+//  1. Existing slices of unsupported address types go to DeleteUnsupported.
+//     Slices not owned by owner (with Config.EnforceOwnership) are deleted.
+//  2. Per address type and port group, each existing slice keeps the
+//     endpoints still desired (in their desired version); it becomes an
+//     update when an endpoint changed or went, a delete when none is left,
+//     an update when its labels or annotations drifted, else unchanged.
+//  3. New endpoints first fill the slices already being updated, fullest
+//     first, up to MaxEndpointsPerSlice.
+//  4. What remains goes, when fewer than MaxEndpointsPerSlice, into the
+//     unchanged slice that ends closest to full; else into new slices.
+//  5. Slices of port groups no longer desired are deleted.
+//  6. With placeholders, an address type left with no slice gets one empty
+//     slice; an existing identical placeholder is kept.
+//  7. Hints are set or removed (topology Auto or trafficDistribution).
+//  8. Each delete is paired with a pending create of the same address type
+//     (for slices owned by owner) and becomes an update reusing its name.
+//
+// Planning is deterministic: the same inputs give the same plan.
+func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, existing []*discovery.EndpointSlice) (*Plan, error) {
+	if owner == nil {
+		return nil, fmt.Errorf("plan: owner is nil")
+	}
+	if desired == nil {
+		desired = &Desired{}
+	}
+	logger := klog.FromContext(ctx)
+	plan := &Plan{}
+
+	supported := make([]discovery.AddressType, 0, len(desired.AddressTypes))
+	for _, at := range desired.AddressTypes {
+		if !containsAddressType(supported, at) {
+			supported = append(supported, at)
+		}
+	}
+
+	byType := map[discovery.AddressType][]*discovery.EndpointSlice{}
+	for _, s := range existing {
+		if s == nil {
+			continue
+		}
+		if mb := s.Labels[discovery.LabelManagedBy]; mb != r.cfg.ControllerName {
+			logger.V(2).Info("Ignoring EndpointSlice managed by another controller", "endpointSlice", klog.KObj(s), "managedBy", mb)
+			plan.Ignored = append(plan.Ignored, s)
+			continue
+		}
+		if !containsAddressType(supported, s.AddressType) {
+			if r.topologyCache != nil {
+				r.topologyCache.RemoveHints(ownerKey(owner), s.AddressType)
+			}
+			plan.DeleteUnsupported = append(plan.DeleteUnsupported, s)
+			continue
+		}
+		byType[s.AddressType] = append(byType[s.AddressType], s)
+	}
+
+	groupsByType := map[discovery.AddressType][]*EndpointGroup{}
+	for i := range desired.Groups {
+		g := &desired.Groups[i]
+		if containsAddressType(supported, g.AddressType) {
+			groupsByType[g.AddressType] = append(groupsByType[g.AddressType], g)
+		}
+	}
+
+	for _, at := range supported {
+		atp, events := r.planAddressType(ctx, owner, desired.Hints, at, groupsByType[at], byType[at])
+		plan.AddressTypes = append(plan.AddressTypes, atp)
+		plan.Events = append(plan.Events, events...)
+	}
+	return plan, nil
+}
+
+func containsAddressType(list []discovery.AddressType, at discovery.AddressType) bool {
+	for _, x := range list {
+		if x == at {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerKey is the key of the owner in the topology cache and in metrics.
+func ownerKey(owner Owner) string {
+	return owner.GetNamespace() + "/" + owner.GetName()
+}
+
+// portGroup is the desired state of one port group while planning.
+type portGroup struct {
+	key   string
+	ports []discovery.EndpointPort
+	set   *endpointSet
+	total int
+}
+
+func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hints, at discovery.AddressType, groups []*EndpointGroup, existing []*discovery.EndpointSlice) (AddressTypePlan, []Event) {
+	logger := klog.FromContext(ctx)
+	atp := AddressTypePlan{AddressType: at}
+	var toCreate, toUpdate, toDelete []*discovery.EndpointSlice
+	var events []Event
+
+	existingByKey := map[string][]*discovery.EndpointSlice{}
+	for _, s := range existing {
+		if r.ownedBy(s, owner) {
+			k := PortMapKey(s.Ports)
+			existingByKey[k] = append(existingByKey[k], s)
+		} else {
+			toDelete = append(toDelete, s)
+		}
+	}
+
+	// Desired endpoints by port group, in order of first appearance.
+	var order []*portGroup
+	byKey := map[string]*portGroup{}
+	for _, g := range groups {
+		k := PortMapKey(g.Ports)
+		pg, ok := byKey[k]
+		if !ok {
+			ports := g.Ports
+			if ports == nil {
+				ports = []discovery.EndpointPort{}
+			}
+			pg = &portGroup{key: k, ports: ports, set: newEndpointSet(len(g.Endpoints))}
+			byKey[k] = pg
+			order = append(order, pg)
+		}
+		for j := range g.Endpoints {
+			if len(g.Endpoints[j].Addresses) == 0 {
+				continue
+			}
+			ep := g.Endpoints[j] // shallow copy: we may replace its Addresses
+			pg.set.insert(&ep)
+		}
+	}
+
+	for _, pg := range order {
+		pg.total = pg.set.len()
+		c, u, d, added, removed := r.planPortGroup(ctx, owner, at, pg, existingByKey[pg.key])
+		atp.Added += added
+		atp.Removed += removed
+		atp.PortGroups = append(atp.PortGroups, PortGroupInfo{
+			Key: pg.key, Endpoints: pg.total,
+			Slices: len(existingByKey[pg.key]) + len(c) - len(d),
+		})
+		toCreate = append(toCreate, c...)
+		toUpdate = append(toUpdate, u...)
+		toDelete = append(toDelete, d...)
+	}
+	// Port groups no longer desired: delete their slices, in a stable order.
+	var goneKeys []string
+	for k := range existingByKey {
+		if _, ok := byKey[k]; !ok {
+			goneKeys = append(goneKeys, k)
+		}
+	}
+	sort.Strings(goneKeys)
+	for _, k := range goneKeys {
+		toDelete = append(toDelete, existingByKey[k]...)
+	}
+
+	if r.cfg.Placeholder && len(existing) == len(toDelete) && len(toCreate) == 0 {
+		ph := r.newSlice(ctx, owner, at, []discovery.EndpointPort{})
+		if len(toDelete) == 1 && placeholderEqual(toDelete[0], ph) {
+			toDelete = toDelete[:0]
+		} else {
+			toCreate = append(toCreate, ph)
+		}
+		atp.PortGroups = append(atp.PortGroups, PortGroupInfo{Key: PortMapKey(ph.Ports), Endpoints: 0, Slices: 1})
+	}
+
+	// Hints (KCM reconcileByAddressType, after packing).
+	key := ownerKey(owner)
+	useTD := hints.TrafficDistribution != nil && !hints.TopologyAuto
+	si := &topology.SliceInfo{
+		ServiceKey:  key,
+		AddressType: at,
+		ToCreate:    toCreate,
+		ToUpdate:    toUpdate,
+		Unchanged:   unchanged(existing, toUpdate, toDelete),
+	}
+	if r.topologyCache != nil && hints.TopologyAuto {
+		var evs []*topology.EventBuilder
+		toCreate, toUpdate, evs = r.topologyCache.AddHints(logger, si)
+		for _, e := range evs {
+			events = append(events, Event{Type: e.EventType, Reason: e.Reason, Message: e.Message})
+		}
+	} else {
+		if r.topologyCache != nil {
+			if r.topologyCache.HasPopulatedHints(key) {
+				logger.Info("TopologyAwareHints annotation has changed, removing hints", "serviceKey", key, "addressType", at)
+				events = append(events, Event{
+					Type:    corev1.EventTypeWarning,
+					Reason:  "TopologyAwareHintsDisabled",
+					Message: topology.FormatWithAddressType(topology.TopologyAwareHintsDisabled, at),
+				})
+			}
+			r.topologyCache.RemoveHints(key, at)
+		}
+		if !useTD {
+			toCreate, toUpdate = topology.RemoveHintsFromSlices(si)
+		}
+	}
+	if useTD {
+		toCreate, toUpdate, _ = trafficdist.ReconcileHints(hints.TrafficDistribution, toCreate, toUpdate, unchanged(existing, toUpdate, toDelete))
+	}
+
+	// Recycle: a delete plus a create of the same address type is one
+	// update that reuses the deleted slice's name (KCM finalize).
+	for i := 0; i < len(toDelete); {
+		if len(toCreate) == 0 {
+			break
+		}
+		del := toDelete[i]
+		last := toCreate[len(toCreate)-1]
+		if del.AddressType == last.AddressType && r.ownedBy(del, owner) {
+			last.Name = del.Name
+			toCreate = toCreate[:len(toCreate)-1]
+			toUpdate = append(toUpdate, last)
+			toDelete = append(toDelete[:i], toDelete[i+1:]...)
+		} else {
+			i++
+		}
+	}
+
+	atp.Create, atp.Update, atp.Delete = toCreate, toUpdate, toDelete
+	return atp, events
+}
+
+// planPortGroup is KCM's reconcileByPortMapping (behaviours C28-C30) with
+// deterministic choices where KCM picks at random. It returns slices to
+// create, update and delete, and the number of endpoints added and removed.
+func (r *Reconciler) planPortGroup(ctx context.Context, owner Owner, at discovery.AddressType, pg *portGroup, existing []*discovery.EndpointSlice) (toCreate, toUpdate, toDelete []*discovery.EndpointSlice, added, removed int) {
+	maxPer := int(r.cfg.MaxEndpointsPerSlice)
+	desired := pg.set
+	var updates, unchangedList []*discovery.EndpointSlice
+
+	// Step 1: keep still-desired endpoints in existing slices.
+	for _, s := range existing {
+		kept := make([]discovery.Endpoint, 0, len(s.Endpoints))
+		endpointUpdated := false
+		for i := range s.Endpoints {
+			k := endpointKey(&s.Endpoints[i])
+			if got := desired.getKey(k); got != nil {
+				kept = append(kept, *got)
+				if !EndpointsEqualBeyondIdentity(got, &s.Endpoints[i]) {
+					endpointUpdated = true
+				}
+				desired.deleteKey(k)
+			}
+		}
+		labels, labelsChanged := r.cfg.Metadata.Labels(ctx, owner, s.Labels)
+		annotations, annotationsChanged := r.cfg.Metadata.Annotations(ctx, owner, s.Annotations)
+		switch {
+		case endpointUpdated || len(s.Endpoints) != len(kept):
+			if len(s.Endpoints) > len(kept) {
+				removed += len(s.Endpoints) - len(kept)
+			}
+			if len(kept) == 0 {
+				toDelete = append(toDelete, s)
+				continue
+			}
+			u := s.DeepCopy()
+			u.Endpoints = kept
+			r.setMetadata(u, labels, annotations)
+			updates = append(updates, u)
+		case labelsChanged || annotationsChanged:
+			u := s.DeepCopy()
+			r.setMetadata(u, labels, annotations)
+			updates = append(updates, u)
+		default:
+			unchangedList = append(unchangedList, s)
+		}
+	}
+
+	added = desired.len()
+
+	// Step 2: fill slices already being updated, fullest first.
+	if desired.len() > 0 && len(updates) > 0 {
+		sort.SliceStable(updates, func(i, j int) bool { return len(updates[i].Endpoints) > len(updates[j].Endpoints) })
+		for _, u := range updates {
+			for desired.len() > 0 && len(u.Endpoints) < maxPer {
+				u.Endpoints = append(u.Endpoints, *desired.pop())
+			}
+		}
+	}
+
+	// Step 3: the rest into the best unchanged slice, or new slices.
+	sort.SliceStable(unchangedList, func(i, j int) bool { return unchangedList[i].Name < unchangedList[j].Name })
+	for desired.len() > 0 {
+		var fill *discovery.EndpointSlice
+		fromUnchanged := -1
+		if desired.len() < maxPer && len(unchangedList) > 0 {
+			fromUnchanged = sliceToFill(unchangedList, desired.len(), maxPer)
+		}
+		if fromUnchanged >= 0 {
+			fill = unchangedList[fromUnchanged].DeepCopy()
+			unchangedList = append(unchangedList[:fromUnchanged], unchangedList[fromUnchanged+1:]...)
+		} else {
+			fill = r.newSlice(ctx, owner, at, pg.ports)
+		}
+		for desired.len() > 0 && len(fill.Endpoints) < maxPer {
+			fill.Endpoints = append(fill.Endpoints, *desired.pop())
+		}
+		if fill.Name != "" {
+			updates = append(updates, fill)
+		} else {
+			toCreate = append(toCreate, fill)
+		}
+	}
+	return toCreate, updates, toDelete, added, removed
+}
+
+// sliceToFill returns the index of the slice that ends closest to full
+// without exceeding maxPer when numEndpoints are added, or -1 (KCM
+// utils.go getSliceToFill; ties go to the first, slices are sorted by name).
+func sliceToFill(slices []*discovery.EndpointSlice, numEndpoints, maxPer int) int {
+	closestDiff := maxPer
+	best := -1
+	for i, s := range slices {
+		diff := maxPer - (numEndpoints + len(s.Endpoints))
+		if diff >= 0 && diff < closestDiff {
+			closestDiff = diff
+			best = i
+			if diff == 0 {
+				return i
+			}
+		}
+	}
+	return best
+}
+
+// setMetadata applies policy labels and annotations plus managed-by to s,
+// which must be a copy the reconciler owns.
+func (r *Reconciler) setMetadata(s *discovery.EndpointSlice, labels, annotations map[string]string) {
+	labels[discovery.LabelManagedBy] = r.cfg.ControllerName
+	s.Labels = labels
+	s.Annotations = annotations
+}
+
+// newSlice returns a new, empty slice of owner (KCM utils.go
+// newEndpointSlice): generateName "<owner>-" (or "<owner>" when that is not a
+// valid prefix), the owner's namespace, a controller owner reference, the
+// policy's labels and annotations, and endpoints [] (never nil).
+func (r *Reconciler) newSlice(ctx context.Context, owner Owner, at discovery.AddressType, ports []discovery.EndpointPort) *discovery.EndpointSlice {
+	labels, _ := r.cfg.Metadata.Labels(ctx, owner, nil)
+	annotations, _ := r.cfg.Metadata.Annotations(ctx, owner, nil)
+	s := &discovery.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{
+			GenerateName:    generateNamePrefix(owner.GetName()),
+			Namespace:       owner.GetNamespace(),
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(owner, r.cfg.OwnerGVK)},
+		},
+		AddressType: at,
+		Ports:       ports,
+		Endpoints:   []discovery.Endpoint{},
+	}
+	r.setMetadata(s, labels, annotations)
+	return s
+}
+
+// ownedBy reports whether s has an owner reference to owner (UID, kind and
+// apiVersion; KCM utils.go ownedBy). Without Config.EnforceOwnership every
+// slice counts as owned.
+func (r *Reconciler) ownedBy(s *discovery.EndpointSlice, owner Owner) bool {
+	if !r.cfg.EnforceOwnership {
+		return true
+	}
+	apiVersion := r.cfg.OwnerGVK.GroupVersion().String()
+	for _, o := range s.OwnerReferences {
+		if o.UID == owner.GetUID() && o.Kind == r.cfg.OwnerGVK.Kind && o.APIVersion == apiVersion {
+			return true
+		}
+	}
+	return false
+}
+
+// unchanged returns the existing slices that are neither updated nor
+// deleted (KCM utils.go unchangedSlices).
+func unchanged(existing, toUpdate, toDelete []*discovery.EndpointSlice) []*discovery.EndpointSlice {
+	changed := make(map[string]struct{}, len(toUpdate)+len(toDelete))
+	for _, s := range toUpdate {
+		changed[s.Name] = struct{}{}
+	}
+	for _, s := range toDelete {
+		changed[s.Name] = struct{}{}
+	}
+	out := make([]*discovery.EndpointSlice, 0, len(existing))
+	for _, s := range existing {
+		if _, ok := changed[s.Name]; !ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// placeholderEqual reports whether existing equals the placeholder ph in
+// the fields KCM compares (reconciler.go placeholderSliceCompare): namespace,
+// labels, address type, ports and endpoints (nil equals empty).
+func placeholderEqual(existing, ph *discovery.EndpointSlice) bool {
+	if existing.Namespace != ph.Namespace || existing.AddressType != ph.AddressType {
+		return false
+	}
+	if len(existing.Endpoints) != 0 || len(existing.Ports) != 0 || len(ph.Endpoints) != 0 || len(ph.Ports) != 0 {
+		return false
+	}
+	return equalIgnoring(existing.Labels, ph.Labels)
+}

@@ -1,0 +1,330 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package reconciler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/reconciler/metrics"
+	"github.com/slicekit/slicekit/pkg/reconciler/topology"
+)
+
+// DefaultMaxEndpointsPerSlice is KCM's default for --max-endpoints-per-slice
+// (behaviour C1).
+const DefaultMaxEndpointsPerSlice = 100
+
+// MaxEndpointsPerSliceLimit is the most endpoints the API accepts in one
+// EndpointSlice (pkg/apis/discovery/validation).
+const MaxEndpointsPerSliceLimit = 1000
+
+// ServiceGVK is the group/version/kind of a Service owner.
+var ServiceGVK = schema.GroupVersionKind{Version: "v1", Kind: "Service"}
+
+// EndpointsGVK is the group/version/kind of an Endpoints owner.
+var EndpointsGVK = schema.GroupVersionKind{Version: "v1", Kind: "Endpoints"}
+
+// Config is the required configuration of a Reconciler.
+type Config struct {
+	// ControllerName is the value of the endpointslice.kubernetes.io/managed-by
+	// label of every slice written. Required. Slices with another value are
+	// never written.
+	ControllerName string
+	// OwnerGVK is the kind of the owner object, used for owner references
+	// and the ownership check. Required.
+	OwnerGVK schema.GroupVersionKind
+	// MaxEndpointsPerSlice is the most endpoints packed into one slice
+	// (1..1000). 0 means DefaultMaxEndpointsPerSlice.
+	MaxEndpointsPerSlice int32
+	// Placeholder, when true, keeps one empty slice per supported address
+	// type that has no endpoints (KCM's EndpointSlice controller, C27; the
+	// mirroring controller has none).
+	Placeholder bool
+	// EnforceOwnership, when true, deletes slices without a controller owner
+	// reference to the owner's UID (C23), e.g. slices of an earlier object
+	// of the same name, and recycles only owned slices.
+	EnforceOwnership bool
+	// Metadata decides labels and annotations. nil means ServiceMetadata.
+	Metadata MetadataPolicy
+}
+
+// Option configures optional behaviour of a Reconciler.
+type Option func(*Reconciler)
+
+// WithTracker makes the reconciler record its writes in t (see Tracker).
+// Without it the reconciler uses a private tracker, available as Tracker().
+func WithTracker(t *Tracker) Option { return func(r *Reconciler) { r.tracker = t } }
+
+// WithTopologyCache enables topology-aware hints (Hints.TopologyAuto,
+// behaviour C34) using tc, whose nodes the caller keeps current with
+// tc.SetNodes. Without it, topology mode is ignored as in KCM without a
+// topology cache.
+func WithTopologyCache(tc *topology.TopologyCache) Option {
+	return func(r *Reconciler) { r.topologyCache = tc }
+}
+
+// WithMetrics reports to m (KCM metric names, C36). Without it nothing is
+// reported.
+func WithMetrics(m *metrics.Metrics) Option {
+	return func(r *Reconciler) {
+		r.metrics = m
+		r.metricsCache = metrics.NewCache(r.cfg.MaxEndpointsPerSlice, m)
+	}
+}
+
+// WithEventRecorder records hint events and write failures on the owner.
+func WithEventRecorder(rec record.EventRecorder) Option {
+	return func(r *Reconciler) { r.recorder = rec }
+}
+
+// Reconciler turns the desired endpoints of an owner into EndpointSlices.
+// It owns the diff and the writes; callers own informers, queues and
+// retries. A Reconciler is safe for concurrent use on different owners.
+type Reconciler struct {
+	client        kubernetes.Interface
+	cfg           Config
+	tracker       *Tracker
+	topologyCache *topology.TopologyCache
+	metrics       *metrics.Metrics
+	metricsCache  *metrics.Cache
+	recorder      record.EventRecorder
+}
+
+// New returns a Reconciler that writes through client. It returns an error
+// when cfg is invalid (missing controller name or owner kind, max endpoints
+// per slice outside 1..1000).
+func New(client kubernetes.Interface, cfg Config, opts ...Option) (*Reconciler, error) {
+	if client == nil {
+		return nil, errors.New("reconciler: client is nil")
+	}
+	if cfg.ControllerName == "" {
+		return nil, errors.New("reconciler: ControllerName is required")
+	}
+	if errs := validation.IsValidLabelValue(cfg.ControllerName); len(errs) > 0 {
+		return nil, fmt.Errorf("reconciler: ControllerName %q is not a valid label value: %s", cfg.ControllerName, strings.Join(errs, "; "))
+	}
+	if cfg.OwnerGVK.Kind == "" || cfg.OwnerGVK.Version == "" {
+		return nil, errors.New("reconciler: OwnerGVK needs a version and a kind")
+	}
+	if cfg.MaxEndpointsPerSlice == 0 {
+		cfg.MaxEndpointsPerSlice = DefaultMaxEndpointsPerSlice
+	}
+	if cfg.MaxEndpointsPerSlice < 1 || cfg.MaxEndpointsPerSlice > MaxEndpointsPerSliceLimit {
+		return nil, fmt.Errorf("reconciler: MaxEndpointsPerSlice %d is outside 1..%d", cfg.MaxEndpointsPerSlice, MaxEndpointsPerSliceLimit)
+	}
+	if cfg.Metadata == nil {
+		cfg.Metadata = ServiceMetadata{}
+	}
+	r := &Reconciler{client: client, cfg: cfg}
+	for _, o := range opts {
+		o(r)
+	}
+	if r.tracker == nil {
+		r.tracker = NewTracker()
+	}
+	return r, nil
+}
+
+// ControllerName returns the managed-by value this reconciler writes.
+func (r *Reconciler) ControllerName() string { return r.cfg.ControllerName }
+
+// Tracker returns the generation tracker the reconciler records writes in.
+func (r *Reconciler) Tracker() *Tracker { return r.tracker }
+
+// ManagedByController reports whether slice carries this reconciler's
+// managed-by value.
+func (r *Reconciler) ManagedByController(slice *discovery.EndpointSlice) bool {
+	return slice.Labels[discovery.LabelManagedBy] == r.cfg.ControllerName
+}
+
+// Reconcile plans and applies: it brings the owner's slices from existing to
+// desired and records metrics and events. triggerTime, when non-zero, is
+// written as the endpoints.kubernetes.io/last-change-trigger-time annotation
+// on every created or updated slice, and removed when zero (C25). It returns
+// the first write error of each address type, aggregated and wrapped with
+// the owner's identity.
+func (r *Reconciler) Reconcile(ctx context.Context, owner Owner, desired *Desired, existing []*discovery.EndpointSlice, triggerTime time.Time) error {
+	plan, err := r.Plan(ctx, owner, desired, existing)
+	if err != nil {
+		return err
+	}
+	return r.Apply(ctx, owner, plan, desired, triggerTime)
+}
+
+// Apply performs a plan's writes: per address type creates, then updates,
+// then deletes; then the deletes of unsupported address types (C32). Creates
+// are skipped while the owner is being deleted; a create refused because the
+// namespace is terminating ends that address type silently. Every successful
+// write is recorded in the tracker and the changes metric. desired (may be
+// nil) supplies the hints mode for metrics. Events in the plan are recorded
+// on the owner. Errors are wrapped with the owner and slice names.
+func (r *Reconciler) Apply(ctx context.Context, owner Owner, plan *Plan, desired *Desired, triggerTime time.Time) error {
+	logger := klog.FromContext(ctx)
+	var errs []error
+	var hints Hints
+	if desired != nil {
+		hints = desired.Hints
+	}
+	for i := range plan.AddressTypes {
+		atp := &plan.AddressTypes[i]
+		r.metrics.ObserveEndpointsAddedPerSync(atp.Added)
+		r.metrics.ObserveEndpointsRemovedPerSync(atp.Removed)
+		if r.metricsCache != nil {
+			pc := metrics.NewServicePortCache()
+			for _, g := range atp.PortGroups {
+				pc.Set(g.Key, metrics.EfficiencyInfo{Endpoints: g.Endpoints, Slices: g.Slices})
+			}
+			r.metricsCache.UpdateServicePortCache(ownerNN(owner), pc)
+		}
+		if err := r.applyAddressType(ctx, owner, atp, triggerTime); err != nil {
+			errs = append(errs, err)
+		}
+		topologyLabel := "Disabled"
+		if r.topologyCache != nil && hints.TopologyAuto {
+			topologyLabel = "Auto"
+		}
+		td := ""
+		if hints.TrafficDistribution != nil && !hints.TopologyAuto {
+			td = *hints.TrafficDistribution
+		}
+		r.metrics.ObserveEndpointSlicesChangedPerSync(topologyLabel, td, len(atp.Create)+len(atp.Update)+len(atp.Delete))
+	}
+	if r.metricsCache != nil {
+		var td *string
+		if !hints.TopologyAuto {
+			td = hints.TrafficDistribution
+		}
+		r.metricsCache.UpdateTrafficDistributionForService(ownerNN(owner), td)
+	}
+	for _, s := range plan.DeleteUnsupported {
+		if err := r.delete(ctx, s); err != nil {
+			errs = append(errs, fmt.Errorf("deleting %s EndpointSlice %s for %s %s: %w", s.AddressType, s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err))
+		}
+	}
+	if r.recorder != nil {
+		for _, e := range plan.Events {
+			r.recorder.Event(owner, e.Type, e.Reason, e.Message)
+		}
+	}
+	if len(errs) > 0 {
+		logger.V(2).Info("Failed to apply EndpointSlice changes", "owner", klog.KObj(owner), "errors", len(errs))
+	}
+	return errors.Join(errs...)
+}
+
+func ownerNN(owner Owner) types.NamespacedName {
+	return types.NamespacedName{Namespace: owner.GetNamespace(), Name: owner.GetName()}
+}
+
+func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *AddressTypePlan, triggerTime time.Time) error {
+	client := r.client.DiscoveryV1().EndpointSlices(owner.GetNamespace())
+	if owner.GetDeletionTimestamp() == nil {
+		for _, s := range atp.Create {
+			setTriggerTime(s, triggerTime)
+			created, err := client.Create(ctx, s, metav1.CreateOptions{FieldManager: r.cfg.ControllerName})
+			if err != nil {
+				if apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause) {
+					return nil
+				}
+				return fmt.Errorf("creating EndpointSlice for %s %s: %w", r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
+			}
+			r.tracker.Update(created)
+			r.metrics.IncEndpointSliceChanges("create")
+		}
+	}
+	for _, s := range atp.Update {
+		setTriggerTime(s, triggerTime)
+		updated, err := client.Update(ctx, s, metav1.UpdateOptions{FieldManager: r.cfg.ControllerName})
+		if err != nil {
+			return fmt.Errorf("updating EndpointSlice %s for %s %s: %w", s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
+		}
+		r.tracker.Update(updated)
+		r.metrics.IncEndpointSliceChanges("update")
+	}
+	for _, s := range atp.Delete {
+		if err := r.delete(ctx, s); err != nil {
+			return fmt.Errorf("deleting EndpointSlice %s for %s %s: %w", s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
+		}
+	}
+	return nil
+}
+
+// delete deletes s with a UID precondition, so a slice recreated under the
+// same name in the meantime is never removed; NotFound counts as done.
+func (r *Reconciler) delete(ctx context.Context, s *discovery.EndpointSlice) error {
+	opts := metav1.DeleteOptions{}
+	if s.UID != "" {
+		uid := s.UID
+		opts.Preconditions = &metav1.Preconditions{UID: &uid}
+	}
+	err := r.client.DiscoveryV1().EndpointSlices(s.Namespace).Delete(ctx, s.Name, opts)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	r.tracker.ExpectDeletion(s)
+	if err == nil {
+		r.metrics.IncEndpointSliceChanges("delete")
+	}
+	return nil
+}
+
+// setTriggerTime sets or clears the trigger-time annotation (C25) on s,
+// which the reconciler owns.
+func setTriggerTime(s *discovery.EndpointSlice, t time.Time) {
+	if s.Annotations == nil {
+		s.Annotations = map[string]string{}
+	}
+	if t.IsZero() {
+		delete(s.Annotations, corev1.EndpointsLastChangeTriggerTime)
+		return
+	}
+	s.Annotations[corev1.EndpointsLastChangeTriggerTime] = t.UTC().Format(time.RFC3339Nano)
+}
+
+// DeleteOwner forgets the owner namespace/name in the tracker and the
+// metrics; call it when the owner is gone.
+func (r *Reconciler) DeleteOwner(namespace, name string) {
+	r.tracker.DeleteOwner(namespace, name)
+	if r.metricsCache != nil {
+		r.metricsCache.DeleteService(types.NamespacedName{Namespace: namespace, Name: name})
+	}
+}
+
+// generateNamePrefix is "<name>-", or name when that is not a valid
+// DNS-subdomain prefix (KCM utils.go getEndpointSlicePrefix, C22).
+func generateNamePrefix(name string) string {
+	prefix := name + "-"
+	if len(apimachineryvalidation.NameIsDNSSubdomain(prefix, true)) != 0 {
+		return name
+	}
+	return prefix
+}
