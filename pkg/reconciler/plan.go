@@ -349,6 +349,12 @@ func (r *Reconciler) planPortGroup(ctx context.Context, owner Owner, at discover
 		}
 		labels, labelsChanged := r.cfg.Metadata.Labels(ctx, owner, s.Labels)
 		annotations, annotationsChanged := r.cfg.Metadata.Annotations(ctx, owner, s.Annotations)
+		// Without enforced ownership, a slice still pointing at an earlier
+		// owner of the same kind and name is adopted: rewritten with the
+		// current owner reference (mirroring: needRebuildExistingSlices).
+		if !r.cfg.EnforceOwnership && r.ownerRefStale(s, owner) {
+			annotationsChanged = true
+		}
 		switch {
 		case endpointUpdated || len(s.Endpoints) != len(kept):
 			if len(s.Endpoints) > len(kept) {
@@ -360,11 +366,11 @@ func (r *Reconciler) planPortGroup(ctx context.Context, owner Owner, at discover
 			}
 			u := s.DeepCopy()
 			u.Endpoints = kept
-			r.setMetadata(u, labels, annotations)
+			r.setMetadata(u, owner, labels, annotations)
 			updates = append(updates, u)
 		case labelsChanged || annotationsChanged:
 			u := s.DeepCopy()
-			r.setMetadata(u, labels, annotations)
+			r.setMetadata(u, owner, labels, annotations)
 			updates = append(updates, u)
 		default:
 			unchangedList = append(unchangedList, s)
@@ -430,10 +436,13 @@ func sliceToFill(slices []*discovery.EndpointSlice, numEndpoints, maxPer int) in
 
 // setMetadata applies policy labels and annotations plus managed-by to s,
 // which must be a copy the reconciler owns.
-func (r *Reconciler) setMetadata(s *discovery.EndpointSlice, labels, annotations map[string]string) {
+func (r *Reconciler) setMetadata(s *discovery.EndpointSlice, owner Owner, labels, annotations map[string]string) {
 	labels[discovery.LabelManagedBy] = r.cfg.ControllerName
 	s.Labels = labels
 	s.Annotations = annotations
+	if s.Name != "" && !r.cfg.EnforceOwnership && r.ownerRefStale(s, owner) {
+		s.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(owner, r.cfg.OwnerGVK)}
+	}
 }
 
 // newSlice returns a new, empty slice of owner (KCM utils.go
@@ -453,7 +462,7 @@ func (r *Reconciler) newSlice(ctx context.Context, owner Owner, at discovery.Add
 		Ports:       ports,
 		Endpoints:   []discovery.Endpoint{},
 	}
-	r.setMetadata(s, labels, annotations)
+	r.setMetadata(s, owner, labels, annotations)
 	return s
 }
 
@@ -467,6 +476,18 @@ func (r *Reconciler) ownedBy(s *discovery.EndpointSlice, owner Owner) bool {
 	apiVersion := r.cfg.OwnerGVK.GroupVersion().String()
 	for _, o := range s.OwnerReferences {
 		if o.UID == owner.GetUID() && o.Kind == r.cfg.OwnerGVK.Kind && o.APIVersion == apiVersion {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerRefStale reports whether s has an owner reference to an object of
+// the owner's kind and name but another UID: an earlier object of the same
+// name (mirroring reconciler.go needRebuildExistingSlices).
+func (r *Reconciler) ownerRefStale(s *discovery.EndpointSlice, owner Owner) bool {
+	for _, o := range s.OwnerReferences {
+		if o.Kind == r.cfg.OwnerGVK.Kind && o.Name == owner.GetName() && o.UID != owner.GetUID() {
 			return true
 		}
 	}

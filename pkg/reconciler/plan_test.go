@@ -434,3 +434,29 @@ func TestPortMapKeyOrderInsensitive(t *testing.T) {
 		t.Error("nil protocol equals TCP")
 	}
 }
+
+func TestPlanAdoptsStaleOwnerWithoutEnforcedOwnership(t *testing.T) {
+	svc := testService()
+	old := testService()
+	old.UID = "uid-old"
+	http := []discovery.EndpointPort{tcpPort("http", 80)}
+	r, err := New(fake.NewClientset(), Config{ControllerName: testController, OwnerGVK: ServiceGVK})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := existingSlice("svc-old", old, http, ep("10.0.0.1", true))
+	p, err := r.Plan(context.Background(), svc, ipv4(http, ep("10.0.0.1", true)), []*discovery.EndpointSlice{stale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(planShape{Update: []int{1}, UpdateNames: []string{"svc-old"}}, shapeOf(p)); diff != "" {
+		t.Fatalf("plan (-want +got):\n%s", diff)
+	}
+	refs := p.AddressTypes[0].Update[0].OwnerReferences
+	if len(refs) != 1 || refs[0].UID != svc.UID || refs[0].Controller == nil || !*refs[0].Controller {
+		t.Errorf("owner references = %+v, want one controller reference to %s", refs, svc.UID)
+	}
+	if stale.OwnerReferences[0].UID != "uid-old" {
+		t.Error("input slice mutated")
+	}
+}

@@ -71,7 +71,9 @@ type Config struct {
 	Placeholder bool
 	// EnforceOwnership, when true, deletes slices without a controller owner
 	// reference to the owner's UID (C23), e.g. slices of an earlier object
-	// of the same name, and recycles only owned slices.
+	// of the same name, and recycles only owned slices. When false, such a
+	// slice is adopted instead: rewritten with the current owner reference
+	// (the mirroring controller's rule, needRebuildExistingSlices).
 	EnforceOwnership bool
 	// Metadata decides labels and annotations. nil means ServiceMetadata.
 	Metadata MetadataPolicy
