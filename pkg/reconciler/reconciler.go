@@ -196,19 +196,31 @@ func (r *Reconciler) Apply(ctx context.Context, owner Owner, plan *Plan, desired
 	if desired != nil {
 		hints = desired.Hints
 	}
+	if r.metricsCache != nil {
+		// One port cache across address types, keyed by address type and
+		// port list. KCM updates it per address type, so a dual-stack
+		// Service counts only its last address type's port groups; we
+		// count both.
+		pc := metrics.NewServicePortCache()
+		for i := range plan.AddressTypes {
+			for _, g := range plan.AddressTypes[i].PortGroups {
+				pc.Set(string(plan.AddressTypes[i].AddressType)+"|"+g.Key, metrics.EfficiencyInfo{Endpoints: g.Endpoints, Slices: g.Slices})
+			}
+		}
+		r.metricsCache.UpdateServicePortCache(ownerNN(owner), pc)
+	}
 	for i := range plan.AddressTypes {
 		atp := &plan.AddressTypes[i]
 		r.metrics.ObserveEndpointsAddedPerSync(atp.Added)
 		r.metrics.ObserveEndpointsRemovedPerSync(atp.Removed)
-		if r.metricsCache != nil {
-			pc := metrics.NewServicePortCache()
-			for _, g := range atp.PortGroups {
-				pc.Set(g.Key, metrics.EfficiencyInfo{Endpoints: g.Endpoints, Slices: g.Slices})
-			}
-			r.metricsCache.UpdateServicePortCache(ownerNN(owner), pc)
-		}
-		if err := r.applyAddressType(ctx, owner, atp, triggerTime); err != nil {
+		complete, err := r.applyAddressType(ctx, owner, atp, triggerTime)
+		if err != nil {
 			errs = append(errs, err)
+		}
+		if !complete {
+			// KCM's finalize returns before observing the per-sync change
+			// count when a write failed or the namespace is terminating.
+			continue
 		}
 		topologyLabel := "Disabled"
 		if r.topologyCache != nil && hints.TopologyAuto {
@@ -247,7 +259,9 @@ func ownerNN(owner Owner) types.NamespacedName {
 	return types.NamespacedName{Namespace: owner.GetNamespace(), Name: owner.GetName()}
 }
 
-func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *AddressTypePlan, triggerTime time.Time) error {
+// applyAddressType writes one address type's plan and reports whether every
+// write was made.
+func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *AddressTypePlan, triggerTime time.Time) (bool, error) {
 	client := r.client.DiscoveryV1().EndpointSlices(owner.GetNamespace())
 	if owner.GetDeletionTimestamp() == nil {
 		for _, s := range atp.Create {
@@ -255,9 +269,9 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 			created, err := client.Create(ctx, s, metav1.CreateOptions{FieldManager: r.cfg.ControllerName})
 			if err != nil {
 				if apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause) {
-					return nil
+					return false, nil
 				}
-				return fmt.Errorf("creating EndpointSlice for %s %s: %w", r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
+				return false, fmt.Errorf("creating EndpointSlice for %s %s: %w", r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
 			}
 			r.tracker.Update(created)
 			r.metrics.IncEndpointSliceChanges("create")
@@ -267,21 +281,24 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 		setTriggerTime(s, triggerTime)
 		updated, err := client.Update(ctx, s, metav1.UpdateOptions{FieldManager: r.cfg.ControllerName})
 		if err != nil {
-			return fmt.Errorf("updating EndpointSlice %s for %s %s: %w", s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
+			return false, fmt.Errorf("updating EndpointSlice %s for %s %s: %w", s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
 		}
 		r.tracker.Update(updated)
 		r.metrics.IncEndpointSliceChanges("update")
 	}
 	for _, s := range atp.Delete {
 		if err := r.delete(ctx, s); err != nil {
-			return fmt.Errorf("deleting EndpointSlice %s for %s %s: %w", s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
+			return false, fmt.Errorf("deleting EndpointSlice %s for %s %s: %w", s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // delete deletes s with a UID precondition, so a slice recreated under the
-// same name in the meantime is never removed; NotFound counts as done.
+// same name in the meantime is never removed. NotFound counts as done (KCM
+// returns it as an error and retries the whole sync; the outcome is the
+// same without the retry); it is not recorded in the tracker, whose entry
+// would otherwise wait for a deletion event that already went by.
 func (r *Reconciler) delete(ctx context.Context, s *discovery.EndpointSlice) error {
 	opts := metav1.DeleteOptions{}
 	if s.UID != "" {
@@ -289,13 +306,14 @@ func (r *Reconciler) delete(ctx context.Context, s *discovery.EndpointSlice) err
 		opts.Preconditions = &metav1.Preconditions{UID: &uid}
 	}
 	err := r.client.DiscoveryV1().EndpointSlices(s.Namespace).Delete(ctx, s.Name, opts)
-	if err != nil && !apierrors.IsNotFound(err) {
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	r.tracker.ExpectDeletion(s)
-	if err == nil {
-		r.metrics.IncEndpointSliceChanges("delete")
-	}
+	r.metrics.IncEndpointSliceChanges("delete")
 	return nil
 }
 

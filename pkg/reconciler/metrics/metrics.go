@@ -40,8 +40,11 @@ const DefaultSubsystem = "endpoint_slice_controller"
 // Values of the "operation" label of the changes counter
 // (IncEndpointSliceChanges), as used by KCM's reconciler.
 const (
+	// OperationCreate counts an EndpointSlice created.
 	OperationCreate = "create"
+	// OperationUpdate counts an EndpointSlice updated.
 	OperationUpdate = "update"
+	// OperationDelete counts an EndpointSlice deleted.
 	OperationDelete = "delete"
 )
 
@@ -49,10 +52,12 @@ const (
 // as used by KCM's EndpointSlice controller (trackSync in
 // k8s.io/kubernetes pkg/controller/endpointslice/endpointslice_controller.go).
 const (
+	// SyncResultSuccess is used when the sync succeeded.
 	SyncResultSuccess = "success"
 	// SyncResultStale is used when the sync failed because the informer cache
 	// was stale (KCM: endpointslice.IsStaleInformerCacheErr).
 	SyncResultStale = "stale"
+	// SyncResultError is used when the sync failed for any other reason.
 	SyncResultError = "error"
 )
 
@@ -61,7 +66,9 @@ const (
 // topology-aware hints are enabled for the owner (a topology cache is
 // configured and the owner asks for them), TopologyDisabled otherwise.
 const (
-	TopologyAuto     = "Auto"
+	// TopologyAuto is used when topology-aware hints are enabled.
+	TopologyAuto = "Auto"
+	// TopologyDisabled is used otherwise.
 	TopologyDisabled = "Disabled"
 )
 

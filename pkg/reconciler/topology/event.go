@@ -38,10 +38,13 @@ const (
 	// TopologyAwareHintsDisabled is used when a service that had hints no
 	// longer asks for them.
 	TopologyAwareHintsDisabled = "Topology Aware Hints has been disabled"
-	// InsufficientNodeInfo is used when SetNodes found a usable Node without
-	// zone or allocatable CPU, or no usable Node at all.
+	// InsufficientNodeInfo is used when the last SetNodes found a usable
+	// Node without zone or allocatable CPU, or usable Nodes in fewer than
+	// two zones.
 	InsufficientNodeInfo = "Insufficient Node information: allocatable CPU or zone not specified on one or more nodes"
-	// NodesReadyInOneZoneOnly is used when all usable Nodes are in one zone.
+	// NodesReadyInOneZoneOnly is used when the cache knows fewer than two
+	// zones without knowing that Node information is insufficient, which in
+	// practice means before the first SetNodes.
 	NodesReadyInOneZoneOnly = "Nodes only ready in one zone"
 	// InsufficientNumberOfEndpoints is used when there are fewer ready
 	// endpoints than zones.
@@ -60,7 +63,11 @@ const (
 //
 // Source: k8s.io/endpointslice topologycache/event.go.
 type EventBuilder struct {
+	// EventType is corev1.EventTypeNormal or corev1.EventTypeWarning.
 	EventType string
-	Reason    string
-	Message   string
+	// Reason is "TopologyAwareHintsEnabled" or "TopologyAwareHintsDisabled".
+	Reason string
+	// Message is one of the message constants of this package, formatted
+	// with FormatWithAddressType.
+	Message string
 }

@@ -70,8 +70,10 @@ type allocation struct {
 }
 
 // NewTopologyCache returns an empty TopologyCache. Until SetNodes has been
-// called with Nodes in at least two zones, AddHints removes all hints
-// (InsufficientNodeInfo).
+// called with Nodes in at least two zones, AddHints removes all hints. As in
+// KCM, the event message is NodesReadyInOneZoneOnly before the first
+// SetNodes (no zone known yet), and InsufficientNodeInfo after a SetNodes
+// that did not find usable Nodes in at least two zones.
 //
 // Source: k8s.io/endpointslice topologycache/topologycache.go.
 func NewTopologyCache() *TopologyCache {
