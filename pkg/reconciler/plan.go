@@ -23,6 +23,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 
@@ -113,6 +114,8 @@ func (p *Plan) Writes() int {
 //  6. With placeholders, an address type left with no slice gets one empty
 //     slice; an existing identical placeholder is kept.
 //  7. Hints are set or removed (topology Auto or trafficDistribution).
+//     Updates that leave a slice exactly as it is are dropped (KCM writes
+//     them in some topology Auto cases; see dropNoOpUpdates).
 //  8. Each delete is paired with a pending create of the same address type
 //     (for slices owned by owner) and becomes an update reusing its name.
 //
@@ -302,6 +305,8 @@ func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hin
 	if useTD {
 		toCreate, toUpdate, _ = trafficdist.ReconcileHints(hints.TrafficDistribution, toCreate, toUpdate, unchanged(existing, toUpdate, toDelete))
 	}
+
+	toUpdate = dropNoOpUpdates(toUpdate, existing)
 
 	// Recycle: a delete plus a create of the same address type is one
 	// update that reuses the deleted slice's name (KCM finalize).
@@ -515,7 +520,10 @@ func unchanged(existing, toUpdate, toDelete []*discovery.EndpointSlice) []*disco
 
 // placeholderEqual reports whether existing equals the placeholder ph in
 // the fields KCM compares (reconciler.go placeholderSliceCompare): namespace,
-// labels, address type, ports and endpoints (nil equals empty).
+// labels, address type, ports and endpoints (nil equals empty). Labels are
+// looked up in both directions, so a missing label equals an empty one, as
+// in KCM (a placeholder without service.kubernetes.io/headless="" is kept
+// for a headless Service). Owner references are not compared.
 func placeholderEqual(existing, ph *discovery.EndpointSlice) bool {
 	if existing.Namespace != ph.Namespace || existing.AddressType != ph.AddressType {
 		return false
@@ -523,5 +531,49 @@ func placeholderEqual(existing, ph *discovery.EndpointSlice) bool {
 	if len(existing.Endpoints) != 0 || len(existing.Ports) != 0 || len(ph.Endpoints) != 0 || len(ph.Ports) != 0 {
 		return false
 	}
-	return equalIgnoring(existing.Labels, ph.Labels)
+	for k, v := range existing.Labels {
+		if ph.Labels[k] != v {
+			return false
+		}
+	}
+	for k, v := range ph.Labels {
+		if existing.Labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// dropNoOpUpdates removes from updates every slice whose content equals the
+// existing slice of the same name: labels, annotations, owner references,
+// address type, ports and endpoints (hints included). KCM writes such
+// slices when the hints step promotes a slice and then leaves it as it was
+// (topology Auto with a ready endpoint without zone, or an endpoint whose
+// zone has no eligible Node: the hints fail KCM's own check on every sync);
+// the write changes nothing, so slicekit skips it.
+func dropNoOpUpdates(updates, existing []*discovery.EndpointSlice) []*discovery.EndpointSlice {
+	if len(updates) == 0 {
+		return updates
+	}
+	byName := make(map[string]*discovery.EndpointSlice, len(existing))
+	for _, s := range existing {
+		byName[s.Name] = s
+	}
+	out := updates[:0:0]
+	for _, u := range updates {
+		if e, ok := byName[u.Name]; ok && sliceContentEqual(u, e) {
+			continue
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func sliceContentEqual(a, b *discovery.EndpointSlice) bool {
+	return a.AddressType == b.AddressType &&
+		apiequality.Semantic.DeepEqual(a.Labels, b.Labels) &&
+		apiequality.Semantic.DeepEqual(a.Annotations, b.Annotations) &&
+		apiequality.Semantic.DeepEqual(a.OwnerReferences, b.OwnerReferences) &&
+		apiequality.Semantic.DeepEqual(a.Ports, b.Ports) &&
+		apiequality.Semantic.DeepEqual(a.Endpoints, b.Endpoints)
 }

@@ -460,3 +460,18 @@ func TestPlanAdoptsStaleOwnerWithoutEnforcedOwnership(t *testing.T) {
 		t.Error("input slice mutated")
 	}
 }
+
+func TestPlanPlaceholderMissingLabelEqualsEmpty(t *testing.T) {
+	svc := testService()
+	svc.Spec.ClusterIP = corev1.ClusterIPNone
+	ph := existingSlice("svc-ph", svc, []discovery.EndpointPort{})
+	delete(ph.Labels, corev1.IsHeadlessService) // KCM: missing equals ""
+	r, _ := newTestReconciler(t, 100)
+	p, err := r.Plan(context.Background(), svc, ipv4(nil), []*discovery.EndpointSlice{ph})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := p.Writes(); n != 0 {
+		t.Errorf("writes = %d, want 0 (placeholder kept as KCM keeps it): %+v", n, shapeOf(p))
+	}
+}

@@ -1,0 +1,344 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package differential
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/endpointslice"
+	kcmmetrics "k8s.io/endpointslice/metrics"
+	"k8s.io/endpointslice/topologycache"
+	endpointsliceutil "k8s.io/endpointslice/util"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/reconciler/metrics"
+	"github.com/slicekit/slicekit/pkg/reconciler/topology"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
+)
+
+// The benchmarks run KCM's reconciler and slicekit's (servicepods source +
+// reconciler) side by side on identical inputs, as sub-benchmarks named
+// .../kcm and .../slicekit. Both sides include turning Pods into endpoints
+// (KCM does it inside Reconcile). Both have a topology cache with the
+// Nodes set and metrics registered (KCM's global ones through
+// RegisterMetrics, slicekit's on a private registry), as in a running
+// controller. Trigger times are fixed: the tracker is the controller's, not
+// the reconciler's, and is the same algorithm on both sides.
+//
+// The client is a sliceStore without copies or write log: a map behind a
+// bare fake clientset, reached without the fake's action machinery (see
+// directClient), so the client does not dominate. Each benchmark
+// reports writes/op, the EndpointSlice creates, updates and deletes per op,
+// and cpu-ns/op, the process's CPU time per op (see cpuMeter).
+//
+// hack/bench-table.sh runs them and prints a table with kcm/slicekit ratios.
+
+const benchNodes = 10
+
+var benchTT = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// benchReconciler is one side: one sync of svc with pods and existing.
+type benchReconciler interface {
+	reconcile(svc *corev1.Service, pods []*corev1.Pod, existing []*discovery.EndpointSlice) error
+}
+
+type kcmBench struct {
+	r      *endpointslice.Reconciler
+	logger klog.Logger
+}
+
+func (k *kcmBench) reconcile(svc *corev1.Service, pods []*corev1.Pod, existing []*discovery.EndpointSlice) error {
+	return k.r.Reconcile(k.logger, svc, pods, existing, benchTT)
+}
+
+type ourBench struct {
+	ctx   context.Context
+	r     *reconciler.Reconciler
+	nodes servicepods.NodeGetter
+}
+
+func (o *ourBench) reconcile(svc *corev1.Service, pods []*corev1.Pod, existing []*discovery.EndpointSlice) error {
+	desired, err := servicepods.Desired(o.ctx, svc, pods, o.nodes, servicepods.Options{})
+	if desired == nil {
+		return err
+	}
+	if rerr := o.r.Reconcile(o.ctx, svc, desired, existing, benchTT); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// newBenchSide returns the reconciler of one side ("kcm" or "slicekit")
+// writing to store, max 100 endpoints per slice (KCM's default).
+func newBenchSide(tb testing.TB, side string, store *sliceStore, nodes []*corev1.Node) benchReconciler {
+	tb.Helper()
+	logger := logr.Discard()
+	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	for _, n := range nodes {
+		if err := idx.Add(n); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	lister := corelisters.NewNodeLister(idx)
+	switch side {
+	case "kcm":
+		kcmmetrics.RegisterMetrics()
+		topo := topologycache.NewTopologyCache()
+		topo.SetNodes(logger, nodes)
+		r := endpointslice.NewReconciler(store.directClient(), lister, 100, endpointsliceutil.NewEndpointSliceTracker(),
+			topo, record.NewFakeRecorder(100), controllerName, endpointslice.WithPreferSameTrafficDistributionEnabled(true))
+		return &kcmBench{r: r, logger: logger}
+	case "slicekit":
+		topo := topology.NewTopologyCache()
+		topo.SetNodes(logger, nodes)
+		m, err := metrics.New(prometheus.NewRegistry(), metrics.Options{})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		r, err := reconciler.New(store.directClient(), reconciler.Config{
+			ControllerName:       controllerName,
+			OwnerGVK:             reconciler.ServiceGVK,
+			MaxEndpointsPerSlice: 100,
+			Placeholder:          true,
+			EnforceOwnership:     true,
+			Metadata:             reconciler.ServiceMetadata{},
+		}, reconciler.WithTopologyCache(topo), reconciler.WithMetrics(m), reconciler.WithEventRecorder(record.NewFakeRecorder(100)))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return &ourBench{ctx: klog.NewContext(context.Background(), logger), r: r, nodes: lister}
+	}
+	tb.Fatalf("unknown side %q", side)
+	return nil
+}
+
+func benchNodeList() []*corev1.Node {
+	var out []*corev1.Node
+	for i := range benchNodes {
+		out = append(out, &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("node-%d", i), Labels: map[string]string{corev1.LabelTopologyZone: zones[i%len(zones)]}},
+			Status: corev1.NodeStatus{
+				Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4")},
+				Conditions:  []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}},
+			},
+		})
+	}
+	return out
+}
+
+// benchService is a ClusterIP IPv4 Service whose one port targets the
+// named container port "http".
+func benchService(name string) *corev1.Service {
+	return &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace, UID: types.UID("uid-" + name),
+			Labels: map[string]string{"app": name}, CreationTimestamp: metav1.NewTime(baseTime)},
+		Spec: corev1.ServiceSpec{
+			ClusterIP:  "10.96.0.10",
+			IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
+			Ports:      []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromString("http")}},
+		},
+	}
+}
+
+// benchPod is ready pod number i (unique name and IPv4 address for i below
+// 2^24) on one of the bench nodes.
+func benchPod(i int) *corev1.Pod {
+	ip := fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pod-%d", i), Namespace: testNamespace, UID: types.UID(fmt.Sprintf("pod-uid-%d", i))},
+		Spec: corev1.PodSpec{
+			NodeName:   fmt.Sprintf("node-%d", i%benchNodes),
+			Containers: []corev1.Container{{Name: "app", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}}}},
+		},
+		Status: corev1.PodStatus{
+			Phase:      corev1.PodRunning,
+			PodIP:      ip,
+			PodIPs:     []corev1.PodIP{{IP: ip}},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(baseTime)}},
+		},
+	}
+}
+
+// initialSlices returns the slices KCM makes for svc and pods from
+// scratch: the identical starting point of both sides.
+func initialSlices(tb testing.TB, svc *corev1.Service, pods []*corev1.Pod, nodes []*corev1.Node) []*discovery.EndpointSlice {
+	tb.Helper()
+	store := newSliceStore("i", true, false)
+	if err := newBenchSide(tb, "kcm", store, nodes).reconcile(svc, pods, nil); err != nil {
+		tb.Fatal(err)
+	}
+	return store.list()
+}
+
+var benchSides = []string{"kcm", "slicekit"}
+
+// cpuMeter reports cpu-ns/op: the process's CPU time (user + system,
+// garbage collection included) per op. Unlike ns/op (wall time) it does
+// not grow when other processes compete for the CPU, which makes the
+// kcm/slicekit ratio stable on a busy machine.
+type cpuMeter struct{ start time.Duration }
+
+func startCPU() cpuMeter {
+	t, _ := processCPU()
+	return cpuMeter{t}
+}
+
+func (m cpuMeter) report(b *testing.B) {
+	if t, ok := processCPU(); ok {
+		b.ReportMetric(float64(t-m.start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// BenchmarkReadinessFlip: one op is one sync after one pod of a Service of
+// 10,000 ready endpoints (100 slices of 100) flipped its readiness. Each
+// op flips the next pod, so the work per op is steady: one endpoint
+// changes, one slice is updated.
+func BenchmarkReadinessFlip(b *testing.B) {
+	const n = 10000
+	nodes := benchNodeList()
+	svc := benchService("flip")
+	template := func() []*corev1.Pod {
+		pods := make([]*corev1.Pod, n)
+		for i := range pods {
+			pods[i] = benchPod(i)
+		}
+		return pods
+	}
+	start := initialSlices(b, svc, template(), nodes)
+	for _, side := range benchSides {
+		b.Run(side, func(b *testing.B) {
+			pods := template()
+			store := newSliceStore("b", false, false)
+			store.reset(copySlices(start))
+			r := newBenchSide(b, side, store, nodes)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := startCPU()
+			for i := 0; i < b.N; i++ {
+				c := &pods[i%n].Status.Conditions[0]
+				if c.Status == corev1.ConditionTrue {
+					c.Status = corev1.ConditionFalse
+				} else {
+					c.Status = corev1.ConditionTrue
+				}
+				c.LastTransitionTime = metav1.NewTime(baseTime.Add(time.Duration(i+1) * time.Second))
+				if err := r.reconcile(svc, pods, store.list()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.report(b)
+			b.ReportMetric(float64(store.writeCount())/float64(b.N), "writes/op")
+		})
+	}
+}
+
+// BenchmarkRollingUpdate: one op is a whole rolling update of a Service of
+// 1,000 pods in steps of 25: each step replaces the 25 oldest pods with 25
+// new ones (new names and addresses) and syncs, starting from the previous
+// step's slices.
+func BenchmarkRollingUpdate(b *testing.B) {
+	const n, step = 1000, 25
+	nodes := benchNodeList()
+	svc := benchService("rolling")
+	all := make([]*corev1.Pod, 2*n)
+	for i := range all {
+		all[i] = benchPod(i)
+	}
+	var steps [][]*corev1.Pod
+	for s := step; s <= n; s += step {
+		steps = append(steps, all[s:n+s])
+	}
+	start := initialSlices(b, svc, all[:n], nodes)
+	for _, side := range benchSides {
+		b.Run(side, func(b *testing.B) {
+			store := newSliceStore("b", false, false)
+			r := newBenchSide(b, side, store, nodes)
+			writes := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := startCPU() // includes the untimed store resets: negligible
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				writes += store.writeCount()
+				store.reset(copySlices(start))
+				b.StartTimer()
+				for _, pods := range steps {
+					if err := r.reconcile(svc, pods, store.list()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			writes += store.writeCount()
+			cpu.report(b)
+			b.ReportMetric(float64(writes)/float64(b.N), "writes/op")
+		})
+	}
+}
+
+// BenchmarkColdSync: one op syncs 1,000 Services of 20 ready pods each,
+// with no slices yet (a controller's first sync after start-up).
+func BenchmarkColdSync(b *testing.B) {
+	const services, perService = 1000, 20
+	nodes := benchNodeList()
+	svcs := make([]*corev1.Service, services)
+	pods := make([][]*corev1.Pod, services)
+	for s := range svcs {
+		svcs[s] = benchService(fmt.Sprintf("svc-%d", s))
+		for p := range perService {
+			pods[s] = append(pods[s], benchPod(s*perService+p))
+		}
+	}
+	for _, side := range benchSides {
+		b.Run(side, func(b *testing.B) {
+			store := newSliceStore("b", false, false)
+			r := newBenchSide(b, side, store, nodes)
+			writes := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := startCPU() // includes the untimed store resets: negligible
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				writes += store.writeCount()
+				store.reset(nil)
+				b.StartTimer()
+				for s, svc := range svcs {
+					if err := r.reconcile(svc, pods[s], nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			writes += store.writeCount()
+			cpu.report(b)
+			b.ReportMetric(float64(writes)/float64(b.N), "writes/op")
+		})
+	}
+}
