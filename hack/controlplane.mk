@@ -1,0 +1,36 @@
+# Copyright 2026 The slicekit Authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+# Local control plane (etcd + kube-apiserver built from source into bin/).
+# Include from the root Makefile:  include hack/controlplane.mk
+#
+# Paths are relative to this file so the fragment works from any include.
+CONTROLPLANE_HACK := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+
+# Including this fragment must not change the including Makefile's default
+# goal; it is restored at the end.
+CONTROLPLANE_SAVED_DEFAULT_GOAL := $(.DEFAULT_GOAL)
+
+.PHONY: controlplane up down
+
+controlplane: ## Build bin/etcd and bin/kube-apiserver from source (reuses existing binaries; a cold build takes many minutes)
+	$(CONTROLPLANE_HACK)/build-controlplane.sh
+
+up: ## Start a local control plane in the background; kubeconfig in .local/kubeconfig
+	$(CONTROLPLANE_HACK)/up.sh
+
+down: ## Stop the local control plane started by 'make up'
+	$(CONTROLPLANE_HACK)/down.sh
+
+.DEFAULT_GOAL := $(CONTROLPLANE_SAVED_DEFAULT_GOAL)
