@@ -307,6 +307,12 @@ func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hin
 	}
 
 	toUpdate = dropNoOpUpdates(toUpdate, existing)
+	for _, u := range toUpdate {
+		// Every update is a copy (ours, or the hints steps' DeepCopy).
+		// managedFields are the apiserver's; an informer transform may have
+		// reduced them, and sending them back would be rejected.
+		u.ManagedFields = nil
+	}
 
 	// Recycle: a delete plus a create of the same address type is one
 	// update that reuses the deleted slice's name (KCM finalize).

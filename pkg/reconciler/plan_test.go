@@ -475,3 +475,21 @@ func TestPlanPlaceholderMissingLabelEqualsEmpty(t *testing.T) {
 		t.Errorf("writes = %d, want 0 (placeholder kept as KCM keeps it): %+v", n, shapeOf(p))
 	}
 }
+
+func TestPlanDropsManagedFieldsFromUpdates(t *testing.T) {
+	svc := testService()
+	http := []discovery.EndpointPort{tcpPort("http", 80)}
+	s := existingSlice("svc-a", svc, http, eps(2, "10.0.0.")...)
+	s.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "endpointslice-controller.k8s.io", Operation: metav1.ManagedFieldsOperationUpdate}}
+	r, _ := newTestReconciler(t, 100)
+	p, err := r.Plan(context.Background(), svc, ipv4(http, eps(1, "10.0.0.")...), []*discovery.EndpointSlice{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := p.AddressTypes[0].Update; len(u) != 1 || u[0].ManagedFields != nil {
+		t.Fatalf("update = %+v, want one update without managedFields", u)
+	}
+	if s.ManagedFields == nil {
+		t.Error("input slice mutated")
+	}
+}

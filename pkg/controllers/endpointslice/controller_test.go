@@ -1,0 +1,312 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package endpointslice
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2/ktesting"
+	"k8s.io/utils/ptr"
+)
+
+// TestNewOptions covers defaults and validation.
+func TestNewOptions(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    Options
+		wantErr string
+	}{
+		{name: "zero value"},
+		{name: "custom name", opts: Options{ControllerName: "slicekit.example.com"}},
+		{name: "invalid name", opts: Options{ControllerName: "not a label value"}, wantErr: "ControllerName"},
+		{name: "max too large", opts: Options{MaxEndpointsPerSlice: 1001}, wantErr: "MaxEndpointsPerSlice"},
+		{name: "max negative", opts: Options{MaxEndpointsPerSlice: -1}, wantErr: "MaxEndpointsPerSlice"},
+		{name: "negative batch", opts: Options{BatchPeriod: -time.Second}, wantErr: "BatchPeriod"},
+		{name: "negative interval", opts: Options{ConflictReportInterval: -time.Second}, wantErr: "ConflictReportInterval"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			client := fake.NewClientset()
+			_, ctx := ktesting.NewTestContext(t)
+			c, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), tc.opts)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("New error = %v, want one mentioning %s", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.serviceQueue.ShutDown()
+			if tc.opts.ControllerName == "" && c.opts.ControllerName != DefaultControllerName {
+				t.Errorf("ControllerName = %q", c.opts.ControllerName)
+			}
+			if c.opts.MaxEndpointsPerSlice != 100 || !c.gate || c.topologyCache == nil || c.opts.ConflictReportInterval != DefaultConflictReportInterval {
+				t.Errorf("defaults not applied: %+v gate=%v topology=%v", c.opts, c.gate, c.topologyCache != nil)
+			}
+		})
+	}
+	t.Run("nil client or factory", func(t *testing.T) {
+		_, ctx := ktesting.NewTestContext(t)
+		client := fake.NewClientset()
+		if _, err := New(ctx, nil, informers.NewSharedInformerFactory(client, 0), Options{}); err == nil {
+			t.Error("nil client accepted")
+		}
+		if _, err := New(ctx, client, nil, Options{}); err == nil {
+			t.Error("nil factory accepted")
+		}
+	})
+	t.Run("metrics registered twice", func(t *testing.T) {
+		_, ctx := ktesting.NewTestContext(t)
+		client := fake.NewClientset()
+		reg := prometheus.NewRegistry()
+		if _, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), Options{Registerer: reg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), Options{Registerer: reg}); err == nil {
+			t.Error("second New on the same registerer succeeded")
+		}
+	})
+	t.Run("gate off and topology off", func(t *testing.T) {
+		_, ctx := ktesting.NewTestContext(t)
+		client := fake.NewClientset()
+		c, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), Options{ExternalEndpointController: ptr.To(false), TopologyHints: ptr.To(false)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.gate || c.topologyCache != nil {
+			t.Errorf("gate=%v topology=%v, want both off", c.gate, c.topologyCache != nil)
+		}
+	})
+}
+
+// TestTransforms checks what each informer transform keeps and that it is
+// idempotent and leaves its input alone.
+func TestTransforms(t *testing.T) {
+	pod := newPod(0, "a", true)
+	pod.Annotations = map[string]string{"big": strings.Repeat("x", 100)}
+	pod.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubelet"}}
+	pod.OwnerReferences = []metav1.OwnerReference{{Name: "rs"}}
+	pod.Spec.Hostname, pod.Spec.Subdomain = "h", "sub"
+	pod.Spec.Containers = []corev1.Container{{Name: "c", Image: "img", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}, Env: []corev1.EnvVar{{Name: "A"}}}}
+	pod.Spec.InitContainers = []corev1.Container{{Name: "side", Image: "img", RestartPolicy: ptr.To(corev1.ContainerRestartPolicyAlways), Ports: []corev1.ContainerPort{{Name: "m", ContainerPort: 9090}}}}
+	pod.Spec.Volumes = []corev1.Volume{{Name: "v"}}
+	pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "c"}}
+
+	svc := newService("s", labelled(custom))
+	svc.Annotations = map[string]string{corev1.LastAppliedConfigAnnotation: "{}", corev1.AnnotationTopologyMode: "Auto"}
+	svc.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
+	svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: "1.2.3.4"}}
+
+	slice := newSlice("s-1", "s", self, "10.0.0.1")
+	slice.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: self, Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "discovery.k8s.io/v1",
+		Time: ptrTime(time.Unix(100, 0)), FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:endpoints":{}}`)}}}
+
+	node := newNode("n", "zone-a")
+	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Message: "kubelet is posting ready status", LastHeartbeatTime: metav1.Now()}}
+	node.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
+	node.Status.Images = []corev1.ContainerImage{{Names: []string{"img"}}}
+	node.Spec.PodCIDR = "10.0.0.0/24"
+
+	tests := []struct {
+		name      string
+		transform cache.TransformFunc
+		in        runtime.Object
+		want      runtime.Object
+	}{
+		{"pod", TransformPod, pod, &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: testNS, Name: "pod0", UID: "pod-uid-0", Labels: pod.Labels, ResourceVersion: "1"},
+			Spec: corev1.PodSpec{NodeName: "node-1", Hostname: "h", Subdomain: "sub",
+				Containers:     []corev1.Container{{Name: "c", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}}},
+				InitContainers: []corev1.Container{{Name: "side", RestartPolicy: ptr.To(corev1.ContainerRestartPolicyAlways), Ports: []corev1.ContainerPort{{Name: "m", ContainerPort: 9090}}}}},
+			Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: pod.Status.PodIP, PodIPs: pod.Status.PodIPs, Conditions: pod.Status.Conditions},
+		}},
+		{"service", TransformService, svc, func() runtime.Object {
+			s := svc.DeepCopy()
+			s.ManagedFields = nil
+			s.Annotations = map[string]string{corev1.AnnotationTopologyMode: "Auto"}
+			s.Status = corev1.ServiceStatus{}
+			return s
+		}()},
+		{"endpointslice", TransformEndpointSlice, slice, func() runtime.Object {
+			s := slice.DeepCopy()
+			s.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: self, Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "discovery.k8s.io/v1", Time: ptrTime(time.Unix(100, 0))}}
+			return s
+		}()},
+		{"node", TransformNode, node, &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{Name: "n", Labels: node.Labels},
+			Status: corev1.NodeStatus{Allocatable: node.Status.Allocatable,
+				Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := tc.in.DeepCopyObject()
+			out, err := tc.transform(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, out); diff != "" {
+				t.Errorf("transformed (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(before, tc.in); diff != "" {
+				t.Errorf("input modified (-before +after):\n%s", diff)
+			}
+			again, err := tc.transform(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(out, again); diff != "" {
+				t.Errorf("not idempotent (-once +twice):\n%s", diff)
+			}
+			tomb := cache.DeletedFinalStateUnknown{Key: "k", Obj: tc.in}
+			if got, _ := tc.transform(tomb); !cmp.Equal(got, tomb) {
+				t.Errorf("tombstone changed")
+			}
+		})
+	}
+}
+
+// TestListOwnSlicesStripsManagedFields: slices handed to the reconciler
+// carry no managedFields, and the cached ones keep theirs.
+func TestListOwnSlicesStripsManagedFields(t *testing.T) {
+	f := newFixture(t, Options{})
+	s := newSlice("svc-1", "svc", self)
+	s.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "x"}}
+	f.add(s)
+	mc := newMutationCheck(s)
+	got, err := f.c.listOwnSlices(newService("svc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].ManagedFields != nil || got[0].Name != "svc-1" {
+		t.Errorf("listOwnSlices = %+v", got)
+	}
+	mc.check(t)
+}
+
+// TestRun drives the whole controller (informers, queues, workers, event
+// broadcaster) on a fake clientset: a Service gets its slice, then is
+// labelled for another controller and loses it.
+func TestRun(t *testing.T) {
+	client := fake.NewClientset()
+	seq := 0
+	client.PrependReactor("create", "endpointslices", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		s := a.(k8stesting.CreateAction).GetObject().(*discovery.EndpointSlice)
+		if s.Name == "" {
+			seq++
+			s.Name = fmt.Sprintf("%s%d", s.GenerateName, seq)
+			s.UID = types.UID(fmt.Sprintf("uid-%d", seq))
+		}
+		return false, nil, nil
+	})
+	serviceWatch := make(chan struct{})
+	var once sync.Once
+	client.PrependWatchReactor("services", func(k8stesting.Action) (bool, watch.Interface, error) {
+		once.Do(func() { close(serviceWatch) })
+		return false, nil, nil
+	})
+	_, ctx := ktesting.NewTestContext(t)
+	ctx, cancel := context.WithCancel(ctx)
+	factory := informers.NewSharedInformerFactory(client, 0)
+	rec := record.NewFakeRecorder(100)
+	c, err := New(ctx, client, factory, Options{EventRecorder: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Objects exist before the informers start: the fake clientset's
+	// watch misses objects created between an informer's list and watch.
+	if _, err := client.CoreV1().Nodes().Create(ctx, newNode("node-1", "zone-a"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CoreV1().Pods(testNS).Create(ctx, newPod(0, "svc", true), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := client.CoreV1().Services(testNS).Create(ctx, newService("svc"), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	factory.Start(ctx.Done())
+	done := make(chan error)
+	go func() { done <- c.Run(ctx, 1) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		factory.Shutdown()
+	}()
+
+	countSlices := func() int {
+		l, err := c.sliceLister.EndpointSlices(testNS).List(labels.Everything())
+		if err != nil {
+			return -1
+		}
+		return len(l)
+	}
+	poll := func(what string, cond func() bool) {
+		t.Helper()
+		if err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) { return cond(), nil }); err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+	}
+	poll("a slice", func() bool { return countSlices() == 1 })
+	<-serviceWatch // the Service update below must not be missed
+	svc = svc.DeepCopy()
+	labelled(custom)(svc)
+	if _, err := client.CoreV1().Services(testNS).Update(ctx, svc, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	poll("no slice", func() bool { return countSlices() == 0 })
+	poll("hand-over event", func() bool {
+		for {
+			select {
+			case e := <-rec.Events:
+				if strings.HasPrefix(e, "Normal "+ReasonHandedOver) {
+					return true
+				}
+			default:
+				return false
+			}
+		}
+	})
+	if !c.HasSynced() {
+		t.Errorf("HasSynced false while running")
+	}
+}

@@ -1,0 +1,413 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package endpointslice
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2/ktesting"
+	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+)
+
+// fixture is a controller on a fake clientset whose informer caches are
+// seeded directly (KCM endpointslice_controller_test.go newController): the
+// informers never run, the caches count as synced, and slice writes are
+// reflected into the EndpointSlice cache by reactors (unless reflectWrites is
+// false), with generateName, UID and generation filled in as the API server
+// would.
+type fixture struct {
+	t        testing.TB
+	client   *fake.Clientset
+	c        *Controller
+	recorder *record.FakeRecorder
+	reg      *prometheus.Registry
+
+	serviceStore, podStore, sliceStore, nodeStore cache.Store
+
+	mu            sync.Mutex
+	reflectWrites bool
+	nameSeq       int
+}
+
+func newFixture(t testing.TB, opts Options) *fixture {
+	t.Helper()
+	f := &fixture{t: t, client: fake.NewClientset(), recorder: record.NewFakeRecorder(100), reg: prometheus.NewRegistry(), reflectWrites: true}
+	factory := informers.NewSharedInformerFactory(f.client, 0)
+	if opts.EventRecorder == nil {
+		opts.EventRecorder = f.recorder
+	}
+	if opts.Registerer == nil {
+		opts.Registerer = f.reg
+	}
+	_, ctx := ktesting.NewTestContext(t)
+	c, err := New(ctx, f.client, factory, opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	c.cachesSynced = []cache.InformerSynced{func() bool { return true }}
+	f.c = c
+	f.serviceStore = factory.Core().V1().Services().Informer().GetStore()
+	f.podStore = factory.Core().V1().Pods().Informer().GetStore()
+	f.sliceStore = factory.Discovery().V1().EndpointSlices().Informer().GetStore()
+	f.nodeStore = factory.Core().V1().Nodes().Informer().GetStore()
+	t.Cleanup(func() {
+		c.serviceQueue.ShutDown()
+		c.podQueue.ShutDown()
+		c.topologyQueue.ShutDown()
+	})
+
+	f.client.PrependReactor("create", "endpointslices", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		s := action.(k8stesting.CreateAction).GetObject().(*discovery.EndpointSlice).DeepCopy()
+		f.mu.Lock()
+		f.nameSeq++
+		if s.GenerateName != "" && s.Name == "" {
+			s.Name = fmt.Sprintf("%s%05d", s.GenerateName, f.nameSeq)
+		}
+		reflect := f.reflectWrites
+		f.mu.Unlock()
+		s.UID = types.UID("uid-" + s.Name)
+		s.Generation = 1
+		s.ResourceVersion = "1"
+		if reflect {
+			_ = f.sliceStore.Add(s)
+		}
+		return true, s, nil
+	})
+	f.client.PrependReactor("update", "endpointslices", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		s := action.(k8stesting.UpdateAction).GetObject().(*discovery.EndpointSlice).DeepCopy()
+		s.Generation++
+		f.mu.Lock()
+		reflect := f.reflectWrites
+		f.mu.Unlock()
+		if reflect {
+			_ = f.sliceStore.Update(s)
+		}
+		return true, s, nil
+	})
+	f.client.PrependReactor("delete", "endpointslices", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		da := action.(k8stesting.DeleteActionImpl)
+		obj, ok, _ := f.sliceStore.GetByKey(da.Namespace + "/" + da.Name)
+		gr := schema.GroupResource{Group: discovery.GroupName, Resource: "endpointslices"}
+		if !ok {
+			return true, nil, apierrors.NewNotFound(gr, da.Name)
+		}
+		if p := da.DeleteOptions.Preconditions; p != nil && p.UID != nil && *p.UID != obj.(*discovery.EndpointSlice).UID {
+			return true, nil, apierrors.NewConflict(gr, da.Name, fmt.Errorf("precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, obj.(*discovery.EndpointSlice).UID))
+		}
+		f.mu.Lock()
+		reflect := f.reflectWrites
+		f.mu.Unlock()
+		if reflect {
+			_ = f.sliceStore.Delete(obj)
+		}
+		return true, nil, nil
+	})
+	return f
+}
+
+func (f *fixture) setReflectWrites(v bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reflectWrites = v
+}
+
+func (f *fixture) add(objs ...runtime.Object) {
+	f.t.Helper()
+	for _, o := range objs {
+		var err error
+		switch o := o.(type) {
+		case *corev1.Service:
+			err = f.serviceStore.Add(o)
+		case *corev1.Pod:
+			err = f.podStore.Add(o)
+		case *discovery.EndpointSlice:
+			err = f.sliceStore.Add(o)
+		case *corev1.Node:
+			err = f.nodeStore.Add(o)
+		default:
+			err = fmt.Errorf("unexpected %T", o)
+		}
+		if err != nil {
+			f.t.Fatal(err)
+		}
+	}
+}
+
+// sync runs SyncService for ns/name with a test logger.
+func (f *fixture) sync(ns, name string) error {
+	f.t.Helper()
+	_, ctx := ktesting.NewTestContext(f.t)
+	return f.c.SyncService(ctx, ns+"/"+name)
+}
+
+// writes returns the create, update and delete actions on endpointslices.
+func (f *fixture) writes() []k8stesting.Action {
+	var out []k8stesting.Action
+	for _, a := range f.client.Actions() {
+		if a.GetResource().Resource != "endpointslices" {
+			continue
+		}
+		switch a.GetVerb() {
+		case "create", "update", "delete":
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// verbs renders actions as "create", "update" or "delete <name>".
+func verbs(actions []k8stesting.Action) []string {
+	out := make([]string, 0, len(actions))
+	for _, a := range actions {
+		s := a.GetVerb()
+		if d, ok := a.(k8stesting.DeleteActionImpl); ok {
+			s += " " + d.Name
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// events drains the recorded events.
+func (f *fixture) events() []string {
+	var out []string
+	for {
+		select {
+		case e := <-f.recorder.Events:
+			out = append(out, e)
+		default:
+			return out
+		}
+	}
+}
+
+func (f *fixture) ownSlices(ns, svc string) []*discovery.EndpointSlice {
+	var out []*discovery.EndpointSlice
+	for _, o := range f.sliceStore.List() {
+		s := o.(*discovery.EndpointSlice)
+		if s.Namespace == ns && s.Labels[discovery.LabelServiceName] == svc && s.Labels[discovery.LabelManagedBy] == f.c.opts.ControllerName {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+const testNS = "ns"
+
+func newService(name string, mutate ...func(*corev1.Service)) *corev1.Service {
+	s := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: testNS, UID: types.UID("svc-uid-" + name),
+			CreationTimestamp: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
+		},
+		Spec: corev1.ServiceSpec{
+			Selector:   map[string]string{"app": name},
+			ClusterIP:  "10.96.0.10",
+			IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
+			Ports:      []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(8080)}},
+		},
+	}
+	for _, m := range mutate {
+		m(s)
+	}
+	return s
+}
+
+func labelled(value string) func(*corev1.Service) {
+	return func(s *corev1.Service) {
+		if s.Labels == nil {
+			s.Labels = map[string]string{}
+		}
+		s.Labels[delegation.LabelEndpointControllerName] = value
+	}
+}
+
+func newPod(n int, app string, ready bool) *corev1.Pod {
+	status := corev1.ConditionFalse
+	if ready {
+		status = corev1.ConditionTrue
+	}
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: testNS, Name: fmt.Sprintf("pod%d", n), UID: types.UID(fmt.Sprintf("pod-uid-%d", n)),
+			Labels: map[string]string{"app": app}, ResourceVersion: "1",
+		},
+		Spec: corev1.PodSpec{NodeName: "node-1", Containers: []corev1.Container{{Name: "c"}}},
+		Status: corev1.PodStatus{
+			Phase:  corev1.PodRunning,
+			PodIP:  fmt.Sprintf("10.0.0.%d", n+1),
+			PodIPs: []corev1.PodIP{{IP: fmt.Sprintf("10.0.0.%d", n+1)}},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: status,
+				LastTransitionTime: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, n, 0, time.UTC))}},
+		},
+	}
+}
+
+func newNode(name, zone string) *corev1.Node {
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{}}}
+	if zone != "" {
+		n.Labels[corev1.LabelTopologyZone] = zone
+	}
+	return n
+}
+
+// newSlice returns a slice of service svc managed by managedBy, with one
+// endpoint per IP.
+func newSlice(name, svc, managedBy string, ips ...string) *discovery.EndpointSlice {
+	s := &discovery.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: testNS, UID: types.UID("uid-" + name), Generation: 1, ResourceVersion: "1",
+			Labels: map[string]string{discovery.LabelServiceName: svc, discovery.LabelManagedBy: managedBy},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: svc,
+				UID: types.UID("svc-uid-" + svc), Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
+		},
+		AddressType: discovery.AddressTypeIPv4,
+		Ports:       []discovery.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
+		Endpoints:   []discovery.Endpoint{},
+	}
+	for _, ip := range ips {
+		s.Endpoints = append(s.Endpoints, discovery.Endpoint{Addresses: []string{ip}, Conditions: discovery.EndpointConditions{Ready: ptr.To(true)}})
+	}
+	return s
+}
+
+// mutationCheck keeps deep copies of objects handed to the caches, to prove
+// that the controller never modifies cached objects (KCM
+// cacheMutationCheck). Reactors replace cached slices with new objects, so
+// the originals must stay as they were.
+type mutationCheck struct {
+	originals, copies []runtime.Object
+}
+
+func newMutationCheck(objs ...runtime.Object) *mutationCheck {
+	mc := &mutationCheck{}
+	for _, o := range objs {
+		mc.originals = append(mc.originals, o)
+		mc.copies = append(mc.copies, o.DeepCopyObject())
+	}
+	return mc
+}
+
+func (mc *mutationCheck) check(t *testing.T) {
+	t.Helper()
+	for i, o := range mc.originals {
+		if diff := cmp.Diff(mc.copies[i], o); diff != "" {
+			t.Errorf("cached %T was modified (-before +after):\n%s", o, diff)
+		}
+	}
+}
+
+// spyQueue records Add and AddAfter calls on top of a real queue.
+type spyQueue struct {
+	workqueue.TypedRateLimitingInterface[string]
+	mu    sync.Mutex
+	calls []queued
+}
+
+type queued struct {
+	key   string
+	delay time.Duration
+}
+
+func (q *spyQueue) Add(key string) {
+	q.mu.Lock()
+	q.calls = append(q.calls, queued{key: key})
+	q.mu.Unlock()
+	q.TypedRateLimitingInterface.Add(key)
+}
+
+func (q *spyQueue) AddAfter(key string, d time.Duration) {
+	q.mu.Lock()
+	q.calls = append(q.calls, queued{key: key, delay: d})
+	q.mu.Unlock()
+	q.TypedRateLimitingInterface.AddAfter(key, d)
+}
+
+func (q *spyQueue) take() []queued {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.calls
+	q.calls = nil
+	return out
+}
+
+func (f *fixture) spyServiceQueue() *spyQueue {
+	q := &spyQueue{TypedRateLimitingInterface: f.c.serviceQueue}
+	f.c.serviceQueue = q
+	return q
+}
+
+// metric returns the value of the series of name whose labels include
+// labels: a counter's or gauge's value, a histogram's sample count; 0 when
+// absent.
+func (f *fixture) metric(name string, labels map[string]string) float64 {
+	f.t.Helper()
+	families, err := f.reg.Gather()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, mf := range families {
+		if mf.GetName() != name {
+			continue
+		}
+	series:
+		for _, m := range mf.GetMetric() {
+			have := map[string]string{}
+			for _, lp := range m.GetLabel() {
+				have[lp.GetName()] = lp.GetValue()
+			}
+			for k, v := range labels {
+				if have[k] != v {
+					continue series
+				}
+			}
+			switch {
+			case m.Counter != nil:
+				return m.GetCounter().GetValue()
+			case m.Gauge != nil:
+				return m.GetGauge().GetValue()
+			case m.Histogram != nil:
+				return float64(m.GetHistogram().GetSampleCount())
+			}
+		}
+	}
+	return 0
+}
+
+func mustQuantity(s string) resource.Quantity { return resource.MustParse(s) }

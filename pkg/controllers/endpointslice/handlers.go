@@ -1,0 +1,227 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package endpointslice
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
+)
+
+// Event handlers only compute keys and queue them; syncs re-read the
+// listers (level-based). None of them modifies the objects it is given.
+
+// onServiceUpdate queues the Service at once, on add, update and delete
+// (KCM onServiceUpdate and onServiceDelete, C5). Label changes, including
+// the KEP-4770 label being added or removed, arrive here as updates.
+func (c *Controller) onServiceUpdate(obj any) {
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		utilruntime.HandleError(fmt.Errorf("couldn't get key for object %+v: %w", obj, err))
+		return
+	}
+	c.serviceQueue.Add(key)
+}
+
+// onPodUpdate queues the Pod's projection key on add, update and delete;
+// updates that change nothing an endpoint depends on (labels, hostname,
+// subdomain, deletionTimestamp, readiness, Pod IPs) and resyncs are ignored
+// (KCM onPodUpdate with util.GetPodUpdateProjectionKey, C6).
+func (c *Controller) onPodUpdate(old, cur any) {
+	if key := servicepods.PodUpdateProjectionKey(old, cur); key != nil {
+		c.podQueue.Add(key)
+	}
+}
+
+// servicesToUpdate returns the keys of the Services to sync for a Pod
+// projection key (servicepods.ServicesToUpdate, KCM
+// util.GetServicesToUpdate), leaving out delegated Services, so Pod churn of
+// a Service handed to another controller queues nothing (KEP-4770 rule
+// (a)7).
+func (c *Controller) servicesToUpdate(key *servicepods.PodProjectionKey) (sets.Set[string], error) {
+	return servicepods.ServicesToUpdate(c.serviceLister, key, c.delegated)
+}
+
+// delegated reports whether svc is left to another controller (KEP-4770).
+func (c *Controller) delegated(svc *corev1.Service) bool {
+	return delegation.Delegated(svc, c.opts.ControllerName, c.gate)
+}
+
+// managedByUs reports whether slice carries this controller's managed-by
+// value.
+func (c *Controller) managedByUs(slice *discovery.EndpointSlice) bool {
+	return slice.Labels[discovery.LabelManagedBy] == c.opts.ControllerName
+}
+
+// onEndpointSliceAdd queues the slice's Service when the slice carries this
+// controller's managed-by value and is not the echo of its own write
+// (tracker ShouldSync; KCM onEndpointSliceAdd, C7), and checks it for
+// writes by other field managers.
+func (c *Controller) onEndpointSliceAdd(logger klog.Logger, obj any) {
+	slice, ok := obj.(*discovery.EndpointSlice)
+	if !ok || slice == nil {
+		utilruntime.HandleError(fmt.Errorf("invalid EndpointSlice provided to onEndpointSliceAdd(): %T", obj))
+		return
+	}
+	c.conflicts.observe(logger, nil, slice)
+	if c.managedByUs(slice) && c.tracker.ShouldSync(slice) {
+		c.queueServiceForEndpointSlice(slice)
+	}
+}
+
+// onEndpointSliceUpdate queues the Service of the slice when its
+// kubernetes.io/service-name label changed (both Services), when its
+// managed-by value changed to or from this controller, or when it carries
+// this controller's managed-by value and is not the echo of its own write
+// (KCM onEndpointSliceUpdate, C7); it also checks for foreign writes.
+func (c *Controller) onEndpointSliceUpdate(logger klog.Logger, oldObj, curObj any) {
+	prev, ok1 := oldObj.(*discovery.EndpointSlice)
+	cur, ok2 := curObj.(*discovery.EndpointSlice)
+	if !ok1 || !ok2 || prev == nil || cur == nil {
+		utilruntime.HandleError(fmt.Errorf("invalid EndpointSlice provided to onEndpointSliceUpdate(): %T, %T", oldObj, curObj))
+		return
+	}
+	c.conflicts.observe(logger, prev, cur)
+	// The generation does not change when labels change; the controller
+	// never changes the service-name label, but users might.
+	svcName := cur.Labels[discovery.LabelServiceName]
+	prevSvcName := prev.Labels[discovery.LabelServiceName]
+	managedByChanged := c.managedByUs(prev) != c.managedByUs(cur)
+	if c.managedByUs(prev) && (svcName != prevSvcName || managedByChanged) {
+		// The slice left this controller's slices of the Service it was
+		// tracked under. Forget it there, or every later sync of that
+		// Service would find a tracked slice missing from its list and
+		// fail as stale (KCM does not do this and stays stuck until
+		// restarted).
+		c.tracker.HandleDeletion(prev)
+	}
+	if svcName != prevSvcName {
+		logger.Info("label changed", "label", discovery.LabelServiceName, "oldService", prevSvcName, "newService", svcName, "endpointSlice", klog.KObj(cur))
+		c.queueServiceForEndpointSlice(cur)
+		c.queueServiceForEndpointSlice(prev)
+		return
+	}
+	if managedByChanged || (c.managedByUs(cur) && c.tracker.ShouldSync(cur)) {
+		c.queueServiceForEndpointSlice(cur)
+	}
+}
+
+// onEndpointSliceDelete queues the Service when a slice of this controller
+// that it wrote and did not delete itself disappears (KCM
+// onEndpointSliceDelete with tracker HandleDeletion, C7, E17).
+func (c *Controller) onEndpointSliceDelete(obj any) {
+	slice := endpointSliceFromDeleteAction(obj)
+	if slice == nil {
+		return
+	}
+	c.conflicts.forget(slice.UID)
+	if c.managedByUs(slice) && c.tracker.Has(slice) {
+		if !c.tracker.HandleDeletion(slice) {
+			c.queueServiceForEndpointSlice(slice)
+		}
+	}
+}
+
+// queueServiceForEndpointSlice queues the slice's Service after
+// max(endpointSliceChangeMinSyncDelay, BatchPeriod) (KCM
+// queueServiceForEndpointSlice).
+func (c *Controller) queueServiceForEndpointSlice(slice *discovery.EndpointSlice) {
+	name, ok := slice.Labels[discovery.LabelServiceName]
+	if !ok || name == "" {
+		// KCM's ServiceControllerKey fails the same way.
+		utilruntime.HandleError(fmt.Errorf("EndpointSlice %s/%s is missing the %s label", slice.Namespace, slice.Name, discovery.LabelServiceName))
+		return
+	}
+	delay := max(endpointSliceChangeMinSyncDelay, c.opts.BatchPeriod)
+	c.serviceQueue.AddAfter(slice.Namespace+"/"+name, delay)
+}
+
+// endpointSliceFromDeleteAction returns the slice of a delete event, also
+// from a tombstone, or nil.
+func endpointSliceFromDeleteAction(obj any) *discovery.EndpointSlice {
+	if slice, ok := obj.(*discovery.EndpointSlice); ok {
+		return slice
+	}
+	tombstone, ok := obj.(cache.DeletedFinalStateUnknown)
+	if !ok {
+		utilruntime.HandleError(fmt.Errorf("couldn't get object from tombstone %#v", obj))
+		return nil
+	}
+	slice, ok := tombstone.Obj.(*discovery.EndpointSlice)
+	if !ok {
+		utilruntime.HandleError(fmt.Errorf("tombstone contained object that is not an EndpointSlice: %#v", obj))
+		return nil
+	}
+	return slice
+}
+
+// onNodeUpdate queues a topology refresh when a Node's readiness or zone
+// label changed (KCM updateNode, C8).
+func (c *Controller) onNodeUpdate(oldObj, curObj any) {
+	oldNode, ok1 := oldObj.(*corev1.Node)
+	curNode, ok2 := curObj.(*corev1.Node)
+	if !ok1 || !ok2 {
+		return
+	}
+	// The zone label may be added by a cloud provider after the Node is
+	// created.
+	if isNodeReady(oldNode) != isNodeReady(curNode) ||
+		oldNode.Labels[corev1.LabelTopologyZone] != curNode.Labels[corev1.LabelTopologyZone] {
+		c.topologyQueue.Add(topologyQueueItemKey)
+	}
+}
+
+// checkNodeTopologyDistribution feeds the Nodes to the topology cache and
+// queues the Services whose hints are now overloaded (KCM
+// checkNodeTopologyDistribution, C8). Delegated Services have no hints in
+// the cache (removed on hand-over), so they are not queued.
+func (c *Controller) checkNodeTopologyDistribution(ctx context.Context) {
+	if c.topologyCache == nil {
+		return
+	}
+	logger := klog.FromContext(ctx)
+	nodes, err := c.nodeLister.List(labels.Everything())
+	if err != nil {
+		logger.Error(err, "Error listing Nodes")
+		return
+	}
+	c.topologyCache.SetNodes(logger, nodes)
+	for _, key := range c.topologyCache.GetOverloadedServices() {
+		logger.V(2).Info("Queuing Service after Node change due to overloading", "key", key)
+		c.serviceQueue.Add(key)
+	}
+}
+
+// isNodeReady reports whether node's Ready condition is True.
+func isNodeReady(node *corev1.Node) bool {
+	for _, cond := range node.Status.Conditions {
+		if cond.Type == corev1.NodeReady {
+			return cond.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

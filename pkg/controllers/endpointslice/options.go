@@ -1,0 +1,145 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package endpointslice
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/slicekit/slicekit/pkg/reconciler"
+)
+
+const (
+	// DefaultControllerName is the default managed-by value
+	// (endpointslice.kubernetes.io/managed-by) and field manager of this
+	// controller: KCM's ControllerName, so that the slices KCM wrote are
+	// adopted as they are (KCM endpointslice_controller.go ControllerName,
+	// behaviour C3).
+	DefaultControllerName = "endpointslice-controller.k8s.io"
+
+	// EventSourceComponent is the source component of the events this
+	// controller records when Options.EventRecorder is nil (KCM
+	// NewController: v1.EventSource{Component: "endpoint-slice-controller"}).
+	EventSourceComponent = "endpoint-slice-controller"
+
+	// DefaultConflictReportInterval is the default Options.ConflictReportInterval.
+	DefaultConflictReportInterval = 10 * time.Minute
+)
+
+// Options configures New. The zero value gives KCM's defaults with the
+// KEP-4770 gate on.
+type Options struct {
+	// ControllerName is the managed-by value written on, and looked up in,
+	// every EndpointSlice of this controller, and the FieldManager of every
+	// write. It must be a valid label value. Default: DefaultControllerName.
+	ControllerName string
+
+	// MaxEndpointsPerSlice is the most endpoints packed into one slice,
+	// 1..1000 (KCM --max-endpoints-per-slice, behaviour C1). Default: 100.
+	MaxEndpointsPerSlice int32
+
+	// BatchPeriod delays the syncs triggered by Pod changes, so that several
+	// Pod changes produce one write, and raises the minimum delay of syncs
+	// triggered by EndpointSlice changes from 1s to BatchPeriod (KCM
+	// --endpoint-updates-batch-period, behaviours C2, C6, C7). Default: 0.
+	// Must not be negative.
+	BatchPeriod time.Duration
+
+	// ExternalEndpointController is the KEP-4770 feature gate: when true,
+	// Services labelled service.kubernetes.io/endpoint-controller-name with
+	// a value other than ControllerName are left to that controller and
+	// this controller's slices for them are deleted; when false the label
+	// is ignored (rule (a)9). nil means true.
+	ExternalEndpointController *bool
+
+	// TopologyHints enables topology-aware hints (the Service annotation
+	// service.kubernetes.io/topology-mode: Auto, behaviour C34) through a
+	// topology cache fed from the Node informer, as KCM always does. nil
+	// means true. With false the annotation is ignored (trafficDistribution
+	// hints, C35, still apply) and Node events are not handled.
+	TopologyHints *bool
+
+	// Registerer receives the controller's metrics: KCM's
+	// endpoint_slice_controller_* metrics (pkg/reconciler/metrics), the
+	// workqueue_* metrics of the queue named endpoint_slice, and
+	// endpoint_slice_controller_conflicting_writes_total. nil means no
+	// metrics. New fails when the EndpointSlice metrics are already
+	// registered on it.
+	Registerer prometheus.Registerer
+
+	// EventRecorder records the controller's events. nil means New builds
+	// an event broadcaster that Run connects to the API server through the
+	// client, with source component EventSourceComponent (as KCM does).
+	EventRecorder record.EventRecorder
+
+	// ConflictReportInterval is the least time between two reports (event
+	// and log line) of a foreign write on the same EndpointSlice by the same
+	// field manager. Default: DefaultConflictReportInterval. Must not be
+	// negative.
+	ConflictReportInterval time.Duration
+
+	// SkipInformerTransforms, when true, stops New from installing its
+	// transforms (TransformPod, TransformService, TransformEndpointSlice,
+	// TransformNode) on the factory's informers, for callers that share the
+	// factory with other controllers and install their own. A caller's
+	// transform must keep every field those transforms keep.
+	SkipInformerTransforms bool
+}
+
+// complete returns a copy of o with defaults filled in, or an error naming
+// every invalid field.
+func (o Options) complete() (Options, error) {
+	if o.ControllerName == "" {
+		o.ControllerName = DefaultControllerName
+	}
+	if o.MaxEndpointsPerSlice == 0 {
+		o.MaxEndpointsPerSlice = reconciler.DefaultMaxEndpointsPerSlice
+	}
+	if o.ConflictReportInterval == 0 {
+		o.ConflictReportInterval = DefaultConflictReportInterval
+	}
+	var errs []error
+	if msgs := validation.IsValidLabelValue(o.ControllerName); len(msgs) > 0 {
+		errs = append(errs, fmt.Errorf("ControllerName %q is not a valid label value: %s", o.ControllerName, strings.Join(msgs, "; ")))
+	}
+	if o.MaxEndpointsPerSlice < 1 || o.MaxEndpointsPerSlice > reconciler.MaxEndpointsPerSliceLimit {
+		errs = append(errs, fmt.Errorf("MaxEndpointsPerSlice %d is outside 1..%d", o.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit))
+	}
+	if o.BatchPeriod < 0 {
+		errs = append(errs, fmt.Errorf("BatchPeriod %s is negative", o.BatchPeriod))
+	}
+	if o.ConflictReportInterval < 0 {
+		errs = append(errs, fmt.Errorf("ConflictReportInterval %s is negative", o.ConflictReportInterval))
+	}
+	return o, errors.Join(errs...)
+}
+
+// gateEnabled reports the ExternalEndpointController gate (nil means true).
+func (o Options) gateEnabled() bool {
+	return o.ExternalEndpointController == nil || *o.ExternalEndpointController
+}
+
+// topologyEnabled reports whether topology hints are enabled (nil means true).
+func (o Options) topologyEnabled() bool {
+	return o.TopologyHints == nil || *o.TopologyHints
+}
