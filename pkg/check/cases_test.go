@@ -1,0 +1,280 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2/ktesting"
+
+	"github.com/slicekit/slicekit/internal/casefile"
+)
+
+// caseState is one state of a case the checker judges.
+type caseState struct {
+	// name is "input", "before <checkpoint>" (the world after the
+	// mutations preceding a checkpoint, before the controllers ran) or
+	// "<checkpoint> expected" (the world with the checkpoint's expected
+	// slices in place of the slices in its scope).
+	name string
+	objs []runtime.Object
+	// expected marks the states built from expected slices.
+	expected bool
+}
+
+// caseStates walks a case's steps (optional ones included) and returns
+// its states. After each checkpoint with expected slices the world holds
+// those slices, as a controller run would have left it.
+func caseStates(t *testing.T, c *casefile.Case) []caseState {
+	t.Helper()
+	w := casefile.NewWorld(c.Input)
+	states := []caseState{{name: "input", objs: w.Objects()}}
+	dirty := false
+	cp := 0
+	for i := range c.Steps {
+		a := &c.Steps[i]
+		var err error
+		switch {
+		case a.Patch != nil:
+			err = w.Patch(a.Patch)
+		case a.Delete != nil:
+			err = w.Delete(*a.Delete)
+		case a.Apply != nil:
+			err = w.ApplyFromMap(a.Apply)
+		case a.Checkpoint != nil:
+			cp++
+			if !a.Checkpoint.HasExpected() {
+				continue
+			}
+			name := a.Checkpoint.Name
+			if name == "" {
+				name = fmt.Sprintf("checkpoint %d", cp)
+			}
+			if dirty {
+				states = append(states, caseState{name: "before " + name, objs: w.Objects()})
+			}
+			w.SetEndpointSlices(expectedSlices(t, c, a.Checkpoint, w.EndpointSlices()))
+			states = append(states, caseState{name: name + " expected", objs: w.Objects(), expected: true})
+			dirty = false
+			continue
+		default:
+			continue
+		}
+		if err != nil {
+			t.Fatalf("step %d: %v", i+1, err)
+		}
+		dirty = true
+	}
+	return states
+}
+
+// expectedSlices returns the world's slices outside the checkpoint's scope
+// plus its expected slices (named when they have no name).
+func expectedSlices(t *testing.T, c *casefile.Case, cp *casefile.Checkpoint, current []*discoveryv1.EndpointSlice) []discoveryv1.EndpointSlice {
+	t.Helper()
+	var exp []discoveryv1.EndpointSlice
+	if cp.File != "" {
+		var err error
+		if exp, err = casefile.ReadSlices(filepath.Join(c.Dir, cp.File)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cp.Slices != nil {
+		exp = append(exp, *cp.Slices...)
+	}
+	exp = casefile.Filter(exp, cp.Services, cp.ManagedBy)
+	inScope := map[string]bool{}
+	for _, s := range casefile.Filter(derefSlices(current), cp.Services, cp.ManagedBy) {
+		inScope[s.Namespace+"/"+s.Name] = true
+	}
+	var out []discoveryv1.EndpointSlice
+	for _, s := range current {
+		if !inScope[s.Namespace+"/"+s.Name] {
+			out = append(out, *s)
+		}
+	}
+	for i := range exp {
+		s := exp[i].DeepCopy()
+		if s.Name == "" {
+			s.Name = fmt.Sprintf("%s-expected-%d", s.Labels[discoveryv1.LabelServiceName], i)
+		}
+		out = append(out, *s)
+	}
+	return out
+}
+
+func derefSlices(ss []*discoveryv1.EndpointSlice) []discoveryv1.EndpointSlice {
+	out := make([]discoveryv1.EndpointSlice, len(ss))
+	for i, s := range ss {
+		out[i] = *s
+	}
+	return out
+}
+
+// caseFindings are the findings each state of each case must produce, as
+// "severity rule Kind namespace/name". A state that is not listed must
+// produce none. Inputs that are "before the controller ran" without stale,
+// foreign, duplicate or malformed slices are clean: missing slices are not
+// findings. Expected states must have no errors; the warnings listed for
+// them are deliberate (see the comments).
+var caseFindings = map[string]map[string][]string{
+	"01-mirror-cleanup-when-selector-added": {
+		// The input (selectorless Service, mirrored slice matching its
+		// Endpoints) is correct. Once the selector is added, the mirrored
+		// slice is stale until the mirroring controller deletes it.
+		"before step 3": {"error mirror-for-selector-service EndpointSlice ns-a/svc-a-expected-0"},
+	},
+	// 02 (ExternalName), 03 (terminal pods), 04 (terminating conditions),
+	// 07 (sidecar ports), 08 (named ports), 09 (dual stack), 13, 15, 16
+	// (mirroring), 19 (secondary network) and 20 (hostname): the inputs
+	// hold no slice, only the objects the controllers start from, so they
+	// are clean. Their fault classes have unit tests of their own
+	// (TestRules: externalname-service-slice, endpoint-pod-terminal,
+	// endpoint-conditions, port-mismatch, address-family-not-served,
+	// mirror-*, api-limits, endpoint-address-not-pod-ip,
+	// endpoint-hostname).
+	"11-foreign-and-tampered-slices": {
+		"input": {
+			// pod-a1 is Ready but marked not ready/serving by hand.
+			"error endpoint-conditions EndpointSlice ns-a/svc-a-tampered",
+			// 10.0.0.99 was added by hand, without a Pod.
+			"error endpoint-pod-missing EndpointSlice ns-a/svc-a-tampered",
+			// The hand-made slice: no owner, and a second manager for svc-a.
+			"warning owner-missing EndpointSlice ns-a/svc-a-custom",
+			"warning multiple-managers Service ns-a/svc-a",
+		},
+		// Checkpoint A keeps the foreign slice untouched, as it must: the
+		// state is legal (no error) but svc-a still has a hand-made slice
+		// without owner next to the controller's.
+		"A expected": {
+			"warning owner-missing EndpointSlice ns-a/svc-a-custom",
+			"warning multiple-managers Service ns-a/svc-a",
+		},
+		// Relabelled to the default controller's name, the former custom
+		// slice claims the controller but has no owner and a Pod-less
+		// endpoint.
+		"before B": {
+			"error owner-missing EndpointSlice ns-a/svc-a-custom",
+			"error endpoint-pod-missing EndpointSlice ns-a/svc-a-custom",
+		},
+	},
+	"17-mirror-eligibility": {
+		// svc-none never exists: its mirrored slice is an orphan.
+		"input": {"error orphan-slice EndpointSlice ns-a/svc-none-m1"},
+		// Optional reverse step: skip-mirror is set again on Endpoints
+		// svc-skip, so its mirrored slice must go.
+		"before reverse": {"error mirror-ineligible EndpointSlice ns-a/svc-skip-expected-1"},
+	},
+	"18-endpoint-controller-name-label": {
+		// Both built-in slices are stale once the label is on the Service.
+		"input": {
+			"error delegated-builtin-slice EndpointSlice ns-a/svc-a-default",
+			"error delegated-builtin-slice EndpointSlice ns-a/svc-c-m1",
+		},
+		// Optional follow-up: the label is removed from svc-a, so the
+		// default controller's slice joins the custom controller's
+		// svc-a-custom, which nobody removes (KEP-4770 E10): legal, but
+		// two managers.
+		"follow-up expected": {"warning multiple-managers Service ns-a/svc-a"},
+	},
+	"21-service-labels-copied": {
+		// svc-a-abc12 has team=red and old=leftover and lacks
+		// app.kubernetes.io/name.
+		"input": {"warning labels-drift EndpointSlice ns-a/svc-a-abc12"},
+	},
+}
+
+// TestCases checks every state of every case in shared/cases: the faulty
+// states are flagged with the right findings and the expected states have
+// no errors.
+func TestCases(t *testing.T) {
+	dir := casefile.MustCasesDir(t)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		seen[name] = true
+		t.Run(name, func(t *testing.T) {
+			c, err := casefile.Load(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := caseFindings[name]
+			states := caseStates(t, c)
+			stateNames := map[string]bool{}
+			sawExpected := false
+			for _, st := range states {
+				stateNames[st.name] = true
+				sawExpected = sawExpected || st.expected
+				t.Run(st.name, func(t *testing.T) {
+					_, ctx := ktesting.NewTestContext(t)
+					rep := Check(ctx, NewInventory(st.objs), Config{})
+					got := []string{}
+					for _, f := range rep.Findings {
+						got = append(got, fmt.Sprintf("%s %s %s", f.Severity, f.Rule, f.Object))
+					}
+					w := append([]string{}, want[st.name]...)
+					slices.Sort(w)
+					slices.Sort(got)
+					if w == nil {
+						w = []string{}
+					}
+					if d := cmp.Diff(w, got); d != "" {
+						t.Errorf("findings (-want +got):\n%s\nall findings:\n%s", d, findingLines(rep))
+					}
+					if st.expected && rep.Errors() > 0 {
+						t.Errorf("the expected state has %d error(s)", rep.Errors())
+					}
+				})
+			}
+			if !sawExpected {
+				t.Errorf("no expected state was built for %s", name)
+			}
+			for st := range want {
+				if !stateNames[st] {
+					t.Errorf("caseFindings names state %q, which %s does not have (states: %v)", st, name, stateNames)
+				}
+			}
+		})
+	}
+	for name := range caseFindings {
+		if !seen[name] {
+			t.Errorf("caseFindings names case %q, which is not in %s", name, dir)
+		}
+	}
+}
+
+func findingLines(r *Report) string {
+	s := ""
+	for _, f := range r.Findings {
+		s += "  " + f.String() + "\n"
+	}
+	return s
+}

@@ -1,0 +1,1000 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net/netip"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+)
+
+const (
+	// DefaultControllerName is the managed-by value of kube-controller-
+	// manager's EndpointSlice controller (and slicekit's drop-in).
+	DefaultControllerName = "endpointslice-controller.k8s.io"
+	// DefaultMirroringControllerName is the managed-by value of
+	// kube-controller-manager's EndpointSlice mirroring controller.
+	DefaultMirroringControllerName = "endpointslicemirroring-controller.k8s.io"
+
+	// leaderAnnotation marks Endpoints used for leader election, which are
+	// never mirrored (client-go resourcelock
+	// LeaderElectionRecordAnnotationKey).
+	leaderAnnotation = "control-plane.alpha.kubernetes.io/leader"
+
+	// API limits of discovery.k8s.io/v1 (k8s.io/kubernetes
+	// pkg/apis/discovery/validation).
+	maxEndpoints = 1000
+	maxAddresses = 100
+	maxPorts     = 20000
+	maxZoneHints = 8
+	maxNodeHints = 8
+
+	// maxPerSliceRule caps the findings of one rule on one object; the
+	// rest are summarised in one more finding.
+	maxPerSliceRule = 5
+)
+
+// Config tunes Check.
+type Config struct {
+	// DefaultControllerName is the managed-by value of the default
+	// EndpointSlice controller, the one that serves Services without the
+	// KEP-4770 label. Empty means DefaultControllerName.
+	DefaultControllerName string
+	// MirroringControllerName is the managed-by value of the EndpointSlice
+	// mirroring controller. Empty means DefaultMirroringControllerName.
+	MirroringControllerName string
+}
+
+// withDefaults returns c with empty fields set to their defaults.
+func (c Config) withDefaults() Config {
+	if c.DefaultControllerName == "" {
+		c.DefaultControllerName = DefaultControllerName
+	}
+	if c.MirroringControllerName == "" {
+		c.MirroringControllerName = DefaultMirroringControllerName
+	}
+	return c
+}
+
+// Validate checks that the controller names are valid label values and
+// differ.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	var errs []error
+	for _, n := range []struct{ flag, v string }{
+		{"default controller name", c.DefaultControllerName},
+		{"mirroring controller name", c.MirroringControllerName},
+	} {
+		if msgs := validation.IsValidLabelValue(n.v); len(msgs) > 0 {
+			errs = append(errs, fmt.Errorf("%s %q is not a valid label value: %s", n.flag, n.v, strings.Join(msgs, "; ")))
+		}
+	}
+	if c.DefaultControllerName == c.MirroringControllerName {
+		errs = append(errs, fmt.Errorf("the default and mirroring controller names are both %q", c.DefaultControllerName))
+	}
+	return errors.Join(errs...)
+}
+
+// role is what a slice's managed-by value says about its writer.
+type role int
+
+const (
+	roleNone    role = iota // no managed-by label
+	roleDefault             // the default EndpointSlice controller
+	roleMirror              // the mirroring controller
+	roleOther               // any other controller
+)
+
+func (r role) builtin() bool { return r == roleDefault || r == roleMirror }
+
+// Check runs every rule over inv and returns the findings. It reads the
+// objects only. ctx supplies the logger.
+func Check(ctx context.Context, inv *Inventory, cfg Config) *Report {
+	cfg = cfg.withDefaults()
+	logger := klog.FromContext(ctx)
+	c := &checker{
+		cfg:       cfg,
+		inv:       inv,
+		services:  map[types.NamespacedName]*corev1.Service{},
+		pods:      map[types.NamespacedName]*corev1.Pod{},
+		nodes:     map[string]*corev1.Node{},
+		endpoints: map[types.NamespacedName]*corev1.Endpoints{},
+		capped:    map[capKey]int{},
+	}
+	for _, o := range inv.Services {
+		c.services[nn(o.Namespace, o.Name)] = o
+	}
+	for _, o := range inv.Pods {
+		c.pods[nn(o.Namespace, o.Name)] = o
+	}
+	for _, o := range inv.Nodes {
+		c.nodes[o.Name] = o
+	}
+	for _, o := range inv.Endpoints {
+		c.endpoints[nn(o.Namespace, o.Name)] = o
+	}
+	for _, s := range inv.EndpointSlices {
+		c.checkSlice(s)
+	}
+	c.checkServices()
+	c.flushCapped()
+
+	rep := &Report{Findings: sortFindings(c.findings), Checked: inv.counts(), Skipped: c.skipped()}
+	if rep.Findings == nil {
+		rep.Findings = []Finding{}
+	}
+	logger.V(2).Info("Checked EndpointSlices", "endpointSlices", len(inv.EndpointSlices), "services", len(inv.Services),
+		"errors", rep.Errors(), "warnings", rep.Warnings())
+	return rep
+}
+
+type capKey struct {
+	obj  ObjectRef
+	rule RuleID
+}
+
+type checker struct {
+	cfg       Config
+	inv       *Inventory
+	services  map[types.NamespacedName]*corev1.Service
+	pods      map[types.NamespacedName]*corev1.Pod
+	nodes     map[string]*corev1.Node
+	endpoints map[types.NamespacedName]*corev1.Endpoints
+	findings  []Finding
+	// capped counts the findings per object and rule for the rules that
+	// report per endpoint or per address.
+	capped map[capKey]int
+	// cappedSev is the worst severity of the findings beyond the cap.
+	cappedSev map[capKey]Severity
+}
+
+func nn(ns, name string) types.NamespacedName { return types.NamespacedName{Namespace: ns, Name: name} }
+
+func (c *checker) add(sev Severity, rule RuleID, obj ObjectRef, format string, args ...any) {
+	c.findings = append(c.findings, Finding{Severity: sev, Rule: rule, Object: obj, Reason: fmt.Sprintf(format, args...)})
+}
+
+// addCapped is add for per-endpoint findings: after maxPerSliceRule
+// findings of the rule on obj, the rest are only counted.
+func (c *checker) addCapped(sev Severity, rule RuleID, obj ObjectRef, format string, args ...any) {
+	k := capKey{obj, rule}
+	c.capped[k]++
+	if c.capped[k] <= maxPerSliceRule {
+		c.add(sev, rule, obj, format, args...)
+		return
+	}
+	if c.cappedSev == nil {
+		c.cappedSev = map[capKey]Severity{}
+	}
+	if c.cappedSev[k] != SeverityError {
+		c.cappedSev[k] = sev
+	}
+}
+
+func (c *checker) flushCapped() {
+	for k, sev := range c.cappedSev {
+		c.add(sev, k.rule, k.obj, "... and %d more finding(s) of this rule on this object", c.capped[k]-maxPerSliceRule)
+	}
+}
+
+func (c *checker) role(managedBy string) role {
+	switch managedBy {
+	case "":
+		return roleNone
+	case c.cfg.DefaultControllerName:
+		return roleDefault
+	case c.cfg.MirroringControllerName:
+		return roleMirror
+	}
+	return roleOther
+}
+
+func sliceRef(s *discoveryv1.EndpointSlice) ObjectRef {
+	name := s.Name
+	if name == "" {
+		name = s.GenerateName + "(unnamed)"
+	}
+	return ObjectRef{Kind: "EndpointSlice", Namespace: s.Namespace, Name: name}
+}
+
+func serviceRef(ns, name string) ObjectRef {
+	return ObjectRef{Kind: "Service", Namespace: ns, Name: name}
+}
+
+// sev returns err when cond, else warning.
+func sev(cond bool) Severity {
+	if cond {
+		return SeverityError
+	}
+	return SeverityWarning
+}
+
+// isAPIServerSlice reports whether s is the slice kube-apiserver writes for
+// default/kubernetes (without managed-by, pkg/controlplane/reconcilers
+// endpointsadapter.go).
+func isAPIServerSlice(s *discoveryv1.EndpointSlice) bool {
+	return s.Namespace == metav1.NamespaceDefault && s.Name == "kubernetes" && s.Labels[discoveryv1.LabelServiceName] == "kubernetes"
+}
+
+// delegatedTo returns the KEP-4770 label value of svc and whether the
+// Service is delegated away from the default controller: labelled, with a
+// value other than the default controller's name (a Service labelled with
+// the default controller's own name is served by it, like an unlabelled
+// one; see package delegation).
+func (c *checker) delegatedTo(svc *corev1.Service) (string, bool) {
+	v, ok := svc.Labels[delegation.LabelEndpointControllerName]
+	return v, ok && v != c.cfg.DefaultControllerName
+}
+
+// selectorDerived reports whether the slice's endpoints are expected to
+// be the Pods selected by svc: the Service has a selector, is not of type
+// ExternalName, and the slice is not mirrored.
+func selectorDerived(svc *corev1.Service, r role) bool {
+	return svc.Spec.Selector != nil && svc.Spec.Type != corev1.ServiceTypeExternalName && r != roleMirror
+}
+
+func (c *checker) checkSlice(s *discoveryv1.EndpointSlice) {
+	ref := sliceRef(s)
+	mgr := s.Labels[discoveryv1.LabelManagedBy]
+	r := c.role(mgr)
+	svcName := s.Labels[discoveryv1.LabelServiceName]
+
+	c.checkLimits(ref, s)
+	c.checkAddressTypes(ref, s)
+	if r == roleNone && !isAPIServerSlice(s) {
+		c.add(SeverityWarning, RuleMissingManagedBy, ref, "no %s label: no controller claims this slice", discoveryv1.LabelManagedBy)
+	}
+	if isAPIServerSlice(s) {
+		// Written by kube-apiserver for default/kubernetes, without
+		// managed-by or owner: only the checks above apply.
+		return
+	}
+	if svcName == "" {
+		c.add(sev(r.builtin()), RuleMissingServiceName, ref, "no %s label: no Service uses this slice (managed by %q)", discoveryv1.LabelServiceName, mgr)
+		return
+	}
+	if !c.inv.Have.Services {
+		return
+	}
+	svc := c.services[nn(s.Namespace, svcName)]
+	if svc == nil {
+		c.add(SeverityError, RuleOrphan, ref, "Service %s/%s does not exist (slice managed by %q)", s.Namespace, svcName, mgr)
+		return
+	}
+
+	stale := false
+	if target, ok := c.delegatedTo(svc); ok {
+		switch {
+		case r.builtin():
+			stale = true
+			c.add(SeverityError, RuleDelegatedBuiltin, ref,
+				"stale: Service %s is labelled %s=%q (KEP-4770) but this slice is still managed by %s",
+				svc.Name, delegation.LabelEndpointControllerName, target, mgr)
+		case r == roleOther && target != "" && mgr != target:
+			c.add(SeverityError, RuleDelegatedForeign, ref,
+				"Service %s is labelled %s=%q (KEP-4770) but this slice is managed by a third controller %q",
+				svc.Name, delegation.LabelEndpointControllerName, target, mgr)
+		}
+	}
+
+	switch r {
+	case roleMirror:
+		c.checkMirror(ref, s, svc)
+	case roleDefault:
+		c.checkDefault(ref, s, svc, stale)
+	default:
+		if svc.Spec.Type == corev1.ServiceTypeExternalName {
+			c.add(SeverityWarning, RuleExternalName, ref, "Service %s is of type ExternalName: nothing consumes its endpoints", svc.Name)
+		}
+		c.checkServiceOwner(ref, s, svc, false)
+	}
+	if svc.Spec.Type == corev1.ServiceTypeExternalName {
+		return
+	}
+	c.checkHeadless(ref, s, svc, r)
+	c.checkFamily(ref, s, svc, r)
+	c.checkServicePorts(ref, s, svc, r)
+	if selectorDerived(svc, r) && c.inv.Have.Pods {
+		c.checkPodEndpoints(ref, s, svc, r)
+	}
+}
+
+// checkLimits applies the API's size limits.
+func (c *checker) checkLimits(ref ObjectRef, s *discoveryv1.EndpointSlice) {
+	if n := len(s.Endpoints); n > maxEndpoints {
+		c.add(SeverityError, RuleAPILimits, ref, "%d endpoints, the API allows at most %d per slice", n, maxEndpoints)
+	}
+	if n := len(s.Ports); n > maxPorts {
+		c.add(SeverityError, RuleAPILimits, ref, "%d ports, the API allows at most %d per slice", n, maxPorts)
+	}
+	seen := map[string]bool{}
+	for _, p := range s.Ports {
+		name := deref(p.Name)
+		if seen[name] {
+			c.add(SeverityError, RuleAPILimits, ref, "port name %q appears twice; port names must be unique in a slice", name)
+		}
+		seen[name] = true
+	}
+	for i, e := range s.Endpoints {
+		switch n := len(e.Addresses); {
+		case n == 0:
+			c.addCapped(SeverityError, RuleAPILimits, ref, "endpoint %d has no address; the API requires 1 to %d", i, maxAddresses)
+		case n > maxAddresses:
+			c.addCapped(SeverityError, RuleAPILimits, ref, "endpoint %s has %d addresses, the API allows at most %d", epName(i, &e), n, maxAddresses)
+		}
+		if e.Hints != nil {
+			if n := len(e.Hints.ForZones); n > maxZoneHints {
+				c.addCapped(SeverityError, RuleAPILimits, ref, "endpoint %s has %d zone hints, the API allows at most %d", epName(i, &e), n, maxZoneHints)
+			}
+			if n := len(e.Hints.ForNodes); n > maxNodeHints {
+				c.addCapped(SeverityError, RuleAPILimits, ref, "endpoint %s has %d node hints, the API allows at most %d", epName(i, &e), n, maxNodeHints)
+			}
+		}
+	}
+}
+
+// epName names an endpoint by its first address, else its index.
+func epName(i int, e *discoveryv1.Endpoint) string {
+	if len(e.Addresses) > 0 {
+		return e.Addresses[0]
+	}
+	return fmt.Sprintf("#%d", i)
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+// checkAddressTypes checks every address against the slice's addressType.
+func (c *checker) checkAddressTypes(ref ObjectRef, s *discoveryv1.EndpointSlice) {
+	at := s.AddressType
+	switch at {
+	case discoveryv1.AddressTypeIPv4, discoveryv1.AddressTypeIPv6, discoveryv1.AddressTypeFQDN:
+	default:
+		c.add(SeverityError, RuleAddressType, ref, "addressType %q is not one of IPv4, IPv6, FQDN", at)
+		return
+	}
+	for _, e := range s.Endpoints {
+		for _, a := range e.Addresses {
+			if ok, what := addressMatches(at, a); !ok {
+				c.addCapped(SeverityError, RuleAddressType, ref, "address %q in a slice of addressType %s is %s", a, at, what)
+			}
+		}
+	}
+}
+
+// addressMatches reports whether a is an address of type at, and if not,
+// what it is.
+func addressMatches(at discoveryv1.AddressType, a string) (bool, string) {
+	ip, err := netip.ParseAddr(a)
+	switch at {
+	case discoveryv1.AddressTypeFQDN:
+		if err == nil {
+			return false, "an IP address"
+		}
+		if msgs := validation.IsDNS1123Subdomain(a); len(msgs) > 0 {
+			return false, "not a domain name"
+		}
+		return true, ""
+	case discoveryv1.AddressTypeIPv4:
+		switch {
+		case err != nil:
+			return false, "not a valid IP address"
+		case !ip.Is4():
+			return false, "an IPv6 address"
+		}
+	case discoveryv1.AddressTypeIPv6:
+		switch {
+		case err != nil:
+			return false, "not a valid IP address"
+		case ip.Is4() || ip.Is4In6():
+			return false, "an IPv4 address"
+		case ip.Zone() != "":
+			return false, "an IPv6 address with a zone"
+		}
+	}
+	return true, ""
+}
+
+// checkMirror applies the rules of mirrored slices.
+func (c *checker) checkMirror(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service) {
+	svcName := svc.Name
+	if svc.Spec.Selector != nil {
+		c.add(SeverityError, RuleMirrorSelector, ref,
+			"stale: Service %s has a selector, so the mirroring controller must have deleted this slice (kubernetes#105987)", svcName)
+	}
+	var ep *corev1.Endpoints
+	if c.inv.Have.Endpoints {
+		ep = c.endpoints[nn(s.Namespace, svcName)]
+		switch {
+		case ep == nil:
+			c.add(SeverityError, RuleMirrorIneligible, ref, "Endpoints %s/%s, the source of this mirrored slice, does not exist", s.Namespace, svcName)
+		case ep.Labels[discoveryv1.LabelSkipMirror] == "true":
+			c.add(SeverityError, RuleMirrorIneligible, ref, "Endpoints %s is labelled %s=true and must not be mirrored", svcName, discoveryv1.LabelSkipMirror)
+		case hasKey(ep.Annotations, leaderAnnotation):
+			c.add(SeverityError, RuleMirrorIneligible, ref, "Endpoints %s carries the %s annotation (leader election) and must not be mirrored", svcName, leaderAnnotation)
+		default:
+			c.checkMirrorDrift(ref, s, ep)
+		}
+	}
+
+	var ctrl *ownerRef
+	for i := range s.OwnerReferences {
+		o := &s.OwnerReferences[i]
+		if o.Controller != nil && *o.Controller {
+			ctrl = &ownerRef{o.APIVersion, o.Kind, o.Name, o.UID}
+		}
+	}
+	switch {
+	case ctrl == nil:
+		c.add(SeverityError, RuleOwnerMissing, ref, "no controller ownerReference to Endpoints %s", svcName)
+	case ctrl.apiVersion != "v1" || ctrl.kind != "Endpoints" || ctrl.name != svcName:
+		c.add(SeverityError, RuleOwnerMismatch, ref, "the controller owner is %s %s, want Endpoints %s", ctrl.kind, ctrl.name, svcName)
+	case ep != nil && ctrl.uid != "" && ep.UID != "" && ctrl.uid != ep.UID:
+		c.add(SeverityError, RuleOwnerStaleUID, ref, "owned by Endpoints %s with uid %s, but the Endpoints object has uid %s", svcName, ctrl.uid, ep.UID)
+	}
+}
+
+type ownerRef struct {
+	apiVersion, kind, name string
+	uid                    types.UID
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// checkMirrorDrift compares a mirrored slice with its Endpoints object.
+func (c *checker) checkMirrorDrift(ref ObjectRef, s *discoveryv1.EndpointSlice, ep *corev1.Endpoints) {
+	ready := map[string]bool{}
+	for _, ss := range ep.Subsets {
+		for _, a := range ss.NotReadyAddresses {
+			ready[canonicalIP(a.IP)] = false
+		}
+		for _, a := range ss.Addresses {
+			ready[canonicalIP(a.IP)] = true
+		}
+	}
+	for _, e := range s.Endpoints {
+		for _, a := range e.Addresses {
+			r, ok := ready[canonicalIP(a)]
+			switch {
+			case !ok:
+				c.addCapped(SeverityError, RuleMirrorDrift, ref, "address %s is not in Endpoints %s", a, ep.Name)
+			case e.Conditions.Ready != nil && *e.Conditions.Ready != r:
+				c.addCapped(SeverityError, RuleMirrorDrift, ref, "address %s is ready=%t, Endpoints %s lists it as %s", a, *e.Conditions.Ready, ep.Name, readyWord(r))
+			}
+		}
+	}
+}
+
+func readyWord(r bool) string {
+	if r {
+		return "ready"
+	}
+	return "not ready"
+}
+
+// canonicalIP returns the canonical form of an IP address, or s.
+func canonicalIP(s string) string {
+	if ip, err := netip.ParseAddr(s); err == nil {
+		return ip.String()
+	}
+	return s
+}
+
+// checkDefault applies the rules specific to the default controller. The
+// labels of a stale slice (of a delegated Service) are not compared: the
+// slice must go.
+func (c *checker) checkDefault(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, stale bool) {
+	switch {
+	case svc.Spec.Type == corev1.ServiceTypeExternalName:
+		c.add(SeverityError, RuleExternalName, ref, "Service %s is of type ExternalName: the EndpointSlice controller must not write slices for it (kubernetes#105986)", svc.Name)
+	case svc.Spec.Selector == nil:
+		c.add(SeverityWarning, RuleDefaultNoSelec, ref,
+			"Service %s has no selector: the EndpointSlice controller no longer updates this slice, it goes stale (kubernetes#118376)", svc.Name)
+	}
+	c.checkServiceOwner(ref, s, svc, true)
+	if !stale {
+		c.checkLabels(ref, s, svc)
+	}
+}
+
+// checkServiceOwner checks the ownerReferences of a slice owned by its
+// Service; required makes a missing controller reference an error.
+func (c *checker) checkServiceOwner(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, required bool) {
+	var ctrl *ownerRef
+	for i := range s.OwnerReferences {
+		o := &s.OwnerReferences[i]
+		isCtrl := o.Controller != nil && *o.Controller
+		if isCtrl {
+			ctrl = &ownerRef{o.APIVersion, o.Kind, o.Name, o.UID}
+		}
+		if o.APIVersion != "v1" || o.Kind != "Service" {
+			continue
+		}
+		switch {
+		case o.Name != svc.Name:
+			c.add(SeverityError, RuleOwnerMismatch, ref, "owned by Service %s but labelled %s=%s", o.Name, discoveryv1.LabelServiceName, svc.Name)
+		case o.UID != "" && svc.UID != "" && o.UID != svc.UID:
+			c.add(SeverityError, RuleOwnerStaleUID, ref,
+				"owned by an earlier Service %s (uid %s); the Service now has uid %s, so this slice is a leftover", svc.Name, o.UID, svc.UID)
+		}
+	}
+	switch {
+	case ctrl == nil:
+		c.add(sev(required), RuleOwnerMissing, ref, "no controller ownerReference to Service %s: the slice outlives the Service", svc.Name)
+	case required && (ctrl.apiVersion != "v1" || ctrl.kind != "Service"):
+		c.add(SeverityError, RuleOwnerMismatch, ref, "the controller owner is %s %s, want Service %s", ctrl.kind, ctrl.name, svc.Name)
+	}
+}
+
+// reservedLabels are the slice labels a Service's labels cannot set
+// (k8s.io/endpointslice isReservedLabelKey).
+var reservedLabels = map[string]bool{
+	discoveryv1.LabelServiceName: true,
+	discoveryv1.LabelManagedBy:   true,
+	corev1.IsHeadlessService:     true,
+}
+
+// checkLabels compares the non-reserved labels of a default-controller
+// slice with the Service's.
+func (c *checker) checkLabels(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service) {
+	var diffs []string
+	keys := map[string]bool{}
+	for k := range svc.Labels {
+		keys[k] = true
+	}
+	for k := range s.Labels {
+		keys[k] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if reservedLabels[k] {
+			continue
+		}
+		want, inSvc := svc.Labels[k]
+		got, inSlice := s.Labels[k]
+		switch {
+		case inSvc && !inSlice:
+			diffs = append(diffs, fmt.Sprintf("missing %s=%s", k, want))
+		case !inSvc && inSlice:
+			diffs = append(diffs, fmt.Sprintf("extra %s=%s", k, got))
+		case want != got:
+			diffs = append(diffs, fmt.Sprintf("%s=%s, Service has %s", k, got, want))
+		}
+	}
+	if len(diffs) > 0 {
+		c.add(SeverityWarning, RuleLabelsDrift, ref, "labels differ from Service %s's: %s", svc.Name, strings.Join(diffs, "; "))
+	}
+}
+
+// checkHeadless compares the headless label with the Service.
+func (c *checker) checkHeadless(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, r role) {
+	_, labelled := s.Labels[corev1.IsHeadlessService]
+	ip := svc.Spec.ClusterIP
+	switch {
+	case labelled && ip != "" && ip != corev1.ClusterIPNone:
+		c.add(SeverityError, RuleHeadlessLabel, ref,
+			"labelled %s but Service %s has cluster IP %s: kube-proxy ignores this slice", corev1.IsHeadlessService, svc.Name, ip)
+	case !labelled && ip == corev1.ClusterIPNone && r == roleDefault:
+		c.add(SeverityWarning, RuleHeadlessLabel, ref, "Service %s is headless but the slice lacks the %s label", svc.Name, corev1.IsHeadlessService)
+	}
+}
+
+// checkFamily checks the slice's address type against the Service's IP
+// families.
+func (c *checker) checkFamily(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, r role) {
+	if len(svc.Spec.IPFamilies) == 0 {
+		return
+	}
+	var fam corev1.IPFamily
+	switch s.AddressType {
+	case discoveryv1.AddressTypeIPv4:
+		fam = corev1.IPv4Protocol
+	case discoveryv1.AddressTypeIPv6:
+		fam = corev1.IPv6Protocol
+	default:
+		return
+	}
+	if !slices.Contains(svc.Spec.IPFamilies, fam) {
+		c.add(sev(r == roleDefault), RuleAddressFamily, ref, "addressType %s but Service %s has ipFamilies %v", s.AddressType, svc.Name, svc.Spec.IPFamilies)
+	}
+}
+
+// protocolOf returns p or TCP (the API default).
+func protocolOf(p *corev1.Protocol) corev1.Protocol {
+	if p == nil || *p == "" {
+		return corev1.ProtocolTCP
+	}
+	return *p
+}
+
+func svcProtocol(p corev1.Protocol) corev1.Protocol {
+	if p == "" {
+		return corev1.ProtocolTCP
+	}
+	return p
+}
+
+// checkServicePorts checks every slice port against the Service's ports:
+// name, protocol and, for a numeric targetPort, the number.
+func (c *checker) checkServicePorts(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, r role) {
+	derived := selectorDerived(svc, r)
+	byName := map[string]*corev1.ServicePort{}
+	var names []string
+	for i := range svc.Spec.Ports {
+		p := &svc.Spec.Ports[i]
+		byName[p.Name] = p
+		names = append(names, fmt.Sprintf("%q", p.Name))
+	}
+	for _, p := range s.Ports {
+		name := deref(p.Name)
+		sp := byName[name]
+		switch {
+		case sp == nil:
+			c.add(sev(derived), RulePortMismatch, ref, "port %q is not a port of Service %s (ports: %s)", name, svc.Name, strings.Join(names, ", "))
+		case protocolOf(p.Protocol) != svcProtocol(sp.Protocol):
+			c.add(sev(derived), RulePortMismatch, ref, "port %q has protocol %s, Service %s has %s", name, protocolOf(p.Protocol), svc.Name, svcProtocol(sp.Protocol))
+		case derived && p.Port != nil && sp.TargetPort.Type == 0:
+			if want := numericTarget(sp); *p.Port != want {
+				c.add(SeverityError, RulePortMismatch, ref, "port %q is %d, but Service %s's targetPort is %d", name, *p.Port, svc.Name, want)
+			}
+		}
+	}
+}
+
+// numericTarget returns the numeric targetPort of sp (its port when unset).
+func numericTarget(sp *corev1.ServicePort) int32 {
+	if sp.TargetPort.IntVal == 0 {
+		return sp.Port
+	}
+	return sp.TargetPort.IntVal
+}
+
+// checkPodEndpoints checks every endpoint of a selector-derived slice
+// against its Pod.
+func (c *checker) checkPodEndpoints(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, r role) {
+	sel := labels.SelectorFromSet(svc.Spec.Selector)
+	slicePorts := map[string]*discoveryv1.EndpointPort{}
+	for i := range s.Ports {
+		slicePorts[deref(s.Ports[i].Name)] = &s.Ports[i]
+	}
+	for i := range s.Endpoints {
+		e := &s.Endpoints[i]
+		name := epName(i, e)
+		tr := e.TargetRef
+		if tr == nil || tr.Kind != "Pod" {
+			if r == roleDefault {
+				c.addCapped(SeverityError, RuleEndpointPodMissing, ref, "endpoint %s has no Pod targetRef: the EndpointSlice controller only publishes Pods", name)
+			}
+			continue
+		}
+		ns := tr.Namespace
+		if ns == "" {
+			ns = s.Namespace
+		}
+		pod := c.pods[nn(ns, tr.Name)]
+		switch {
+		case pod == nil:
+			c.addCapped(SeverityError, RuleEndpointPodMissing, ref, "endpoint %s: Pod %s/%s does not exist", name, ns, tr.Name)
+			continue
+		case tr.UID != "" && pod.UID != "" && tr.UID != pod.UID:
+			c.addCapped(SeverityError, RuleEndpointPodMissing, ref, "endpoint %s: Pod %s was replaced (targetRef uid %s, Pod uid %s)", name, tr.Name, tr.UID, pod.UID)
+			continue
+		case pod.Namespace != svc.Namespace || !sel.Matches(labels.Set(pod.Labels)):
+			c.addCapped(SeverityError, RuleEndpointNotSelect, ref, "endpoint %s: Pod %s/%s does not match the selector of Service %s (%s)", name, pod.Namespace, pod.Name, svc.Name, sel)
+			continue
+		case pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed:
+			c.addCapped(SeverityError, RuleEndpointTerminal, ref, "endpoint %s: Pod %s has ended (phase %s); its IP may belong to another Pod", name, pod.Name, pod.Status.Phase)
+			continue
+		}
+		if r == roleDefault {
+			c.checkPodIPs(ref, e, name, pod)
+		}
+		c.checkConditions(ref, e, name, pod, svc, r)
+		c.checkTopology(ref, e, name, pod)
+		c.checkHostname(ref, e, name, pod, svc)
+		c.checkPodPorts(ref, slicePorts, pod, svc, r)
+	}
+}
+
+func (c *checker) checkPodIPs(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod) {
+	ips := map[string]bool{}
+	for _, ip := range pod.Status.PodIPs {
+		ips[canonicalIP(ip.IP)] = true
+	}
+	if pod.Status.PodIP != "" {
+		ips[canonicalIP(pod.Status.PodIP)] = true
+	}
+	for _, a := range e.Addresses {
+		if !ips[canonicalIP(a)] {
+			c.addCapped(SeverityError, RuleEndpointAddress, ref, "endpoint %s: %s is not an IP of Pod %s (podIPs %v)", name, a, pod.Name, slices.Sorted(maps.Keys(ips)))
+		}
+	}
+}
+
+// podReady reports the Pod's Ready condition.
+func podReady(pod *corev1.Pod) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func boolWord(p *bool) string {
+	if p == nil {
+		return "unset"
+	}
+	return fmt.Sprint(*p)
+}
+
+// checkConditions compares ready/serving/terminating with the Pod. Unset
+// conditions are accepted from controllers other than the default one.
+func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role) {
+	serving := podReady(pod)
+	terminating := pod.DeletionTimestamp != nil
+	ready := svc.Spec.PublishNotReadyAddresses || (serving && !terminating)
+	strict := r == roleDefault
+	bad := func(got *bool, want bool) bool {
+		if got == nil {
+			return strict
+		}
+		return *got != want
+	}
+	cond := e.Conditions
+	if bad(cond.Ready, ready) || bad(cond.Serving, serving) || bad(cond.Terminating, terminating) {
+		c.addCapped(SeverityError, RuleEndpointConditions, ref,
+			"endpoint %s (Pod %s): ready=%s serving=%s terminating=%s, want ready=%t serving=%t terminating=%t",
+			name, pod.Name, boolWord(cond.Ready), boolWord(cond.Serving), boolWord(cond.Terminating), ready, serving, terminating)
+	}
+}
+
+// checkTopology compares nodeName and zone with the Pod and its Node.
+func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod) {
+	node := pod.Spec.NodeName
+	if node == "" {
+		return
+	}
+	switch {
+	case e.NodeName == nil:
+		c.addCapped(SeverityWarning, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is not set, the Pod runs on %s", name, pod.Name, node)
+	case *e.NodeName != node:
+		c.addCapped(SeverityError, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is %s, the Pod runs on %s", name, pod.Name, *e.NodeName, node)
+	}
+	if !c.inv.Have.Nodes {
+		return
+	}
+	n := c.nodes[node]
+	if n == nil {
+		return
+	}
+	zone := n.Labels[corev1.LabelTopologyZone]
+	switch {
+	case zone != "" && e.Zone == nil:
+		c.addCapped(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is not set, Node %s is in zone %s", name, pod.Name, node, zone)
+	case e.Zone != nil && *e.Zone != zone:
+		c.addCapped(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is %q, Node %s is in zone %q", name, pod.Name, *e.Zone, node, zone)
+	}
+}
+
+// checkHostname applies the subdomain rule (ShouldSetHostname).
+func (c *checker) checkHostname(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service) {
+	want := ""
+	if pod.Spec.Hostname != "" && pod.Spec.Subdomain == svc.Name && pod.Namespace == svc.Namespace {
+		want = pod.Spec.Hostname
+	}
+	switch {
+	case e.Hostname == nil && want != "":
+		c.addCapped(SeverityWarning, RuleEndpointHostname, ref, "endpoint %s (Pod %s): hostname is not set, want %q (the Pod's subdomain names this Service)", name, pod.Name, want)
+	case e.Hostname != nil && want == "":
+		c.addCapped(SeverityError, RuleEndpointHostname, ref, "endpoint %s (Pod %s): hostname %q is set, but the Pod's subdomain %q does not name Service %s", name, pod.Name, *e.Hostname, pod.Spec.Subdomain, svc.Name)
+	case e.Hostname != nil && *e.Hostname != want:
+		c.addCapped(SeverityError, RuleEndpointHostname, ref, "endpoint %s (Pod %s): hostname is %q, want %q", name, pod.Name, *e.Hostname, want)
+	}
+}
+
+// checkPodPorts resolves every Service port on the Pod (FindPort) and
+// compares with the slice's ports.
+func (c *checker) checkPodPorts(ref ObjectRef, slicePorts map[string]*discoveryv1.EndpointPort, pod *corev1.Pod, svc *corev1.Service, r role) {
+	for i := range svc.Spec.Ports {
+		sp := svc.Spec.Ports[i]
+		sp.Protocol = svcProtocol(sp.Protocol)
+		if sp.TargetPort.Type == 0 && sp.TargetPort.IntVal == 0 {
+			sp.TargetPort.IntVal = sp.Port
+		}
+		want, ok := findPort(pod, &sp)
+		got := slicePorts[sp.Name]
+		switch {
+		case ok && got != nil && got.Port != nil && *got.Port != want:
+			c.addCapped(SeverityError, RulePortMismatch, ref, "port %q is %d, but targetPort %s resolves to %d on Pod %s", sp.Name, *got.Port, sp.TargetPort.String(), want, pod.Name)
+		case ok && got == nil && r == roleDefault:
+			c.addCapped(SeverityError, RulePortMismatch, ref, "port %q is missing, but targetPort %s resolves to %d on Pod %s", sp.Name, sp.TargetPort.String(), want, pod.Name)
+		case !ok && got != nil:
+			c.addCapped(SeverityError, RulePortMismatch, ref, "port %q is published, but Pod %s has no %s container port named %q", sp.Name, pod.Name, sp.Protocol, sp.TargetPort.StrVal)
+		}
+	}
+}
+
+// findPort is k8s.io/endpointslice FindPort (v0.37.2): a numeric
+// targetPort is taken as it is; a named one is looked up, with the same
+// protocol, in the containers and then in the restartable (sidecar) init
+// containers. Container ports without protocol count as TCP.
+func findPort(pod *corev1.Pod, sp *corev1.ServicePort) (int32, bool) {
+	if sp.TargetPort.Type == 0 {
+		return sp.TargetPort.IntVal, true
+	}
+	name := sp.TargetPort.StrVal
+	lookup := func(cs []corev1.Container, sidecarsOnly bool) (int32, bool) {
+		for _, ct := range cs {
+			if sidecarsOnly && (ct.RestartPolicy == nil || *ct.RestartPolicy != corev1.ContainerRestartPolicyAlways) {
+				continue
+			}
+			for _, p := range ct.Ports {
+				if p.Name == name && svcProtocol(p.Protocol) == sp.Protocol {
+					return p.ContainerPort, true
+				}
+			}
+		}
+		return 0, false
+	}
+	if p, ok := lookup(pod.Spec.Containers, false); ok {
+		return p, true
+	}
+	return lookup(pod.Spec.InitContainers, true)
+}
+
+// checkServices applies the rules over all slices of one Service:
+// multiple-managers and duplicate-endpoint.
+func (c *checker) checkServices() {
+	type group struct {
+		slices []*discoveryv1.EndpointSlice
+	}
+	groups := map[types.NamespacedName]*group{}
+	var order []types.NamespacedName
+	for _, s := range c.inv.EndpointSlices {
+		name := s.Labels[discoveryv1.LabelServiceName]
+		if name == "" {
+			continue
+		}
+		k := nn(s.Namespace, name)
+		g := groups[k]
+		if g == nil {
+			g = &group{}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.slices = append(g.slices, s)
+	}
+	for _, k := range order {
+		g := groups[k]
+		c.checkManagers(k, g.slices)
+		c.checkDuplicates(k, g.slices)
+	}
+}
+
+func (c *checker) checkManagers(k types.NamespacedName, ss []*discoveryv1.EndpointSlice) {
+	if !c.inv.Have.Services {
+		return
+	}
+	svc := c.services[k]
+	if svc == nil {
+		return
+	}
+	if _, delegated := c.delegatedTo(svc); delegated {
+		return // the per-slice delegated-* rules are more precise
+	}
+	count := map[string]int{}
+	for _, s := range ss {
+		if m := s.Labels[discoveryv1.LabelManagedBy]; m != "" {
+			count[m]++
+		}
+	}
+	if len(count) < 2 {
+		return
+	}
+	var parts []string
+	for _, m := range slices.Sorted(maps.Keys(count)) {
+		parts = append(parts, fmt.Sprintf("%s (%d)", m, count[m]))
+	}
+	c.add(SeverityWarning, RuleMultipleManagers, serviceRef(k.Namespace, k.Name),
+		"slices come from %d controllers, which consumers merge: %s", len(count), strings.Join(parts, ", "))
+}
+
+// portsKey is the sorted port set of a slice.
+func portsKey(s *discoveryv1.EndpointSlice) string {
+	ps := make([]string, 0, len(s.Ports))
+	for _, p := range s.Ports {
+		ps = append(ps, fmt.Sprintf("%s:%d/%s", deref(p.Name), deref(p.Port), protocolOf(p.Protocol)))
+	}
+	slices.Sort(ps)
+	return "[" + strings.Join(ps, " ") + "]"
+}
+
+func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discoveryv1.EndpointSlice) {
+	type where struct{ slices []string }
+	seen := map[string]*where{}
+	var order []string
+	for _, s := range ss {
+		pk := portsKey(s)
+		for _, e := range s.Endpoints {
+			for _, a := range e.Addresses {
+				key := string(s.AddressType) + " " + canonicalIP(a) + " ports " + pk
+				w := seen[key]
+				if w == nil {
+					w = &where{}
+					seen[key] = w
+					order = append(order, key)
+				}
+				w.slices = append(w.slices, sliceRef(s).Name)
+			}
+		}
+	}
+	ref := serviceRef(k.Namespace, k.Name)
+	for _, key := range order {
+		w := seen[key]
+		if len(w.slices) < 2 {
+			continue
+		}
+		c.addCapped(SeverityError, RuleDuplicateEndpoint, ref, "%s is published %d times, in slices %s", key, len(w.slices), strings.Join(w.slices, ", "))
+	}
+}
+
+// skipped lists the rules that could not run for lack of a kind.
+func (c *checker) skipped() []Skip {
+	if len(c.inv.EndpointSlices) == 0 {
+		return nil
+	}
+	var out []Skip
+	podRules := []RuleID{RuleEndpointPodMissing, RuleEndpointNotSelect, RuleEndpointTerminal, RuleEndpointAddress,
+		RuleEndpointConditions, RuleEndpointNodeName, RuleEndpointZone, RuleEndpointHostname}
+	if !c.inv.Have.Services {
+		rules := []RuleID{RuleOrphan, RuleOwnerMissing, RuleOwnerStaleUID, RuleOwnerMismatch, RuleExternalName, RuleDefaultNoSelec,
+			RuleDelegatedBuiltin, RuleDelegatedForeign, RuleMultipleManagers, RuleMirrorSelector, RuleMirrorIneligible, RuleMirrorDrift,
+			RuleAddressFamily, RuleHeadlessLabel, RuleLabelsDrift, RulePortMismatch}
+		return append(out, Skip{Rules: append(rules, podRules...), Reason: "no Services in the input"})
+	}
+	if !c.inv.Have.Pods {
+		out = append(out, Skip{Rules: podRules, Reason: "no Pods in the input (per-Pod port checks skipped too)"})
+	} else if !c.inv.Have.Nodes {
+		out = append(out, Skip{Rules: []RuleID{RuleEndpointZone}, Reason: "no Nodes in the input"})
+	}
+	if !c.inv.Have.Endpoints {
+		out = append(out, Skip{Rules: []RuleID{RuleMirrorIneligible, RuleMirrorDrift}, Reason: "no Endpoints in the input"})
+	}
+	return out
+}

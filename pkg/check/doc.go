@@ -1,0 +1,91 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package check implements `slicekit check`: it judges the EndpointSlices
+// of a cluster or of a dump against the EndpointSlice contract, whichever
+// controller wrote them, and reports findings (severity, object, rule,
+// one-line reason).
+//
+// # Using it
+//
+// Check(ctx, inventory, config) is the pure checker over a set of objects
+// (an Inventory of Services, Pods, Nodes, Endpoints and EndpointSlices).
+// LoadCluster lists an Inventory from a cluster, ReadFiles and Decode read
+// it from multi-document YAML or JSON (strict decoding, List kinds too).
+// Run wires them behind command-line Options (AddFlags, Validate) and
+// returns the exit status: 0 without error findings (warnings alone pass),
+// 1 with at least one, 2 for usage and input errors. NewCommand is a ready
+// cobra command around Run.
+//
+// # Terms
+//
+// The default controller is the one whose managed-by value is
+// Config.DefaultControllerName (kube-controller-manager's
+// endpointslice-controller.k8s.io, or slicekit's drop-in); the mirroring
+// controller is Config.MirroringControllerName. Both are "built-in". A
+// Service is delegated when it carries the KEP-4770 label
+// service.kubernetes.io/endpoint-controller-name with a value other than
+// the default controller's name (any value, even "": the label works by
+// presence). A slice is selector-derived when its Service has a selector,
+// is not of type ExternalName, and the slice is not mirrored: its endpoints
+// must then be the Service's selected Pods, whichever controller wrote it
+// (custom controllers such as a secondary-network one may publish other
+// addresses of those Pods; only the default controller must publish
+// status.podIPs).
+//
+// # What is not a finding
+//
+// Missing slices or missing endpoints: the check judges what exists, so a
+// state "before the controller ran" is clean unless it holds stale, foreign,
+// duplicate or malformed slices. Rules that need a kind absent from the
+// input (for example Pods in a dump of slices only) are skipped and listed
+// in Report.Skipped. kube-apiserver's own default/kubernetes slice, which
+// has no managed-by label, is not reported for it. A cluster is read
+// object kind by object kind, not atomically: a controller caught in the
+// middle of an update can show as endpoint-level errors (conditions, gone
+// Pods) that a second run no longer finds.
+//
+// # Rules
+//
+// Rules() lists every rule with its severity, summary and authority; the
+// command prints them with --list-rules. In short:
+//
+//   - missing-service-name, missing-managed-by: slice metadata.
+//   - orphan-slice: the Service is gone.
+//   - owner-missing, owner-stale-uid, owner-mismatch: controller
+//     ownerReference to the Service (to the Endpoints for mirrored slices).
+//   - delegated-builtin-slice: a delegated Service still has default or
+//     mirroring slices (stale, KEP-4770); delegated-foreign-slice: slices of
+//     a third controller.
+//   - multiple-managers: an undelegated Service's slices come from several
+//     controllers (warning).
+//   - mirror-for-selector-service, mirror-ineligible, mirror-drift:
+//     mirrored slices that must not exist or differ from their Endpoints.
+//   - default-for-selectorless-service, externalname-service-slice: slices
+//     the default controller no longer maintains or must not write.
+//   - api-limits, address-type-mismatch, address-family-not-served,
+//     duplicate-endpoint (same address and port set twice for a Service).
+//   - endpoint-pod-missing, endpoint-pod-not-selected, endpoint-pod-terminal,
+//     endpoint-address-not-pod-ip, endpoint-conditions, endpoint-nodename,
+//     endpoint-zone, endpoint-hostname: selector-derived endpoints against
+//     their Pods.
+//   - port-mismatch: slice ports against the Service's ports and the Pods'
+//     container ports.
+//   - headless-label, labels-drift: slice labels against the Service.
+//
+// Per-endpoint rules report at most five findings per object and rule and
+// summarise the rest in one more finding.
+package check

@@ -1,0 +1,119 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// Output formats.
+const (
+	OutputText = "text"
+	OutputJSON = "json"
+)
+
+// jsonReport is the -o json document.
+type jsonReport struct {
+	// Source describes where the objects came from.
+	Source   string      `json:"source,omitempty"`
+	Findings []Finding   `json:"findings"`
+	Summary  jsonSummary `json:"summary"`
+	Skipped  []Skip      `json:"skipped,omitempty"`
+}
+
+type jsonSummary struct {
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+	Checked  Counts `json:"checked"`
+	// Ignored counts input objects of kinds the check does not read.
+	Ignored int `json:"ignored,omitempty"`
+}
+
+// WriteJSON writes the report as one indented JSON document:
+// {"source", "findings": [...], "summary": {"errors", "warnings",
+// "checked": {...}, "ignored"}, "skipped": [...]}. source and ignored
+// describe the input and may be empty.
+func WriteJSON(w io.Writer, r *Report, source string, ignored int) error {
+	doc := jsonReport{
+		Source:   source,
+		Findings: r.Findings,
+		Summary:  jsonSummary{Errors: r.Errors(), Warnings: r.Warnings(), Checked: r.Checked, Ignored: ignored},
+		Skipped:  r.Skipped,
+	}
+	if doc.Findings == nil {
+		doc.Findings = []Finding{}
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// WriteText writes the report as a table (SEVERITY, RULE, OBJECT, REASON)
+// followed by a summary line, and notes on skipped rules and ignored
+// objects.
+func WriteText(w io.Writer, r *Report, source string, ignored int) error {
+	var b strings.Builder
+	if len(r.Findings) > 0 {
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "SEVERITY\tRULE\tOBJECT\tREASON")
+		for _, f := range r.Findings {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Severity, f.Rule, f.Object, f.Reason)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		b.WriteString("\n")
+	}
+	c := r.Checked
+	checked := fmt.Sprintf("%s of %s checked (read %s, %s, %s)",
+		plural(c.EndpointSlices, "EndpointSlice"), plural(c.Services, "Service"),
+		plural(c.Pods, "Pod"), plural(c.Nodes, "Node"), plural(c.Endpoints, "Endpoints object"))
+	if source != "" {
+		checked += " from " + source
+	}
+	if len(r.Findings) == 0 {
+		fmt.Fprintf(&b, "No findings: %s.\n", checked)
+	} else {
+		fmt.Fprintf(&b, "%s, %s: %s.\n", plural(r.Errors(), "error"), plural(r.Warnings(), "warning"), checked)
+	}
+	for _, s := range r.Skipped {
+		ids := make([]string, len(s.Rules))
+		for i, id := range s.Rules {
+			ids[i] = string(id)
+		}
+		fmt.Fprintf(&b, "Skipped %s: %s.\n", strings.Join(ids, ", "), s.Reason)
+	}
+	if ignored > 0 {
+		fmt.Fprintf(&b, "Ignored %s of other kinds.\n", plural(ignored, "object"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,172 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+// RuleID identifies a rule; it is stable and appears in every finding.
+type RuleID string
+
+// The rules. Rules returns them with their severities and descriptions;
+// the package documentation explains the terms used ("built-in",
+// "selector-derived").
+const (
+	// Slice metadata.
+
+	RuleMissingServiceName RuleID = "missing-service-name"
+	RuleMissingManagedBy   RuleID = "missing-managed-by"
+	RuleHeadlessLabel      RuleID = "headless-label"
+	RuleLabelsDrift        RuleID = "labels-drift"
+
+	// Ownership and life cycle.
+
+	RuleOrphan         RuleID = "orphan-slice"
+	RuleOwnerMissing   RuleID = "owner-missing"
+	RuleOwnerStaleUID  RuleID = "owner-stale-uid"
+	RuleOwnerMismatch  RuleID = "owner-mismatch"
+	RuleExternalName   RuleID = "externalname-service-slice"
+	RuleDefaultNoSelec RuleID = "default-for-selectorless-service"
+
+	// Controllers (KEP-4770 delegation, mirroring).
+
+	RuleDelegatedBuiltin RuleID = "delegated-builtin-slice"
+	RuleDelegatedForeign RuleID = "delegated-foreign-slice"
+	RuleMultipleManagers RuleID = "multiple-managers"
+	RuleMirrorSelector   RuleID = "mirror-for-selector-service"
+	RuleMirrorIneligible RuleID = "mirror-ineligible"
+	RuleMirrorDrift      RuleID = "mirror-drift"
+
+	// Addresses and endpoints.
+
+	RuleAPILimits          RuleID = "api-limits"
+	RuleAddressType        RuleID = "address-type-mismatch"
+	RuleAddressFamily      RuleID = "address-family-not-served"
+	RuleDuplicateEndpoint  RuleID = "duplicate-endpoint"
+	RuleEndpointPodMissing RuleID = "endpoint-pod-missing"
+	RuleEndpointNotSelect  RuleID = "endpoint-pod-not-selected"
+	RuleEndpointTerminal   RuleID = "endpoint-pod-terminal"
+	RuleEndpointAddress    RuleID = "endpoint-address-not-pod-ip"
+	RuleEndpointConditions RuleID = "endpoint-conditions"
+	RuleEndpointNodeName   RuleID = "endpoint-nodename"
+	RuleEndpointZone       RuleID = "endpoint-zone"
+	RuleEndpointHostname   RuleID = "endpoint-hostname"
+	RulePortMismatch       RuleID = "port-mismatch"
+)
+
+// Rule describes one rule.
+type Rule struct {
+	// ID is the rule's identifier.
+	ID RuleID `json:"id"`
+	// Severity is the severity of its findings; "error|warning" when it
+	// depends on the case (see Summary).
+	Severity string `json:"severity"`
+	// Summary says what the rule finds, in one or two sentences.
+	Summary string `json:"summary"`
+	// Source is the authority for the rule (Kubernetes source, KEP, issue).
+	Source string `json:"source"`
+}
+
+// Rules returns every rule, in documentation order.
+func Rules() []Rule {
+	return []Rule{
+		{RuleMissingServiceName, "error|warning",
+			"A slice without the kubernetes.io/service-name label: no Service uses it. Error for slices of the built-in controllers (they always set it), warning otherwise.",
+			"discovery.k8s.io/v1 LabelServiceName; kube-proxy selects slices by this label"},
+		{RuleMissingManagedBy, "warning",
+			"A slice without the endpointslice.kubernetes.io/managed-by label: no controller claims it (kube-apiserver's own default/kubernetes slice is exempt).",
+			"discovery.k8s.io/v1 LabelManagedBy; Kubernetes docs, EndpointSlices > Management"},
+		{RuleHeadlessLabel, "error|warning",
+			"The service.kubernetes.io/headless label disagrees with the Service: on a Service with a cluster IP kube-proxy ignores the slice (error); a slice of the default controller for a headless Service lacks it (warning).",
+			"k8s.io/endpointslice setEndpointSliceLabels; kubernetes#105986"},
+		{RuleLabelsDrift, "warning",
+			"A slice of the default controller whose labels are not the Service's labels (minus reserved keys) plus the reserved ones.",
+			"k8s.io/endpointslice setEndpointSliceLabels, kubernetes PR #94443"},
+		{RuleOrphan, "error",
+			"The Service named by kubernetes.io/service-name does not exist.",
+			"KCM endpointslicemirroring syncEndpoints (deletes slices of missing Services); ownerRef garbage collection"},
+		{RuleOwnerMissing, "error|warning",
+			"No controller ownerReference to the Service (default controller, custom controllers) or to the Endpoints object (mirroring controller). Error for the built-in controllers, warning for others.",
+			"k8s.io/endpointslice newEndpointSlice; KCM endpointslicemirroring newEndpointSlice"},
+		{RuleOwnerStaleUID, "error",
+			"An ownerReference to the Service (or, for mirrored slices, the Endpoints) with another uid than the current object: a leftover of an earlier object of the same name.",
+			"k8s.io/endpointslice reconciler ownedBy; kubernetes#94730"},
+		{RuleOwnerMismatch, "error",
+			"The slice is owned by another Service than the one its kubernetes.io/service-name names, or a built-in controller's slice is owned by the wrong kind.",
+			"k8s.io/endpointslice newEndpointSlice"},
+		{RuleExternalName, "error|warning",
+			"A slice for a Service of type ExternalName. Error for the built-in controllers, warning for others.",
+			"KCM endpointslice syncService (kubernetes#105986)"},
+		{RuleDefaultNoSelec, "warning",
+			"A slice of the default controller for a Service without selector: the controller never updates it again and it goes stale.",
+			"kubernetes#118376, #91072"},
+		{RuleDelegatedBuiltin, "error",
+			"A Service labelled service.kubernetes.io/endpoint-controller-name for another controller still has slices of the default or mirroring controller: stale (KEP-4770).",
+			"KEP-4770 Design Details; spec (e) O1, E7, E8"},
+		{RuleDelegatedForeign, "error",
+			"A Service labelled for controller X has slices of a third controller (neither X nor built-in).",
+			"KEP-4770 (the label names the controller that manages the Service's slices)"},
+		{RuleMultipleManagers, "warning",
+			"An unlabelled Service whose slices come from two or more controllers (consumers merge them).",
+			"Kubernetes docs, EndpointSlices > Management; KEP-4770 E10"},
+		{RuleMirrorSelector, "error",
+			"A mirrored slice for a Service that has a selector: the mirroring controller must delete it.",
+			"KCM endpointslicemirroring syncEndpoints; kubernetes#105987, #103804"},
+		{RuleMirrorIneligible, "error",
+			"A mirrored slice whose Endpoints object is gone, is labelled endpointslice.kubernetes.io/skip-mirror=true, or carries the leader-election annotation.",
+			"KCM endpointslicemirroring shouldMirror"},
+		{RuleMirrorDrift, "error",
+			"A mirrored slice lists an address that its Endpoints object does not, or with another readiness.",
+			"KCM endpointslicemirroring addressToEndpoint"},
+		{RuleAPILimits, "error",
+			"More than the API allows: 1000 endpoints per slice, 1..100 addresses per endpoint, 20000 ports, unique port names, 8 zone and 8 node hints.",
+			"k8s.io/kubernetes pkg/apis/discovery/validation"},
+		{RuleAddressType, "error",
+			"An address that is not of the slice's addressType (or an unsupported addressType).",
+			"k8s.io/kubernetes pkg/apis/discovery/validation validateEndpoints"},
+		{RuleAddressFamily, "error|warning",
+			"A slice of an address family the Service does not have in spec.ipFamilies. Error for the default controller, warning for others.",
+			"k8s.io/endpointslice getAddressTypesForService"},
+		{RuleDuplicateEndpoint, "error",
+			"The same address with the same port set is published twice for one Service (in one slice or across slices, of any controllers).",
+			"kubernetes#118376 (E1), #105987"},
+		{RuleEndpointPodMissing, "error",
+			"In a selector-derived slice: the endpoint's Pod no longer exists (or was replaced), or an endpoint of the default controller has no Pod targetRef.",
+			"k8s.io/endpointslice podToEndpoint"},
+		{RuleEndpointNotSelect, "error",
+			"In a selector-derived slice: the endpoint's Pod does not match the Service's selector.",
+			"KCM endpointslice syncService (pods listed by selector)"},
+		{RuleEndpointTerminal, "error",
+			"In a selector-derived slice: the endpoint's Pod has phase Succeeded or Failed.",
+			"k8s.io/endpointslice ShouldPodBeInEndpoints; kubernetes#109414, PR #110255"},
+		{RuleEndpointAddress, "error",
+			"In a slice of the default controller: an address that is not one of the Pod's status.podIPs.",
+			"k8s.io/endpointslice podToEndpoint"},
+		{RuleEndpointConditions, "error",
+			"In a selector-derived slice: ready/serving/terminating disagree with the Pod (serving = Pod Ready, terminating = deletionTimestamp set, ready = publishNotReadyAddresses or serving and not terminating).",
+			"k8s.io/endpointslice podToEndpoint; kubernetes#116285"},
+		{RuleEndpointNodeName, "error|warning",
+			"In a selector-derived slice: nodeName missing (warning) or not the Pod's spec.nodeName (error).",
+			"k8s.io/endpointslice podToEndpoint"},
+		{RuleEndpointZone, "warning",
+			"In a selector-derived slice: zone missing or not the topology.kubernetes.io/zone label of the Pod's Node.",
+			"k8s.io/endpointslice podToEndpoint (zone may lag Node changes)"},
+		{RuleEndpointHostname, "error|warning",
+			"In a selector-derived slice: hostname missing although the Pod's subdomain names the Service (warning), or set when it must not be or different (error).",
+			"k8s.io/endpointslice ShouldSetHostname; kubernetes#124207, PR #84207"},
+		{RulePortMismatch, "error|warning",
+			"A slice port that the Service does not have (by name and protocol), a number other than the targetPort or than the Pod's named container port, or (default controller) a resolvable port missing. Warning for slices that are not selector-derived.",
+			"k8s.io/endpointslice getEndpointPorts, FindPort; kubernetes#127958"},
+	}
+}

@@ -1,0 +1,957 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/klog/v2/ktesting"
+	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+)
+
+const (
+	ns        = "ns"
+	custom    = "custom.example.com"
+	customB   = "other.example.com"
+	mirrorMgr = DefaultMirroringControllerName
+)
+
+// fixture is a consistent world: Service web (selector app=web, port http
+// 80 -> 8080) with Pod web-1 on node-a (zone-a) and its default-controller
+// slice web-abc; the selectorless Service ext with Endpoints ext and its
+// mirrored slice ext-m; and the Service db without slices. Every test
+// mutates a fresh fixture.
+type fixture struct {
+	web, ext, db *corev1.Service
+	pod          *corev1.Pod
+	node         *corev1.Node
+	ep           *corev1.Endpoints
+	slice        *discoveryv1.EndpointSlice // web-abc
+	mirror       *discoveryv1.EndpointSlice // ext-m
+	extra        []runtime.Object
+}
+
+func newFixture() *fixture {
+	f := &fixture{}
+	f.web = &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns, UID: "uid-web"},
+		Spec: corev1.ServiceSpec{
+			Type:       corev1.ServiceTypeClusterIP,
+			ClusterIP:  "10.96.0.1",
+			IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
+			Selector:   map[string]string{"app": "web"},
+			Ports:      []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}},
+		},
+	}
+	f.ext = &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "ext", Namespace: ns, UID: "uid-ext"},
+		Spec: corev1.ServiceSpec{
+			Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.2", IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
+			Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}},
+		},
+	}
+	f.db = &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: ns, UID: "uid-db"},
+		Spec:       corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.3", Selector: map[string]string{"app": "db"}},
+	}
+	f.pod = newPod("web-1", "10.0.0.1", true)
+	f.node = &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "node-a", Labels: map[string]string{corev1.LabelTopologyZone: "zone-a"}}}
+	f.ep = &corev1.Endpoints{
+		ObjectMeta: metav1.ObjectMeta{Name: "ext", Namespace: ns, UID: "uid-ep-ext"},
+		Subsets: []corev1.EndpointSubset{{
+			Addresses:         []corev1.EndpointAddress{{IP: "10.1.0.1"}},
+			NotReadyAddresses: []corev1.EndpointAddress{{IP: "10.1.0.2"}},
+			Ports:             []corev1.EndpointPort{{Name: "http", Port: 8080, Protocol: corev1.ProtocolTCP}},
+		}},
+	}
+	f.slice = newSlice("web-abc", "web", DefaultControllerName, podEndpoint(f.pod))
+	f.mirror = &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{Name: "ext-m", Namespace: ns,
+			Labels:          map[string]string{discoveryv1.LabelServiceName: "ext", discoveryv1.LabelManagedBy: mirrorMgr},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Endpoints", Name: "ext", UID: "uid-ep-ext", Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
+		},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Endpoints: []discoveryv1.Endpoint{
+			{Addresses: []string{"10.1.0.1"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}},
+			{Addresses: []string{"10.1.0.2"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(false)}},
+		},
+		Ports: []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
+	}
+	return f
+}
+
+func newPod(name, ip string, ready bool) *corev1.Pod {
+	status := corev1.ConditionFalse
+	if ready {
+		status = corev1.ConditionTrue
+	}
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID("uid-" + name), Labels: map[string]string{"app": "web"}},
+		Spec: corev1.PodSpec{
+			NodeName:   "node-a",
+			Containers: []corev1.Container{{Name: "app", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}}}},
+		},
+		Status: corev1.PodStatus{
+			Phase:      corev1.PodRunning,
+			PodIP:      ip,
+			PodIPs:     []corev1.PodIP{{IP: ip}},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: status}},
+		},
+	}
+}
+
+// podEndpoint is the endpoint the default controller publishes for pod.
+func podEndpoint(pod *corev1.Pod) discoveryv1.Endpoint {
+	ready := podReady(pod)
+	return discoveryv1.Endpoint{
+		Addresses:  []string{pod.Status.PodIP},
+		Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(ready), Serving: ptr.To(ready), Terminating: ptr.To(false)},
+		NodeName:   ptr.To(pod.Spec.NodeName),
+		Zone:       ptr.To("zone-a"),
+		TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
+	}
+}
+
+func newSlice(name, svc, managedBy string, eps ...discoveryv1.Endpoint) *discoveryv1.EndpointSlice {
+	return &discoveryv1.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns,
+			Labels:          map[string]string{discoveryv1.LabelServiceName: svc, discoveryv1.LabelManagedBy: managedBy},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: svc, UID: types.UID("uid-" + svc), Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
+		},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Endpoints:   eps,
+		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
+	}
+}
+
+func (f *fixture) objects() []runtime.Object {
+	objs := []runtime.Object{f.node}
+	for _, o := range []runtime.Object{f.web, f.ext, f.db, f.pod, f.ep, f.slice, f.mirror} {
+		switch v := o.(type) {
+		case *corev1.Service:
+			if v != nil {
+				objs = append(objs, v)
+			}
+		case *corev1.Pod:
+			if v != nil {
+				objs = append(objs, v)
+			}
+		case *corev1.Endpoints:
+			if v != nil {
+				objs = append(objs, v)
+			}
+		case *discoveryv1.EndpointSlice:
+			if v != nil {
+				objs = append(objs, v)
+			}
+		}
+	}
+	return append(objs, f.extra...)
+}
+
+// findingKeys returns "severity rule Kind ns/name" per finding, sorted.
+func findingKeys(r *Report) []string {
+	out := []string{}
+	for _, f := range r.Findings {
+		out = append(out, fmt.Sprintf("%s %s %s", f.Severity, f.Rule, f.Object))
+	}
+	slices.Sort(out)
+	return out
+}
+
+const (
+	webSlice  = "EndpointSlice ns/web-abc"
+	mirSlice  = "EndpointSlice ns/ext-m"
+	webSvc    = "Service ns/web"
+	otherPort = 9090
+)
+
+func TestRules(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(f *fixture)
+		want   []string
+		// reason, when set, must be part of the first finding's reason.
+		reason string
+	}{
+		{name: "consistent world", mutate: func(*fixture) {}},
+
+		// Slice metadata.
+		{
+			name:   "missing managed-by",
+			mutate: func(f *fixture) { delete(f.slice.Labels, discoveryv1.LabelManagedBy) },
+			want:   []string{"warning missing-managed-by " + webSlice},
+		},
+		{
+			name: "kube-apiserver's kubernetes slice is exempt",
+			mutate: func(f *fixture) {
+				f.extra = append(f.extra,
+					&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "kubernetes", Namespace: "default", UID: "uid-k"},
+						Spec: corev1.ServiceSpec{ClusterIP: "10.96.0.9", Ports: []corev1.ServicePort{{Name: "https", Port: 443, TargetPort: intstr.FromInt32(6443)}}}},
+					&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: "kubernetes", Namespace: "default",
+						Labels: map[string]string{discoveryv1.LabelServiceName: "kubernetes"}},
+						AddressType: discoveryv1.AddressTypeIPv4,
+						Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{"192.168.0.1"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}}},
+						Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("https"), Port: ptr.To[int32](6443), Protocol: ptr.To(corev1.ProtocolTCP)}}})
+			},
+		},
+		{
+			name:   "missing service-name on a default-controller slice",
+			mutate: func(f *fixture) { delete(f.slice.Labels, discoveryv1.LabelServiceName) },
+			want:   []string{"error missing-service-name " + webSlice},
+		},
+		{
+			name: "missing service-name on a custom slice",
+			mutate: func(f *fixture) {
+				delete(f.slice.Labels, discoveryv1.LabelServiceName)
+				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			},
+			want: []string{"warning missing-service-name " + webSlice},
+		},
+		{
+			name:   "headless label on a Service with a cluster IP",
+			mutate: func(f *fixture) { f.slice.Labels[corev1.IsHeadlessService] = "" },
+			want:   []string{"error headless-label " + webSlice},
+		},
+		{
+			name:   "headless Service, default slice without the label",
+			mutate: func(f *fixture) { f.web.Spec.ClusterIP = corev1.ClusterIPNone },
+			want:   []string{"warning headless-label " + webSlice},
+		},
+		{
+			name: "headless Service, default slice with the label",
+			mutate: func(f *fixture) {
+				f.web.Spec.ClusterIP = corev1.ClusterIPNone
+				f.slice.Labels[corev1.IsHeadlessService] = ""
+			},
+		},
+		{
+			name:   "labels drift from the Service",
+			mutate: func(f *fixture) { f.web.Labels = map[string]string{"team": "blue"}; f.slice.Labels["old"] = "x" },
+			want:   []string{"warning labels-drift " + webSlice},
+			reason: "extra old=x; missing team=blue",
+		},
+		{
+			name: "Service labels copied, reserved ones not",
+			mutate: func(f *fixture) {
+				f.web.Labels = map[string]string{"team": "blue", discoveryv1.LabelManagedBy: "spoof", discoveryv1.LabelServiceName: "spoof"}
+				f.slice.Labels["team"] = "blue"
+			},
+		},
+		{
+			name:   "labels of custom slices are not compared",
+			mutate: func(f *fixture) { f.slice.Labels[discoveryv1.LabelManagedBy] = custom; f.slice.Labels["x"] = "y" },
+		},
+
+		// Ownership and life cycle.
+		{
+			name:   "orphan: the Service is gone",
+			mutate: func(f *fixture) { f.web = nil },
+			want:   []string{"error orphan-slice " + webSlice},
+		},
+		{
+			name:   "owner missing on a default slice",
+			mutate: func(f *fixture) { f.slice.OwnerReferences = nil },
+			want:   []string{"error owner-missing " + webSlice},
+		},
+		{
+			name:   "owner missing on a custom slice",
+			mutate: func(f *fixture) { f.slice.OwnerReferences = nil; f.slice.Labels[discoveryv1.LabelManagedBy] = custom },
+			want:   []string{"warning owner-missing " + webSlice},
+		},
+		{
+			name:   "owner reference that is not a controller reference",
+			mutate: func(f *fixture) { f.slice.OwnerReferences[0].Controller = nil },
+			want:   []string{"error owner-missing " + webSlice},
+		},
+		{
+			name:   "owner with a stale uid",
+			mutate: func(f *fixture) { f.slice.OwnerReferences[0].UID = "uid-web-old" },
+			want:   []string{"error owner-stale-uid " + webSlice},
+		},
+		{
+			name: "custom slice owned by an earlier Service",
+			mutate: func(f *fixture) {
+				f.slice.OwnerReferences[0].UID = "uid-web-old"
+				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			},
+			want: []string{"error owner-stale-uid " + webSlice},
+		},
+		{
+			name:   "owned by another Service",
+			mutate: func(f *fixture) { f.slice.OwnerReferences[0].Name = "db"; f.slice.OwnerReferences[0].UID = "uid-db" },
+			want:   []string{"error owner-mismatch " + webSlice},
+		},
+		{
+			name: "default slice owned by another kind",
+			mutate: func(f *fixture) {
+				f.slice.OwnerReferences[0] = metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "u", Controller: ptr.To(true)}
+			},
+			want: []string{"error owner-mismatch " + webSlice},
+		},
+		{
+			name: "custom slice owned by a custom resource",
+			mutate: func(f *fixture) {
+				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				f.slice.OwnerReferences[0] = metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "Backend", Name: "web", UID: "u", Controller: ptr.To(true)}
+			},
+		},
+		{
+			name: "default slice for an ExternalName Service",
+			mutate: func(f *fixture) {
+				f.web.Spec.Type = corev1.ServiceTypeExternalName
+				f.web.Spec.ClusterIP = ""
+				f.web.Spec.ExternalName = "example.com"
+			},
+			want: []string{"error externalname-service-slice " + webSlice},
+		},
+		{
+			name: "custom slice for an ExternalName Service",
+			mutate: func(f *fixture) {
+				f.web.Spec.Type = corev1.ServiceTypeExternalName
+				f.web.Spec.ClusterIP = ""
+				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			},
+			want: []string{"warning externalname-service-slice " + webSlice},
+		},
+		{
+			name:   "default slice for a Service whose selector was removed",
+			mutate: func(f *fixture) { f.web.Spec.Selector = nil },
+			want:   []string{"warning default-for-selectorless-service " + webSlice},
+		},
+
+		// Controllers.
+		{
+			name: "KEP-4770: default slice of a delegated Service",
+			mutate: func(f *fixture) {
+				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+				f.slice.Labels[delegation.LabelEndpointControllerName] = custom
+			},
+			want: []string{"error delegated-builtin-slice " + webSlice},
+		},
+		{
+			name: "KEP-4770: the label works by presence (empty value)",
+			mutate: func(f *fixture) {
+				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: ""}
+				f.slice.Labels[delegation.LabelEndpointControllerName] = ""
+			},
+			want: []string{"error delegated-builtin-slice " + webSlice},
+		},
+		{
+			name: "KEP-4770: Service labelled with the default controller's own name",
+			mutate: func(f *fixture) {
+				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: DefaultControllerName}
+				f.slice.Labels[delegation.LabelEndpointControllerName] = DefaultControllerName
+			},
+		},
+		{
+			name: "KEP-4770: mirrored slice of a delegated Service",
+			mutate: func(f *fixture) {
+				f.ext.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+			},
+			want: []string{"error delegated-builtin-slice " + mirSlice},
+		},
+		{
+			name: "KEP-4770: slice of the named controller",
+			mutate: func(f *fixture) {
+				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			},
+		},
+		{
+			name: "KEP-4770: slice of a third controller",
+			mutate: func(f *fixture) {
+				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+				f.slice.Labels[discoveryv1.LabelManagedBy] = customB
+			},
+			want: []string{"error delegated-foreign-slice " + webSlice},
+		},
+		{
+			name: "two controllers for an unlabelled Service",
+			mutate: func(f *fixture) {
+				s := newSlice("web-custom", "web", custom, podEndpoint(f.pod))
+				s.Endpoints[0].Addresses = []string{"10.0.1.1"}
+				f.extra = append(f.extra, s)
+			},
+			want: []string{"warning multiple-managers " + webSvc},
+		},
+		{
+			name: "two controllers for a delegated Service are reported per slice",
+			mutate: func(f *fixture) {
+				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+				f.slice.Labels[delegation.LabelEndpointControllerName] = custom
+				s := newSlice("web-custom", "web", custom, podEndpoint(f.pod))
+				s.Endpoints[0].Addresses = []string{"10.0.1.1"}
+				f.extra = append(f.extra, s)
+			},
+			want: []string{"error delegated-builtin-slice " + webSlice},
+		},
+		{
+			name:   "mirrored slice for a Service with a selector",
+			mutate: func(f *fixture) { f.ext.Spec.Selector = map[string]string{"app": "ext"} },
+			want:   []string{"error mirror-for-selector-service " + mirSlice},
+		},
+		{
+			name: "mirrored slice without its Endpoints",
+			mutate: func(f *fixture) {
+				f.ep = nil
+				f.extra = append(f.extra, &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Name: "other", Namespace: ns}})
+			},
+			want: []string{"error mirror-ineligible " + mirSlice},
+		},
+		{
+			name:   "mirrored slice of skip-mirror Endpoints",
+			mutate: func(f *fixture) { f.ep.Labels = map[string]string{discoveryv1.LabelSkipMirror: "true"} },
+			want:   []string{"error mirror-ineligible " + mirSlice},
+		},
+		{
+			name:   "mirrored slice of leader-election Endpoints",
+			mutate: func(f *fixture) { f.ep.Annotations = map[string]string{leaderAnnotation: "{}"} },
+			want:   []string{"error mirror-ineligible " + mirSlice},
+		},
+		{
+			name:   "mirrored address not in the Endpoints",
+			mutate: func(f *fixture) { f.mirror.Endpoints[0].Addresses = []string{"10.1.0.9"} },
+			want:   []string{"error mirror-drift " + mirSlice},
+		},
+		{
+			name:   "mirrored address with the wrong readiness",
+			mutate: func(f *fixture) { f.mirror.Endpoints[1].Conditions.Ready = ptr.To(true) },
+			want:   []string{"error mirror-drift " + mirSlice},
+			reason: "lists it as not ready",
+		},
+		{
+			name:   "mirrored slice without owner",
+			mutate: func(f *fixture) { f.mirror.OwnerReferences = nil },
+			want:   []string{"error owner-missing " + mirSlice},
+		},
+		{
+			name:   "mirrored slice owned by the Service",
+			mutate: func(f *fixture) { f.mirror.OwnerReferences[0].Kind = "Service" },
+			want:   []string{"error owner-mismatch " + mirSlice},
+		},
+		{
+			name:   "mirrored slice owned by an earlier Endpoints",
+			mutate: func(f *fixture) { f.mirror.OwnerReferences[0].UID = "uid-ep-old" },
+			want:   []string{"error owner-stale-uid " + mirSlice},
+		},
+
+		// Addresses and API limits.
+		{
+			name: "more than 1000 endpoints",
+			mutate: func(f *fixture) {
+				f.mirror.Endpoints = nil
+				f.ep.Subsets[0].Addresses = nil
+				for i := range 1001 {
+					ip := fmt.Sprintf("10.2.%d.%d", i/250, i%250+1)
+					f.mirror.Endpoints = append(f.mirror.Endpoints, discoveryv1.Endpoint{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}})
+					f.ep.Subsets[0].Addresses = append(f.ep.Subsets[0].Addresses, corev1.EndpointAddress{IP: ip})
+				}
+			},
+			want: []string{"error api-limits " + mirSlice},
+		},
+		{
+			name: "exactly 1000 endpoints",
+			mutate: func(f *fixture) {
+				f.mirror.Endpoints = nil
+				f.ep.Subsets[0].Addresses = nil
+				for i := range 1000 {
+					ip := fmt.Sprintf("10.2.%d.%d", i/250, i%250+1)
+					f.mirror.Endpoints = append(f.mirror.Endpoints, discoveryv1.Endpoint{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}})
+					f.ep.Subsets[0].Addresses = append(f.ep.Subsets[0].Addresses, corev1.EndpointAddress{IP: ip})
+				}
+			},
+		},
+		{
+			name: "an endpoint without address and one with 101",
+			mutate: func(f *fixture) {
+				var many []string
+				for i := range 101 {
+					many = append(many, fmt.Sprintf("10.3.0.%d", i+1))
+				}
+				f.ep.Subsets[0].Addresses = nil
+				for _, a := range many {
+					f.ep.Subsets[0].Addresses = append(f.ep.Subsets[0].Addresses, corev1.EndpointAddress{IP: a})
+				}
+				f.mirror.Endpoints = []discoveryv1.Endpoint{{}, {Addresses: many}}
+			},
+			want: []string{"error api-limits " + mirSlice, "error api-limits " + mirSlice},
+		},
+		{
+			name:   "duplicate port names",
+			mutate: func(f *fixture) { f.mirror.Ports = append(f.mirror.Ports, f.mirror.Ports[0]) },
+			want:   []string{"error api-limits " + mirSlice},
+		},
+		{
+			name: "nine zone hints",
+			mutate: func(f *fixture) {
+				h := &discoveryv1.EndpointHints{}
+				for i := range 9 {
+					h.ForZones = append(h.ForZones, discoveryv1.ForZone{Name: fmt.Sprintf("z%d", i)})
+				}
+				f.slice.Endpoints[0].Hints = h
+			},
+			want: []string{"error api-limits " + webSlice},
+		},
+		{
+			name: "IPv6 address in an IPv4 slice",
+			mutate: func(f *fixture) {
+				f.mirror.Endpoints[0].Addresses = []string{"fd00::1"}
+				f.ep.Subsets[0].Addresses[0].IP = "fd00::1"
+			},
+			want:   []string{"error address-type-mismatch " + mirSlice},
+			reason: "is an IPv6 address",
+		},
+		{
+			name: "IPv4 address in an IPv6 slice",
+			mutate: func(f *fixture) {
+				f.mirror.AddressType = discoveryv1.AddressTypeIPv6
+				f.ext.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv6Protocol}
+				f.mirror.Endpoints = f.mirror.Endpoints[:1]
+				f.ep.Subsets[0].NotReadyAddresses = nil
+			},
+			want: []string{"error address-type-mismatch " + mirSlice},
+		},
+		{
+			name: "invalid address",
+			mutate: func(f *fixture) {
+				f.mirror.Endpoints[0].Addresses = []string{"10.1.0.300"}
+				f.ep.Subsets[0].Addresses[0].IP = "10.1.0.300"
+			},
+			want: []string{"error address-type-mismatch " + mirSlice},
+		},
+		{
+			name:   "unsupported address type",
+			mutate: func(f *fixture) { f.mirror.AddressType = "IPv5" },
+			want:   []string{"error address-type-mismatch " + mirSlice},
+		},
+		{
+			name: "default slice of a family the Service does not have",
+			mutate: func(f *fixture) {
+				f.pod.Status.PodIPs = append(f.pod.Status.PodIPs, corev1.PodIP{IP: "fd00::1"})
+				f.slice.AddressType = discoveryv1.AddressTypeIPv6
+				f.slice.Endpoints[0].Addresses = []string{"fd00::1"}
+			},
+			want: []string{"error address-family-not-served " + webSlice},
+		},
+		{
+			name: "custom slice of a family the Service does not have",
+			mutate: func(f *fixture) {
+				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				f.slice.AddressType = discoveryv1.AddressTypeIPv6
+				f.slice.Endpoints[0].Addresses = []string{"fd00::1"}
+			},
+			want: []string{"warning address-family-not-served " + webSlice},
+		},
+		{
+			name: "dual-stack Service with slices of both families",
+			mutate: func(f *fixture) {
+				f.web.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}
+				f.pod.Status.PodIPs = append(f.pod.Status.PodIPs, corev1.PodIP{IP: "fd00::1"})
+				s := newSlice("web-v6", "web", DefaultControllerName, podEndpoint(f.pod))
+				s.AddressType = discoveryv1.AddressTypeIPv6
+				s.Endpoints[0].Addresses = []string{"fd00::1"}
+				f.extra = append(f.extra, s)
+			},
+		},
+		{
+			name: "same endpoint twice for one Service",
+			mutate: func(f *fixture) {
+				f.extra = append(f.extra, newSlice("web-dup", "web", DefaultControllerName, podEndpoint(f.pod)))
+			},
+			want: []string{"error duplicate-endpoint " + webSvc},
+		},
+		{
+			name:   "same endpoint twice in one slice",
+			mutate: func(f *fixture) { f.slice.Endpoints = append(f.slice.Endpoints, podEndpoint(f.pod)) },
+			want:   []string{"error duplicate-endpoint " + webSvc},
+		},
+		{
+			name: "same address with another port set is not a duplicate",
+			mutate: func(f *fixture) {
+				f.web.Spec.Ports = append(f.web.Spec.Ports, corev1.ServicePort{Name: "metrics", Port: 9100, TargetPort: intstr.FromString("metrics"), Protocol: corev1.ProtocolTCP})
+				f.pod.Spec.Containers[0].Ports = append(f.pod.Spec.Containers[0].Ports, corev1.ContainerPort{Name: "metrics", ContainerPort: 9100, Protocol: corev1.ProtocolTCP})
+				f.slice.Ports = append(f.slice.Ports, discoveryv1.EndpointPort{Name: ptr.To("metrics"), Port: ptr.To[int32](9100), Protocol: ptr.To(corev1.ProtocolTCP)})
+				s := newSlice("web-other", "web", custom, podEndpoint(f.pod))
+				f.extra = append(f.extra, s)
+			},
+			want: []string{"warning multiple-managers " + webSvc},
+		},
+
+		// Endpoints against Pods.
+		{
+			name:   "endpoint of a deleted Pod",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].TargetRef.Name = "web-0" },
+			want:   []string{"error endpoint-pod-missing " + webSlice},
+		},
+		{
+			name:   "endpoint of a replaced Pod",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].TargetRef.UID = "uid-web-1-old" },
+			want:   []string{"error endpoint-pod-missing " + webSlice},
+		},
+		{
+			name:   "default endpoint without targetRef",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].TargetRef = nil },
+			want:   []string{"error endpoint-pod-missing " + webSlice},
+		},
+		{
+			name: "custom endpoint without targetRef",
+			mutate: func(f *fixture) {
+				f.slice.Endpoints[0].TargetRef = nil
+				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			},
+		},
+		{
+			name:   "endpoint of a Pod the selector does not match",
+			mutate: func(f *fixture) { f.pod.Labels["app"] = "other" },
+			want:   []string{"error endpoint-pod-not-selected " + webSlice},
+		},
+		{
+			name:   "endpoint of a Pod in another namespace",
+			mutate: func(f *fixture) { f.pod.Namespace = "ns2"; f.slice.Endpoints[0].TargetRef.Namespace = "ns2" },
+			want:   []string{"error endpoint-pod-not-selected " + webSlice},
+		},
+		{
+			name:   "endpoint of a Failed Pod",
+			mutate: func(f *fixture) { f.pod.Status.Phase = corev1.PodFailed },
+			want:   []string{"error endpoint-pod-terminal " + webSlice},
+		},
+		{
+			name:   "endpoint of a Succeeded Pod",
+			mutate: func(f *fixture) { f.pod.Status.Phase = corev1.PodSucceeded },
+			want:   []string{"error endpoint-pod-terminal " + webSlice},
+		},
+		{
+			name:   "default endpoint with an address that is not the Pod's",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].Addresses = []string{"10.0.0.77"} },
+			want:   []string{"error endpoint-address-not-pod-ip " + webSlice},
+		},
+		{
+			name: "custom endpoint with a secondary-network address",
+			mutate: func(f *fixture) {
+				f.slice.Endpoints[0].Addresses = []string{"10.0.1.1"}
+				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			},
+		},
+		{
+			name:   "endpoint marked not ready while the Pod is Ready",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].Conditions.Ready = ptr.To(false) },
+			want:   []string{"error endpoint-conditions " + webSlice},
+		},
+		{
+			name: "terminating Pod published as ready",
+			mutate: func(f *fixture) {
+				f.pod.DeletionTimestamp = &metav1.Time{}
+				f.slice.Endpoints[0].Conditions.Terminating = ptr.To(true)
+			},
+			want:   []string{"error endpoint-conditions " + webSlice},
+			reason: "want ready=false serving=true terminating=true",
+		},
+		{
+			name: "terminating Pod published correctly",
+			mutate: func(f *fixture) {
+				f.pod.DeletionTimestamp = &metav1.Time{}
+				f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{Ready: ptr.To(false), Serving: ptr.To(true), Terminating: ptr.To(true)}
+			},
+		},
+		{
+			name: "publishNotReadyAddresses forces ready",
+			mutate: func(f *fixture) {
+				f.web.Spec.PublishNotReadyAddresses = true
+				f.pod.Status.Conditions[0].Status = corev1.ConditionFalse
+				f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{Ready: ptr.To(true), Serving: ptr.To(false), Terminating: ptr.To(false)}
+			},
+		},
+		{
+			name: "publishNotReadyAddresses ignored",
+			mutate: func(f *fixture) {
+				f.web.Spec.PublishNotReadyAddresses = true
+				f.pod.Status.Conditions[0].Status = corev1.ConditionFalse
+				f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{Ready: ptr.To(false), Serving: ptr.To(false), Terminating: ptr.To(false)}
+			},
+			want: []string{"error endpoint-conditions " + webSlice},
+		},
+		{
+			name:   "default endpoint with unset conditions",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{} },
+			want:   []string{"error endpoint-conditions " + webSlice},
+		},
+		{
+			name: "custom endpoint with unset conditions",
+			mutate: func(f *fixture) {
+				f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{}
+				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			},
+		},
+		{
+			name:   "nodeName missing",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].NodeName = nil },
+			want:   []string{"warning endpoint-nodename " + webSlice},
+		},
+		{
+			name:   "nodeName wrong",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].NodeName = ptr.To("node-b") },
+			want:   []string{"error endpoint-nodename " + webSlice},
+		},
+		{
+			name:   "zone missing",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].Zone = nil },
+			want:   []string{"warning endpoint-zone " + webSlice},
+		},
+		{
+			name:   "zone wrong",
+			mutate: func(f *fixture) { f.slice.Endpoints[0].Zone = ptr.To("zone-b") },
+			want:   []string{"warning endpoint-zone " + webSlice},
+		},
+		{
+			name:   "no zone on a Node without zone label",
+			mutate: func(f *fixture) { f.node.Labels = nil; f.slice.Endpoints[0].Zone = nil },
+		},
+		{
+			name:   "hostname missing although the subdomain names the Service",
+			mutate: func(f *fixture) { f.pod.Spec.Hostname = "web-1"; f.pod.Spec.Subdomain = "web" },
+			want:   []string{"warning endpoint-hostname " + webSlice},
+		},
+		{
+			name: "hostname set although the subdomain names another Service",
+			mutate: func(f *fixture) {
+				f.pod.Spec.Hostname, f.pod.Spec.Subdomain = "web-1", "db"
+				f.slice.Endpoints[0].Hostname = ptr.To("web-1")
+			},
+			want: []string{"error endpoint-hostname " + webSlice},
+		},
+		{
+			name: "hostname wrong",
+			mutate: func(f *fixture) {
+				f.pod.Spec.Hostname, f.pod.Spec.Subdomain = "web-1", "web"
+				f.slice.Endpoints[0].Hostname = ptr.To("web-2")
+			},
+			want: []string{"error endpoint-hostname " + webSlice},
+		},
+		{
+			name: "hostname right",
+			mutate: func(f *fixture) {
+				f.pod.Spec.Hostname, f.pod.Spec.Subdomain = "web-1", "web"
+				f.slice.Endpoints[0].Hostname = ptr.To("web-1")
+			},
+		},
+
+		// Ports.
+		{
+			name:   "port the Service does not have",
+			mutate: func(f *fixture) { f.slice.Ports[0].Name = ptr.To("metrics") },
+			want:   []string{"error port-mismatch " + webSlice, "error port-mismatch " + webSlice},
+		},
+		{
+			name:   "port with another protocol",
+			mutate: func(f *fixture) { f.slice.Ports[0].Protocol = ptr.To(corev1.ProtocolUDP) },
+			want:   []string{"error port-mismatch " + webSlice},
+		},
+		{
+			name:   "port number other than the numeric targetPort",
+			mutate: func(f *fixture) { f.slice.Ports[0].Port = ptr.To[int32](otherPort) },
+			want:   []string{"error port-mismatch " + webSlice, "error port-mismatch " + webSlice},
+		},
+		{
+			name: "named targetPort resolved wrongly",
+			mutate: func(f *fixture) {
+				f.web.Spec.Ports[0].TargetPort = intstr.FromString("http")
+				f.slice.Ports[0].Port = ptr.To[int32](otherPort)
+			},
+			want:   []string{"error port-mismatch " + webSlice},
+			reason: "resolves to 8080 on Pod web-1",
+		},
+		{
+			name: "named targetPort resolved on a sidecar",
+			mutate: func(f *fixture) {
+				f.web.Spec.Ports[0].TargetPort = intstr.FromString("proxy")
+				f.pod.Spec.InitContainers = []corev1.Container{{Name: "proxy", RestartPolicy: ptr.To(corev1.ContainerRestartPolicyAlways),
+					Ports: []corev1.ContainerPort{{Name: "proxy", ContainerPort: 9443, Protocol: corev1.ProtocolTCP}}}}
+				f.slice.Ports[0].Port = ptr.To[int32](9443)
+			},
+		},
+		{
+			name: "named targetPort on a run-to-completion init container is not resolvable",
+			mutate: func(f *fixture) {
+				f.web.Spec.Ports[0].TargetPort = intstr.FromString("setup")
+				f.pod.Spec.InitContainers = []corev1.Container{{Name: "setup", Ports: []corev1.ContainerPort{{Name: "setup", ContainerPort: 9100, Protocol: corev1.ProtocolTCP}}}}
+				f.slice.Ports[0].Port = ptr.To[int32](9100)
+			},
+			want: []string{"error port-mismatch " + webSlice},
+		},
+		{
+			name: "named targetPort not on the Pod and not in the slice",
+			mutate: func(f *fixture) {
+				f.web.Spec.Ports[0].TargetPort = intstr.FromString("nope")
+				f.slice.Ports = []discoveryv1.EndpointPort{}
+			},
+		},
+		{
+			name:   "resolvable port missing from a default slice",
+			mutate: func(f *fixture) { f.slice.Ports = nil },
+			want:   []string{"error port-mismatch " + webSlice},
+		},
+		{
+			name:   "resolvable port missing from a custom slice",
+			mutate: func(f *fixture) { f.slice.Ports = nil; f.slice.Labels[discoveryv1.LabelManagedBy] = custom },
+		},
+		{
+			name:   "mirrored port the Service does not have",
+			mutate: func(f *fixture) { f.mirror.Ports[0].Name = ptr.To("other"); f.ep.Subsets[0].Ports[0].Name = "other" },
+			want:   []string{"warning port-mismatch " + mirSlice},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ctx := ktesting.NewTestContext(t)
+			f := newFixture()
+			tc.mutate(f)
+			rep := Check(ctx, NewInventory(f.objects()), Config{})
+			want := append([]string{}, tc.want...)
+			if want == nil {
+				want = []string{}
+			}
+			slices.Sort(want)
+			if d := cmp.Diff(want, findingKeys(rep)); d != "" {
+				t.Errorf("findings (-want +got):\n%s\n%s", d, findingLines(rep))
+			}
+			if tc.reason != "" && (len(rep.Findings) == 0 || !strings.Contains(rep.Findings[0].Reason, tc.reason)) {
+				t.Errorf("first finding's reason does not contain %q:\n%s", tc.reason, findingLines(rep))
+			}
+		})
+	}
+}
+
+// TestRulesAreDocumented checks that every rule used in a test is in
+// Rules() and that Rules() has no duplicate.
+func TestRulesAreDocumented(t *testing.T) {
+	seen := map[RuleID]bool{}
+	for _, r := range Rules() {
+		if seen[r.ID] {
+			t.Errorf("rule %s listed twice", r.ID)
+		}
+		seen[r.ID] = true
+		if r.Summary == "" || r.Source == "" {
+			t.Errorf("rule %s lacks a summary or source", r.ID)
+		}
+		switch r.Severity {
+		case "error", "warning", "error|warning":
+		default:
+			t.Errorf("rule %s: severity %q", r.ID, r.Severity)
+		}
+	}
+	if len(seen) != 29 {
+		t.Errorf("Rules() has %d rules, want 29 (update this test with the package doc)", len(seen))
+	}
+}
+
+func TestCapPerObjectAndRule(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	f := newFixture()
+	f.slice.Endpoints = nil
+	for i := range 7 {
+		p := newPod(fmt.Sprintf("web-%d", i+2), fmt.Sprintf("10.0.0.%d", i+2), true)
+		e := podEndpoint(p)
+		e.Conditions.Ready = ptr.To(false)
+		f.slice.Endpoints = append(f.slice.Endpoints, e)
+		f.extra = append(f.extra, p)
+	}
+	rep := Check(ctx, NewInventory(f.objects()), Config{})
+	n := 0
+	summary := ""
+	for _, fd := range rep.Findings {
+		if fd.Rule == RuleEndpointConditions {
+			n++
+			if strings.HasPrefix(fd.Reason, "...") {
+				summary = fd.Reason
+			}
+		}
+	}
+	if n != maxPerSliceRule+1 || !strings.Contains(summary, "2 more") {
+		t.Errorf("got %d endpoint-conditions findings (summary %q), want %d with \"2 more\":\n%s", n, summary, maxPerSliceRule+1, findingLines(rep))
+	}
+}
+
+func TestSkippedRules(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	tests := []struct {
+		name string
+		objs []runtime.Object
+		want []string
+	}{
+		{"slices only", []runtime.Object{newSlice("a", "web", DefaultControllerName)}, []string{"no Services in the input"}},
+		{"no pods", []runtime.Object{newFixture().web, newSlice("a", "web", DefaultControllerName)},
+			[]string{"no Pods in the input (per-Pod port checks skipped too)", "no Endpoints in the input"}},
+		{"no nodes", []runtime.Object{newFixture().web, newFixture().pod, newSlice("a", "web", DefaultControllerName)},
+			[]string{"no Nodes in the input", "no Endpoints in the input"}},
+		{"no slices", []runtime.Object{newFixture().web}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := Check(ctx, NewInventory(tc.objs), Config{})
+			var got []string
+			for _, s := range rep.Skipped {
+				got = append(got, s.Reason)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("skipped (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestCustomControllerNames(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	f := newFixture()
+	// With other built-in names, web-abc and ext-m are third-party slices:
+	// their owners and labels are not held to the built-in rules.
+	f.slice.OwnerReferences = nil
+	rep := Check(ctx, NewInventory(f.objects()), Config{DefaultControllerName: "kcm.example.com", MirroringControllerName: "mirror.example.com"})
+	want := []string{"warning owner-missing " + webSlice}
+	if d := cmp.Diff(want, findingKeys(rep)); d != "" {
+		t.Errorf("findings (-want +got):\n%s", d)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	tests := []struct {
+		cfg     Config
+		wantErr bool
+	}{
+		{Config{}, false},
+		{Config{DefaultControllerName: "a.example.com", MirroringControllerName: "b.example.com"}, false},
+		{Config{DefaultControllerName: "not a label value"}, true},
+		{Config{DefaultControllerName: "x", MirroringControllerName: "x"}, true},
+	}
+	for _, tc := range tests {
+		if err := tc.cfg.Validate(); (err != nil) != tc.wantErr {
+			t.Errorf("Validate(%+v) = %v, want error %t", tc.cfg, err, tc.wantErr)
+		}
+	}
+}

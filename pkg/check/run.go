@@ -1,0 +1,327 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+)
+
+// Exit statuses of `slicekit check`.
+const (
+	// ExitOK: no finding of severity error (warnings are allowed).
+	ExitOK = 0
+	// ExitFindings: at least one finding of severity error, or (with a
+	// non-nil error from Run) a failure that is not about the input, such
+	// as a failed write of the report.
+	ExitFindings = 1
+	// ExitUsage: invalid flags, unreadable or invalid input files, or a
+	// cluster that cannot be reached or listed.
+	ExitUsage = 2
+)
+
+// Options are the settings of `slicekit check`. The zero value checks the
+// current kubeconfig context's namespace and writes text; NewOptions
+// returns the same with the defaults spelled out.
+type Options struct {
+	Config
+
+	// Files are the dump files (-f); StdinName reads standard input, a
+	// directory its *.yaml, *.yml and *.json files. When set, the cluster is
+	// not contacted.
+	Files []string
+	// Kubeconfig is the kubeconfig file of the cluster to check; empty uses
+	// the usual rules ($KUBECONFIG, ~/.kube/config, in-cluster).
+	Kubeconfig string
+	// Context is the kubeconfig context; empty uses the current one.
+	Context string
+	// Namespace limits the check to one namespace (-n). Without it, a
+	// cluster is checked in the context's namespace and files in all
+	// namespaces.
+	Namespace string
+	// AllNamespaces checks every namespace of the cluster (-A).
+	AllNamespaces bool
+	// Output is OutputText (default) or OutputJSON.
+	Output string
+	// ListRules prints the rules instead of checking.
+	ListRules bool
+
+	// Stdin is read for "-f -"; nil means os.Stdin.
+	Stdin io.Reader
+	// RESTConfig, when set, is used instead of Kubeconfig and Context (for
+	// callers that already have one, and for tests). The namespace then
+	// defaults to "default".
+	RESTConfig *rest.Config
+}
+
+// NewOptions returns the default options.
+func NewOptions() *Options {
+	return &Options{
+		Config: Config{
+			DefaultControllerName:   DefaultControllerName,
+			MirroringControllerName: DefaultMirroringControllerName,
+		},
+		Output: OutputText,
+	}
+}
+
+// AddFlags registers the flags of `slicekit check` on fs: -f/--filename,
+// --kubeconfig, --context, -n/--namespace, -A/--all-namespaces,
+// -o/--output, --default-controller-name, --mirroring-controller-name and
+// --list-rules.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.StringArrayVarP(&o.Files, "filename", "f", o.Files,
+		"A YAML or JSON dump to check instead of a cluster (multi-document, List kinds allowed); '-' reads standard input, a directory its *.yaml, *.yml and *.json files. Repeatable.")
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "The kubeconfig file of the cluster to check (default: $KUBECONFIG, ~/.kube/config or in-cluster).")
+	fs.StringVar(&o.Context, "context", o.Context, "The kubeconfig context to use.")
+	fs.StringVarP(&o.Namespace, "namespace", "n", o.Namespace, "Check this namespace only (default: the context's namespace for a cluster, all namespaces for files).")
+	fs.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Check every namespace of the cluster.")
+	fs.StringVarP(&o.Output, "output", "o", o.Output, "Output format: text or json.")
+	fs.StringVar(&o.DefaultControllerName, "default-controller-name", o.DefaultControllerName,
+		"The managed-by value of the default EndpointSlice controller, which serves Services without the KEP-4770 label.")
+	fs.StringVar(&o.MirroringControllerName, "mirroring-controller-name", o.MirroringControllerName,
+		"The managed-by value of the EndpointSlice mirroring controller.")
+	fs.BoolVar(&o.ListRules, "list-rules", o.ListRules, "Print the rules with their severities and exit.")
+}
+
+// UsageError is an invalid option or combination of options (exit status
+// 2).
+type UsageError struct {
+	// Err says what is wrong (errors joined, one per line).
+	Err error
+}
+
+// Error returns the message of Err.
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Validate checks the options; the error is a *UsageError.
+func (o *Options) Validate() error {
+	var errs []error
+	switch o.Output {
+	case "", OutputText, OutputJSON:
+	default:
+		errs = append(errs, fmt.Errorf("--output %q is not one of text, json", o.Output))
+	}
+	if len(o.Files) > 0 && (o.Kubeconfig != "" || o.Context != "") {
+		errs = append(errs, errors.New("-f cannot be combined with --kubeconfig or --context: check either a dump or a cluster"))
+	}
+	if o.Namespace != "" && o.AllNamespaces {
+		errs = append(errs, errors.New("--namespace and --all-namespaces are mutually exclusive"))
+	}
+	for _, f := range o.Files {
+		if f == "" {
+			errs = append(errs, errors.New("-f needs a file name"))
+		}
+	}
+	if err := o.Config.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return &UsageError{Err: err}
+	}
+	return nil
+}
+
+// Run runs `slicekit check` with o and writes the report to out. It
+// returns the exit status and, when the check could not be made, an error
+// for the caller to print (the report is then not written):
+//
+//   - ExitOK, nil: no finding of severity error;
+//   - ExitFindings, nil: at least one error finding (in the report);
+//   - ExitUsage, err: invalid options (*UsageError) or input (*InputError:
+//     unreadable or invalid file, unreachable or unlistable cluster);
+//   - ExitFindings, err: the report could not be written.
+//
+// ctx supplies the logger (klog.FromContext) and cancels cluster calls.
+func Run(ctx context.Context, o Options, out io.Writer) (int, error) {
+	if err := o.Validate(); err != nil {
+		return ExitUsage, err
+	}
+	if o.ListRules {
+		if err := WriteRules(out); err != nil {
+			return ExitFindings, err
+		}
+		return ExitOK, nil
+	}
+	logger := klog.FromContext(ctx)
+	var (
+		inv    *Inventory
+		source string
+	)
+	if len(o.Files) > 0 {
+		objs, err := ReadFiles(o.Files, o.Stdin)
+		if err != nil {
+			return ExitUsage, err
+		}
+		inv = NewInventory(objs).InNamespace(o.Namespace)
+		source = strings.Join(o.Files, ", ")
+		if o.Namespace != "" {
+			source += " (namespace " + o.Namespace + ")"
+		}
+	} else {
+		cfg, ns, err := o.cluster()
+		if err != nil {
+			return ExitUsage, &InputError{File: "kubeconfig", Err: err}
+		}
+		cfg = rest.CopyConfig(cfg)
+		// Listing v1 Endpoints draws a deprecation warning on every call.
+		cfg.WarningHandler = rest.NoWarnings{}
+		client, err := kubernetes.NewForConfig(cfg)
+		if err != nil {
+			return ExitUsage, &InputError{File: "kubeconfig", Err: err}
+		}
+		logger.V(2).Info("Checking a cluster", "host", cfg.Host, "namespace", ns)
+		if inv, err = LoadCluster(ctx, client, ns); err != nil {
+			return ExitUsage, err
+		}
+		where := "all namespaces"
+		if ns != "" {
+			where = "namespace " + ns
+		}
+		source = fmt.Sprintf("cluster %s (%s)", cfg.Host, where)
+	}
+
+	rep := Check(ctx, inv, o.Config)
+	var err error
+	if o.Output == OutputJSON {
+		err = WriteJSON(out, rep, source, inv.Ignored)
+	} else {
+		err = WriteText(out, rep, source, inv.Ignored)
+	}
+	if err != nil {
+		return ExitFindings, fmt.Errorf("writing the report: %w", err)
+	}
+	return rep.ExitCode(), nil
+}
+
+// cluster returns the REST config and the namespace to list ("" for all).
+func (o *Options) cluster() (*rest.Config, string, error) {
+	ns := o.Namespace
+	if o.RESTConfig != nil {
+		if ns == "" && !o.AllNamespaces {
+			ns = "default"
+		}
+		return o.RESTConfig, ns, nil
+	}
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = o.Kubeconfig
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: o.Context})
+	cfg, err := cc.ClientConfig()
+	if err != nil {
+		return nil, "", err
+	}
+	if ns == "" && !o.AllNamespaces {
+		if ns, _, err = cc.Namespace(); err != nil {
+			return nil, "", err
+		}
+	}
+	return cfg, ns, nil
+}
+
+// WriteRules writes the rule table (ID, SEVERITY, SUMMARY).
+func WriteRules(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RULE\tSEVERITY\tSUMMARY")
+	for _, r := range Rules() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Summary)
+	}
+	return tw.Flush()
+}
+
+// ExitError is returned by the command of NewCommand when the exit status
+// is not 0; Err is nil when the status only reports error findings.
+type ExitError struct {
+	// Code is the exit status (ExitFindings or ExitUsage).
+	Code int
+	// Err is the error to print, nil when the report says it all.
+	Err error
+}
+
+// Error returns the message of Err, or says that errors were found.
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return "the check found errors"
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// ExitCode returns the exit status.
+func (e *ExitError) ExitCode() int { return e.Code }
+
+// Long is the help text of `slicekit check`.
+const Long = `Check EndpointSlices against the EndpointSlice contract, for any controller:
+metadata (kubernetes.io/service-name, managed-by, ownerReferences), KEP-4770
+delegation (service.kubernetes.io/endpoint-controller-name), mirroring, API
+limits, address types, duplicates, and, for slices derived from a Service's
+selector, every endpoint against its Pod (selected, not ended, conditions,
+nodeName, zone, hostname, ports).
+
+The objects come from a cluster (--kubeconfig, --context; -n NAMESPACE or
+--all-namespaces) or from dumps (-f FILE, repeatable: multi-document YAML or
+JSON, List kinds allowed, decoded strictly; objects of other kinds are ignored).
+Missing slices are not findings: the check judges the slices that exist.
+--list-rules prints the rules.
+
+Exit status: 0 no errors (warnings allowed), 1 at least one error finding,
+2 invalid flags or input (unreadable file, unreachable cluster).`
+
+// NewCommand returns a ready `check` command bound to a fresh Options. Its
+// RunE returns nil for exit status 0 and an *ExitError carrying the status
+// otherwise (Err nil when only findings caused it, since the report is
+// already written). Callers with their own exit-code mapping can instead
+// call Run from their own command with Options.AddFlags.
+func NewCommand() *cobra.Command {
+	o := NewOptions()
+	cmd := &cobra.Command{
+		Use:   "check [-f FILE]... [--kubeconfig FILE] [-n NAMESPACE | -A] [-o text|json]",
+		Short: "Check EndpointSlices against the EndpointSlice contract",
+		Long:  Long,
+		Example: `  slicekit check -A
+  slicekit check -n shop -o json
+  kubectl get svc,pods,nodes,endpoints,endpointslices -A -o yaml | slicekit check -f -`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Stdin = cmd.InOrStdin()
+			code, err := Run(cmd.Context(), *o, cmd.OutOrStdout())
+			if code == ExitOK && err == nil {
+				return nil
+			}
+			return &ExitError{Code: code, Err: err}
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}

@@ -1,0 +1,249 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/klog/v2/ktesting"
+)
+
+const svcYAML = `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: ns}
+spec: {selector: {app: web}}
+`
+
+func kinds(objs []runtime.Object) []string {
+	var out []string
+	for _, o := range objs {
+		out = append(out, objectKey(o))
+	}
+	return out
+}
+
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		want    []string
+		wantErr string
+	}{
+		{name: "one object", in: svcYAML, want: []string{"v1 Service ns/web"}},
+		{name: "empty documents and comments", in: "# nothing\n---\n---\n" + svcYAML + "---\n", want: []string{"v1 Service ns/web"}},
+		{
+			name: "v1 List of mixed kinds",
+			in: `apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Pod, metadata: {name: p, namespace: ns}}
+- {apiVersion: discovery.k8s.io/v1, kind: EndpointSlice, metadata: {name: s, namespace: ns}, addressType: IPv4}
+- {apiVersion: apps/v1, kind: Deployment, metadata: {name: d, namespace: ns}, spec: {replicas: 1}}
+`,
+			want: []string{"v1 Pod ns/p", "discovery.k8s.io/v1 EndpointSlice ns/s", "apps/v1 Deployment ns/d"},
+		},
+		{
+			name: "typed list",
+			in: `apiVersion: discovery.k8s.io/v1
+kind: EndpointSliceList
+items:
+- {metadata: {name: a, namespace: ns}, addressType: IPv4}
+- {metadata: {name: b, namespace: ns}, addressType: IPv6}
+`,
+			want: []string{"discovery.k8s.io/v1 EndpointSlice ns/a", "discovery.k8s.io/v1 EndpointSlice ns/b"},
+		},
+		{name: "JSON", in: `{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}}`, want: []string{"v1 Node /n"}},
+		{name: "other kinds are kept as metadata", in: "apiVersion: k8s.cni.cncf.io/v1\nkind: NetworkAttachmentDefinition\nmetadata: {name: net, namespace: ns}\nspec: {config: '{}'}\n",
+			want: []string{"k8s.cni.cncf.io/v1 NetworkAttachmentDefinition ns/net"}},
+		{name: "unknown field", in: strings.Replace(svcYAML, "selector:", "selektor:", 1), wantErr: `document 1: Service: unknown field "spec.selektor"`},
+		{name: "case mismatch", in: strings.Replace(svcYAML, "selector:", "Selector:", 1), wantErr: "document 1: Service"},
+		{name: "duplicate key", in: svcYAML + "spec: {}\n", wantErr: "document 1: invalid YAML"},
+		{name: "no kind", in: "apiVersion: v1\nmetadata: {name: x}\n", wantErr: "apiVersion and kind are required"},
+		{name: "no name", in: "apiVersion: v1\nkind: Pod\nmetadata: {namespace: ns}\n", wantErr: "metadata.name is required"},
+		{name: "bad item in a List", in: "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}, spek: {}}\n", wantErr: "List item 1: Pod: unknown field"},
+		{name: "not an object", in: "- a\n- b\n", wantErr: "not an object"},
+		{name: "second document broken", in: svcYAML + "---\nkind: [\n", wantErr: "f.yaml: document 2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			objs, err := Decode("f.yaml", []byte(tc.in))
+			if tc.wantErr != "" {
+				var ie *InputError
+				if err == nil || !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Decode error = %v, want an *InputError containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, kinds(objs)); d != "" {
+				t.Errorf("objects (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestReadFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a.yaml", svcYAML)
+	b := write("b.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\n")
+	write("d/1.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: ns}\n")
+	write("d/2.json", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p2","namespace":"ns"}}`)
+	write("d/README.md", "not read")
+
+	objs, err := ReadFiles([]string{a, "-", filepath.Join(dir, "d")}, strings.NewReader(string(mustRead(t, b))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"v1 Service ns/web", "v1 Pod ns/p", "v1 Pod ns/p1", "v1 Pod ns/p2"}
+	if d := cmp.Diff(want, kinds(objs)); d != "" {
+		t.Errorf("objects (-want +got):\n%s", d)
+	}
+
+	for _, tc := range []struct {
+		name  string
+		files []string
+		want  string
+	}{
+		{"duplicate object", []string{a, a}, "is given twice (first in " + a + " document 1)"},
+		{"stdin twice", []string{"-", "-"}, "standard input given more than once"},
+		{"missing file", []string{filepath.Join(dir, "nope.yaml")}, "no such file"},
+		{"no file", nil, "no input file given"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadFiles(tc.files, strings.NewReader(""))
+			var ie *InputError
+			if err == nil || !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ReadFiles error = %v, want an *InputError containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestInventory(t *testing.T) {
+	f := newFixture()
+	other := f.pod.DeepCopy()
+	other.Namespace = "ns2"
+	inv := NewInventory(append(f.objects(), other, &metav1.PartialObjectMetadata{}))
+	if inv.Ignored != 1 || !inv.Have.Services || !inv.Have.Pods || !inv.Have.Nodes || !inv.Have.Endpoints {
+		t.Errorf("inventory: ignored %d, have %+v", inv.Ignored, inv.Have)
+	}
+	in := inv.InNamespace("ns2")
+	if len(in.Pods) != 1 || len(in.Services) != 0 || len(in.EndpointSlices) != 0 || len(in.Nodes) != 1 || !in.Have.Services {
+		t.Errorf("InNamespace(ns2): %+v", in.counts())
+	}
+	if inv.InNamespace("") != inv {
+		t.Error("InNamespace(\"\") should return the inventory itself")
+	}
+}
+
+func TestLoadCluster(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	f := newFixture()
+	client := fake.NewClientset(f.objects()...)
+	inv, err := LoadCluster(ctx, client, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := inv.counts()
+	want := Counts{Services: 3, Pods: 1, Nodes: 1, Endpoints: 1, EndpointSlices: 2}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("counts (-want +got):\n%s", d)
+	}
+	if rep := Check(ctx, inv, Config{}); len(rep.Findings) != 0 {
+		t.Errorf("findings on the consistent fixture: %v", rep.Findings)
+	}
+
+	// Nodes may be forbidden: the zone rule is skipped.
+	client = fake.NewClientset(f.objects()...)
+	client.PrependReactor("list", "nodes", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "nodes"}, "", errors.New("no"))
+	})
+	inv, err = LoadCluster(ctx, client, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.Have.Nodes || !inv.Have.Pods {
+		t.Errorf("have = %+v, want nodes missing and pods present", inv.Have)
+	}
+
+	// Other errors fail the load.
+	client = fake.NewClientset()
+	client.PrependReactor("list", "endpointslices", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, errors.New("connection refused")
+	})
+	var ie *InputError
+	if _, err := LoadCluster(ctx, client, ""); !errors.As(err, &ie) {
+		t.Errorf("LoadCluster error = %v, want *InputError", err)
+	}
+}
+
+func TestListAllPages(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	pages := [][]corev1.Pod{{{}, {}}, {{}}, {}}
+	var tokens []string
+	n := 0
+	got, err := listAll(ctx, func(_ context.Context, o metav1.ListOptions) ([]corev1.Pod, string, error) {
+		tokens = append(tokens, o.Continue)
+		if o.Limit != listPageSize {
+			t.Errorf("limit = %d", o.Limit)
+		}
+		p := pages[n]
+		n++
+		cont := ""
+		if n < len(pages) {
+			cont = string(rune('a' + n))
+		}
+		return p, cont, nil
+	})
+	if err != nil || len(got) != 3 || strings.Join(tokens, ",") != ",b,c" {
+		t.Errorf("listAll = %d items, %v; tokens %q", len(got), err, tokens)
+	}
+}
