@@ -1,0 +1,229 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package app
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	logsapi "k8s.io/component-base/logs/api/v1"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func TestMain(m *testing.M) {
+	// Each render applies the (default) logging configuration again.
+	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
+	os.Exit(m.Run())
+}
+
+// runMain runs the CLI in-process and returns its exit code and output.
+func runMain(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	code = Main(ctx, args, Streams{In: strings.NewReader(stdin), Out: &out, Err: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{name: "no command", args: nil, wantCode: ExitUsage, wantStderr: "a command is required"},
+		{name: "unknown command", args: []string{"rnu"}, wantCode: ExitUsage, wantStderr: `unknown command "rnu"; did you mean "run"?`},
+		{name: "unknown root flag", args: []string{"--bogus"}, wantCode: ExitUsage, wantStderr: "unknown flag: --bogus"},
+		{name: "help", args: []string{"--help"}, wantCode: ExitOK},
+		{name: "run help", args: []string{"run", "--help"}, wantCode: ExitOK},
+		{name: "version", args: []string{"version"}, wantCode: ExitOK},
+		{name: "version json", args: []string{"version", "-o", "json"}, wantCode: ExitOK},
+		{name: "version bad output", args: []string{"version", "-o", "xml"}, wantCode: ExitUsage, wantStderr: "--output must be text or json"},
+		{name: "version args", args: []string{"version", "extra"}, wantCode: ExitUsage, wantStderr: "unexpected arguments"},
+		{name: "check", args: []string{"check"}, wantCode: ExitUsage, wantStderr: "check is not implemented yet"},
+		{name: "check with flags", args: []string{"check", "--anything"}, wantCode: ExitUsage, wantStderr: "not implemented yet"},
+
+		{name: "run unknown flag", args: []string{"run", "--nope"}, wantCode: ExitUsage, wantStderr: "slicekit run: unknown flag: --nope"},
+		{name: "run bad flag value", args: []string{"run", "--max-endpoints-per-slice=many"}, wantCode: ExitUsage, wantStderr: "invalid argument"},
+		{name: "run out of range", args: []string{"run", "--max-endpoints-per-slice=1001"}, wantCode: ExitUsage, wantStderr: "--max-endpoints-per-slice=1001 must be between 1 and 1000"},
+		{name: "run syncs", args: []string{"run", "--concurrent-service-endpoint-syncs=0"}, wantCode: ExitUsage, wantStderr: "--concurrent-service-endpoint-syncs=0"},
+		{name: "run unknown controller", args: []string{"run", "--controllers=*,bogus"}, wantCode: ExitUsage, wantStderr: "unknown controller(s) bogus"},
+		{name: "run unknown gate", args: []string{"run", "--feature-gates=Nope=true"}, wantCode: ExitUsage, wantStderr: "unrecognized feature gate: Nope"},
+		{name: "run lease", args: []string{"run", "--leader-elect-renew-deadline=20s"}, wantCode: ExitUsage, wantStderr: "--leader-elect-lease-duration=15s must be greater than"},
+		{name: "run bind address", args: []string{"run", "--metrics-bind-address=nope"}, wantCode: ExitUsage, wantStderr: "--metrics-bind-address"},
+		{name: "run args", args: []string{"run", "extra"}, wantCode: ExitUsage, wantStderr: "unexpected arguments"},
+		{name: "run log format", args: []string{"run", "--logging-format=xml"}, wantCode: ExitUsage, wantStderr: "format"},
+		{name: "run every error at once", args: []string{"run", "--max-endpoints-per-slice=0", "--controllers=x"}, wantCode: ExitUsage,
+			wantStderr: "--controllers: unknown controller(s) x"},
+		{name: "run without cluster", args: []string{"run", "--kubeconfig=/nonexistent/kubeconfig", "--metrics-bind-address=0", "--health-probe-bind-address=0"},
+			wantCode: ExitFailure, wantStderr: "loading --kubeconfig /nonexistent/kubeconfig"},
+
+		{name: "render without file", args: []string{"render"}, wantCode: ExitUsage, wantStderr: "at least one -f FILE is required"},
+		{name: "render bad flag", args: []string{"render", "-f", "x.yaml", "--max-endpoints-per-slice=0"}, wantCode: ExitUsage, wantStderr: "--max-endpoints-per-slice=0"},
+		{name: "render run-only flag", args: []string{"render", "-f", "x.yaml", "--leader-elect=false"}, wantCode: ExitUsage, wantStderr: "unknown flag: --leader-elect"},
+		{name: "render missing file", args: []string{"render", "-f", "testdata/nope.yaml"}, wantCode: ExitUsage, wantStderr: "testdata/nope.yaml: open testdata/nope.yaml: no such file or directory"},
+		{name: "render malformed", args: []string{"render", "-f", "testdata/malformed.yaml"}, wantCode: ExitUsage,
+			wantStderr: "slicekit render: invalid input: testdata/malformed.yaml: document 2: Service: unknown field \"spec.selektor\""},
+		{name: "render unknown kind", args: []string{"render", "-f", "testdata/unknown-kind.yaml"}, wantCode: ExitUsage,
+			wantStderr: "testdata/unknown-kind.yaml: document 3: unsupported kind \"Deployment\" of apiVersion \"apps/v1\""},
+		{name: "render max passes", args: []string{"render", "-f", "x", "--max-passes=0"}, wantCode: ExitUsage, wantStderr: "--max-passes=0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runMain(t, "", tc.args...)
+			if code != tc.wantCode {
+				t.Errorf("exit code = %d, want %d; stderr:\n%s", code, tc.wantCode, stderr)
+			}
+			if !strings.Contains(stderr, tc.wantStderr) {
+				t.Errorf("stderr does not contain %q:\n%s", tc.wantStderr, stderr)
+			}
+			if tc.wantCode == ExitUsage && !strings.Contains(stderr, "slicekit") {
+				t.Errorf("stderr does not name the command:\n%s", stderr)
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, _ := runMain(t, "", "version")
+	if code != ExitOK || !strings.HasPrefix(stdout, "slicekit ") || !strings.Contains(stdout, "go:") {
+		t.Errorf("exit %d, output:\n%s", code, stdout)
+	}
+}
+
+// goldens are render runs whose output is kept in testdata/<name>.golden.yaml
+// (go test ./cmd/slicekit/app -update rewrites them).
+var goldens = []struct {
+	name string
+	args []string
+}{
+	{"examples", []string{"-f", "../../../examples/00-namespace-and-node.yaml", "-f", "../../../examples/10-plain-service.yaml",
+		"-f", "../../../examples/20-delegated-service.yaml", "-f", "../../../examples/30-dual-stack-service.yaml"}},
+	{"examples-gate-off", []string{"--feature-gates=ExternalEndpointController=false",
+		"-f", "../../../examples/00-namespace-and-node.yaml", "-f", "../../../examples/10-plain-service.yaml", "-f", "../../../examples/20-delegated-service.yaml"}},
+	{"examples-named-controller", []string{"--controller-name=custom-ctrl.example.com",
+		"-f", "../../../examples/00-namespace-and-node.yaml", "-f", "../../../examples/10-plain-service.yaml", "-f", "../../../examples/20-delegated-service.yaml"}},
+	{"packing", []string{"-f", "testdata/packing.yaml", "--max-endpoints-per-slice=2"}},
+	{"handover", []string{"-f", "testdata/handover.yaml"}},
+}
+
+func TestRenderGolden(t *testing.T) {
+	for _, g := range goldens {
+		t.Run(g.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, "", append([]string{"render"}, g.args...)...)
+			if code != ExitOK {
+				t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+			}
+			path := filepath.Join("testdata", g.name+".golden.yaml")
+			if *update {
+				if err := os.WriteFile(path, []byte(stdout), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if d := cmp.Diff(string(want), stdout); d != "" {
+				t.Errorf("render output differs from %s (-want +got); rerun with -update if intended:\n%s", path, d)
+			}
+
+			// Rendering twice changes nothing: the output, given with the
+			// input's other objects, renders to itself.
+			inputs := inputFiles(g.args)
+			var nonSlices bytes.Buffer
+			for _, f := range inputs {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				nonSlices.Write(withoutSlices(t, b))
+				nonSlices.WriteString("\n---\n")
+			}
+			args := append(flagsOnly(g.args), "-f", "-", "-f", path)
+			code, again, stderr := runMain(t, nonSlices.String(), append([]string{"render"}, args...)...)
+			if code != ExitOK {
+				t.Fatalf("second render: exit code %d; stderr:\n%s", code, stderr)
+			}
+			if d := cmp.Diff(stdout, again); d != "" {
+				t.Errorf("second render changed the output (-first +second):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestRenderStdin(t *testing.T) {
+	in, err := os.ReadFile("testdata/packing.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, fromStdin, stderr := runMain(t, string(in), "render", "-f", "-", "--max-endpoints-per-slice=2")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, fromFile, _ := runMain(t, "", "render", "-f", "testdata/packing.yaml", "--max-endpoints-per-slice=2")
+	if fromStdin != fromFile {
+		t.Errorf("stdin and file renders differ:\n%s\n---\n%s", fromStdin, fromFile)
+	}
+}
+
+// inputFiles returns the -f values of args.
+func inputFiles(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-f" && i+1 < len(args) {
+			out = append(out, args[i+1])
+			i++
+		}
+	}
+	return out
+}
+
+// flagsOnly returns args without the -f pairs.
+func flagsOnly(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-f" {
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// withoutSlices drops the EndpointSlice documents of a YAML file (they are
+// in the golden output).
+func withoutSlices(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var kept []string
+	for _, doc := range strings.Split(string(b), "\n---\n") {
+		if strings.Contains(doc, "\nkind: EndpointSlice\n") || strings.HasPrefix(doc, "kind: EndpointSlice\n") {
+			continue
+		}
+		kept = append(kept, doc)
+	}
+	return []byte(strings.Join(kept, "\n---\n"))
+}

@@ -1,0 +1,67 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package app
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	logsapi "k8s.io/component-base/logs/api/v1"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/manager"
+)
+
+// newRunCommand returns `slicekit run`.
+func newRunCommand(_ Streams) *cobra.Command {
+	o := manager.NewOptions()
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run the controller manager against a cluster",
+		Long: `Run the enabled controllers (default: every controller enabled by default, today
+the EndpointSlice controller) against the cluster of --kubeconfig, or the
+in-cluster configuration, with leader election, /metrics, /healthz and /readyz.
+Flags follow kube-controller-manager's names and defaults where it has them.
+SIGTERM or SIGINT stops it gracefully.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Complete(); err != nil {
+				return usageError(cmd, err)
+			}
+			if err := o.Validate(); err != nil {
+				return usageError(cmd, err)
+			}
+			if err := logsapi.ValidateAndApply(o.Logs, o.FeatureGates); err != nil {
+				return usageError(cmd, err)
+			}
+			defer klog.Flush()
+			ctx := cmd.Context()
+			logger := klog.FromContext(ctx)
+			bi := manager.ReadBuildInfo()
+			logger.Info("Starting slicekit", "version", bi.Version, "revision", bi.Revision, "modified", bi.Modified,
+				"goVersion", bi.GoVersion, "platform", bi.Platform)
+			manager.LogFlags(logger, cmd.Flags())
+			m, err := manager.New(ctx, o)
+			if err != nil {
+				return fmt.Errorf("starting the manager: %w", err)
+			}
+			return m.Run(ctx)
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}

@@ -1,0 +1,327 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/kubernetes/scheme"
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/yaml"
+
+	"github.com/slicekit/slicekit/pkg/manager"
+)
+
+// decodeStrict decodes one YAML document strictly (unknown and duplicate
+// fields are errors, case-sensitive) into its client-go type.
+func decodeStrict(doc []byte) (runtime.Object, error) {
+	j, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
+		return nil, err
+	}
+	var tm struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if err := yaml.Unmarshal(doc, &tm); err != nil {
+		return nil, err
+	}
+	var obj any
+	gvk := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind)
+	if gvk.Group == "kustomize.config.k8s.io" {
+		obj = &types.Kustomization{}
+	} else {
+		o, err := scheme.Scheme.New(gvk)
+		if err != nil {
+			return nil, err
+		}
+		obj = o
+	}
+	strictErrs, err := kjson.UnmarshalStrict(j, obj, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
+	if err != nil {
+		return nil, err
+	}
+	if err := errors.Join(strictErrs...); err != nil {
+		return nil, err
+	}
+	if o, ok := obj.(runtime.Object); ok {
+		return o, nil
+	}
+	return nil, nil // a Kustomization
+}
+
+// decodeAll decodes every document of a multi-document YAML stream.
+func decodeAll(t *testing.T, name string, data []byte) []runtime.Object {
+	t.Helper()
+	var out []runtime.Object
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for i := 1; ; i++ {
+		doc, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("%s: document %d: %v", name, i, err)
+		}
+		if len(bytes.TrimSpace(doc)) == 0 {
+			continue
+		}
+		obj, err := decodeStrict(doc)
+		if err != nil {
+			t.Errorf("%s: document %d: %v", name, i, err)
+			continue
+		}
+		if obj != nil {
+			out = append(out, obj)
+		}
+	}
+}
+
+// TestFilesDecodeStrictly decodes every YAML file under config/ strictly.
+func TestFilesDecodeStrictly(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		decodeAll(t, path, data)
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 10 {
+		t.Errorf("only %d YAML files found", n)
+	}
+}
+
+// build renders config/ with kustomize's API, as `kubectl apply -k config/`
+// does, and decodes the result strictly.
+func build(t *testing.T) map[string]runtime.Object {
+	t.Helper()
+	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
+	m, err := k.Run(filesys.MakeFsOnDisk(), ".")
+	if err != nil {
+		t.Fatalf("kustomize build config/: %v", err)
+	}
+	out, err := m.AsYaml()
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := map[string]runtime.Object{}
+	for _, o := range decodeAll(t, "kustomize build", out) {
+		gvk := o.GetObjectKind().GroupVersionKind()
+		acc, ok := o.(interface {
+			GetName() string
+			GetNamespace() string
+		})
+		if !ok {
+			t.Fatalf("%s has no metadata", gvk)
+		}
+		objs[gvk.Kind+" "+acc.GetNamespace()+"/"+acc.GetName()] = o
+	}
+	return objs
+}
+
+func TestKustomizeBuild(t *testing.T) {
+	objs := build(t)
+	var got []string
+	for k := range objs {
+		got = append(got, k)
+	}
+	slices.Sort(got)
+	want := []string{
+		"ClusterRole /slicekit",
+		"ClusterRoleBinding /slicekit",
+		"Deployment slicekit-system/slicekit",
+		"Namespace /slicekit-system",
+		"Role slicekit-system/slicekit-leader-election",
+		"RoleBinding slicekit-system/slicekit-leader-election",
+		"ServiceAccount slicekit-system/slicekit",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("objects (-want +got):\n%s", d)
+	}
+	for k, o := range objs {
+		acc := o.(interface{ GetLabels() map[string]string })
+		if acc.GetLabels()["app.kubernetes.io/part-of"] != "slicekit" {
+			t.Errorf("%s lacks label app.kubernetes.io/part-of=slicekit", k)
+		}
+	}
+}
+
+// TestClusterRoleIsLeastPrivilege pins the ClusterRole to what the
+// EndpointSlice controller uses: every rule is needed, none is missing.
+func TestClusterRoleIsLeastPrivilege(t *testing.T) {
+	role := build(t)["ClusterRole /slicekit"].(*rbacv1.ClusterRole)
+	want := []rbacv1.PolicyRule{
+		{APIGroups: []string{""}, Resources: []string{"services", "pods", "nodes"}, Verbs: []string{"get", "list", "watch"}},
+		{APIGroups: []string{""}, Resources: []string{"services/finalizers"}, Verbs: []string{"update"}},
+		{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: []string{"get", "list", "watch", "create", "update", "delete"}},
+		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
+	}
+	if d := cmp.Diff(want, role.Rules); d != "" {
+		t.Errorf("ClusterRole rules (-want +got):\n%s", d)
+	}
+	for _, r := range role.Rules {
+		for _, s := range append(append(r.Verbs, r.Resources...), r.APIGroups...) {
+			if s == "*" {
+				t.Errorf("wildcard in rule %+v", r)
+			}
+		}
+	}
+}
+
+func TestLeaderElectionRole(t *testing.T) {
+	objs := build(t)
+	role := objs["Role slicekit-system/slicekit-leader-election"].(*rbacv1.Role)
+	want := []rbacv1.PolicyRule{{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}}}
+	if d := cmp.Diff(want, role.Rules); d != "" {
+		t.Errorf("Role rules (-want +got):\n%s", d)
+	}
+	dep := objs["Deployment slicekit-system/slicekit"].(*appsv1.Deployment)
+	sa := dep.Spec.Template.Spec.ServiceAccountName
+	subject := rbacv1.Subject{Kind: "ServiceAccount", Name: sa, Namespace: dep.Namespace}
+	for _, key := range []string{"ClusterRoleBinding /slicekit", "RoleBinding slicekit-system/slicekit-leader-election"} {
+		var subjects []rbacv1.Subject
+		var ref rbacv1.RoleRef
+		switch b := objs[key].(type) {
+		case *rbacv1.ClusterRoleBinding:
+			subjects, ref = b.Subjects, b.RoleRef
+		case *rbacv1.RoleBinding:
+			subjects, ref = b.Subjects, b.RoleRef
+		}
+		if d := cmp.Diff([]rbacv1.Subject{subject}, subjects); d != "" {
+			t.Errorf("%s subjects (-want +got):\n%s", key, d)
+		}
+		if _, ok := objs[ref.Kind+" "+map[string]string{"Role": dep.Namespace}[ref.Kind]+"/"+ref.Name]; !ok {
+			t.Errorf("%s refers to missing %s %s", key, ref.Kind, ref.Name)
+		}
+	}
+	if _, ok := objs["ServiceAccount "+dep.Namespace+"/"+sa]; !ok {
+		t.Errorf("ServiceAccount %s/%s is not shipped", dep.Namespace, sa)
+	}
+}
+
+// TestDeployment checks that the Deployment's arguments are valid `slicekit
+// run` flags and agree with its ports, probes and security settings.
+func TestDeployment(t *testing.T) {
+	dep := build(t)["Deployment slicekit-system/slicekit"].(*appsv1.Deployment)
+	pod := dep.Spec.Template.Spec
+	if len(pod.Containers) != 1 {
+		t.Fatalf("%d containers", len(pod.Containers))
+	}
+	c := pod.Containers[0]
+	if c.Image != "ghcr.io/slicekit/slicekit:latest" {
+		t.Errorf("image %q", c.Image)
+	}
+	if len(c.Args) == 0 || c.Args[0] != "run" {
+		t.Fatalf("args %q do not start with run", c.Args)
+	}
+
+	t.Setenv("POD_NAMESPACE", dep.Namespace)
+	o := manager.NewOptions()
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	o.AddFlags(fs)
+	if err := fs.Parse(c.Args[1:]); err != nil {
+		t.Fatalf("args: %v", err)
+	}
+	if err := o.Complete(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Validate(); err != nil {
+		t.Fatalf("args do not validate: %v", err)
+	}
+	if !o.LeaderElection.LeaderElect || o.LeaderElection.ResourceNamespace != dep.Namespace {
+		t.Errorf("leader election %v in namespace %q, want on in %q", o.LeaderElection.LeaderElect, o.LeaderElection.ResourceNamespace, dep.Namespace)
+	}
+	if *dep.Spec.Replicas < 2 {
+		t.Errorf("replicas %d: leader election wants a standby", *dep.Spec.Replicas)
+	}
+
+	ports := map[string]int32{}
+	for _, p := range c.Ports {
+		ports[p.Name] = p.ContainerPort
+	}
+	portOf := func(addr string) string { return addr[strings.LastIndex(addr, ":")+1:] }
+	if got := portOf(o.MetricsBindAddress); got != itoa(ports["metrics"]) {
+		t.Errorf("--metrics-bind-address port %s, container port metrics %d", got, ports["metrics"])
+	}
+	if got := portOf(o.HealthProbeBindAddress); got != itoa(ports["health"]) {
+		t.Errorf("--health-probe-bind-address port %s, container port health %d", got, ports["health"])
+	}
+	for _, p := range []struct {
+		name  string
+		probe *corev1.Probe
+		path  string
+	}{{"liveness", c.LivenessProbe, "/healthz"}, {"readiness", c.ReadinessProbe, "/readyz"}} {
+		if p.probe == nil || p.probe.HTTPGet == nil {
+			t.Errorf("no %s HTTP probe", p.name)
+			continue
+		}
+		if p.probe.HTTPGet.Path != p.path || p.probe.HTTPGet.Port.String() != "health" {
+			t.Errorf("%s probe %s on port %s, want %s on health", p.name, p.probe.HTTPGet.Path, p.probe.HTTPGet.Port.String(), p.path)
+		}
+	}
+
+	sc := c.SecurityContext
+	psc := pod.SecurityContext
+	switch {
+	case sc == nil || psc == nil:
+		t.Fatal("no security context")
+	case sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem:
+		t.Error("root filesystem is writable")
+	case sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation:
+		t.Error("privilege escalation allowed")
+	case psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot:
+		t.Error("may run as root")
+	case sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}):
+		t.Error("capabilities not dropped")
+	}
+	if pod.TerminationGracePeriodSeconds == nil || *pod.TerminationGracePeriodSeconds < int64(o.ShutdownTimeout.Seconds()) {
+		t.Errorf("terminationGracePeriodSeconds %v is shorter than the manager's shutdown timeout %s", pod.TerminationGracePeriodSeconds, o.ShutdownTimeout)
+	}
+}
+
+func itoa(i int32) string {
+	b, _ := yaml.Marshal(i)
+	return strings.TrimSpace(string(b))
+}

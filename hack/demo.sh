@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+
+# Copyright 2026 The slicekit Authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+# The slicekit demo (`make demo`), from a clean clone:
+#   1. builds bin/slicekit and, when missing, the local control plane
+#      (bin/etcd, bin/kube-apiserver: `make controlplane`, ~5-10 min cold);
+#   2. starts the control plane (hack/up.sh; .local/kubeconfig), unless one
+#      is already running, which is then left running at the end;
+#   3. runs `bin/slicekit run` in the background (log: .local/slicekit.log);
+#   4. applies examples/ with hack/demoapply (no kubectl needed; Pod and Node
+#      status are set through the status subresource, as there is no kubelet),
+#      waits for the EndpointSlices and prints them as a table;
+#   5. stops slicekit (SIGTERM) and the control plane it started, also on
+#      error or Ctrl-C; on a control plane that was already running it
+#      deletes the demo objects instead.
+#
+# Environment:
+#   DEMO_HEALTH_PORT   slicekit's /healthz and /readyz port (default 18081)
+#   DEMO_METRICS_PORT  slicekit's /metrics port (default 18080)
+#   DEMO_KEEP=1        leave slicekit and the control plane running
+
+set -o errexit -o nounset -o pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "${REPO_ROOT}"
+LOCAL_DIR="${REPO_ROOT}/.local"
+KUBECONFIG_FILE="${LOCAL_DIR}/kubeconfig"
+SLICEKIT_LOG="${LOCAL_DIR}/slicekit.log"
+HEALTH_PORT="${DEMO_HEALTH_PORT:-18081}"
+METRICS_PORT="${DEMO_METRICS_PORT:-18080}"
+KEEP="${DEMO_KEEP:-0}"
+mkdir -p "${LOCAL_DIR}" bin
+
+started_cluster=0
+applied=0
+slicekit_pid=""
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [[ "${KEEP}" == "1" ]]; then
+    echo
+    echo "DEMO_KEEP=1: leaving slicekit (pid ${slicekit_pid:-none}) and the control plane running."
+    echo "  export KUBECONFIG=${KUBECONFIG_FILE}; stop with: kill ${slicekit_pid:-}; make down"
+    exit "${rc}"
+  fi
+  if [[ -n "${slicekit_pid}" ]] && kill -0 "${slicekit_pid}" 2>/dev/null; then
+    echo "==> stopping slicekit (pid ${slicekit_pid})"
+    kill -TERM "${slicekit_pid}" 2>/dev/null || true
+    for _ in $(seq 1 150); do
+      kill -0 "${slicekit_pid}" 2>/dev/null || break
+      sleep 0.2
+    done
+    if kill -0 "${slicekit_pid}" 2>/dev/null; then
+      echo "slicekit did not stop within 30s; sending SIGKILL" >&2
+      kill -KILL "${slicekit_pid}" 2>/dev/null || true
+    fi
+    wait "${slicekit_pid}" 2>/dev/null || true
+  fi
+  if [[ "${started_cluster}" == "1" ]]; then
+    echo "==> stopping the local control plane"
+    "${REPO_ROOT}/hack/down.sh" || true
+  elif [[ "${applied}" == "1" ]]; then
+    echo "==> deleting the demo objects from the control plane that was already running"
+    "${LOCAL_DIR}/demoapply" -kubeconfig "${KUBECONFIG_FILE}" -delete examples/*.yaml || true
+  fi
+  if [[ "${rc}" != "0" ]]; then
+    echo "demo failed (exit ${rc}); slicekit log: ${SLICEKIT_LOG}" >&2
+    [[ -f "${SLICEKIT_LOG}" ]] && tail -n 20 "${SLICEKIT_LOG}" >&2
+  fi
+  exit "${rc}"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+echo "==> building bin/slicekit and the demo helper"
+go build -o bin/slicekit ./cmd/slicekit
+go build -o "${LOCAL_DIR}/demoapply" ./hack/demoapply
+
+echo "==> control plane (bin/etcd, bin/kube-apiserver)"
+"${REPO_ROOT}/hack/build-controlplane.sh"
+
+if [[ -f "${LOCAL_DIR}/localcluster.pid" ]] && kill -0 "$(cat "${LOCAL_DIR}/localcluster.pid")" 2>/dev/null; then
+  echo "==> using the local control plane that is already running (it is left running)"
+else
+  echo "==> starting the local control plane"
+  started_cluster=1
+  "${REPO_ROOT}/hack/up.sh"
+fi
+
+echo "==> starting slicekit run (log: ${SLICEKIT_LOG})"
+bin/slicekit run \
+  --kubeconfig "${KUBECONFIG_FILE}" \
+  --leader-elect=false \
+  --metrics-bind-address "127.0.0.1:${METRICS_PORT}" \
+  --health-probe-bind-address "127.0.0.1:${HEALTH_PORT}" \
+  --v=2 >"${SLICEKIT_LOG}" 2>&1 &
+slicekit_pid=$!
+
+echo "==> applying examples/"
+applied=1
+"${LOCAL_DIR}/demoapply" \
+  -kubeconfig "${KUBECONFIG_FILE}" \
+  -ready-url "http://127.0.0.1:${HEALTH_PORT}/readyz" \
+  examples/*.yaml
+
+if ! kill -0 "${slicekit_pid}" 2>/dev/null; then
+  echo "slicekit exited early" >&2
+  exit 1
+fi
+echo
+echo "slicekit metrics: http://127.0.0.1:${METRICS_PORT}/metrics (while it runs)"
+echo "the same objects rendered offline: bin/slicekit render $(printf -- '-f %s ' examples/*.yaml)"

@@ -1,0 +1,332 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command demoapply is the kubectl-free helper of `make demo`: it waits for
+// slicekit to be ready, creates the objects of the given YAML files (Pod and
+// Node status through the status subresource, as a kubelet would report
+// it, since the local control plane has none), waits until the
+// EndpointSlices settle and prints them as a table.
+//
+//	demoapply -kubeconfig .local/kubeconfig -ready-url http://127.0.0.1:18081/readyz examples/*.yaml
+//	demoapply -kubeconfig .local/kubeconfig -delete examples/*.yaml
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/render"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintf(os.Stderr, "demoapply: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	kubeconfig := flag.String("kubeconfig", ".local/kubeconfig", "kubeconfig of the cluster")
+	readyURL := flag.String("ready-url", "", "wait until this URL (slicekit's /readyz) answers 200 before applying")
+	timeout := flag.Duration("timeout", 90*time.Second, "how long to wait for readiness and for the slices")
+	del := flag.Bool("delete", false, "delete the objects of the files (and the slices of their Services) instead of creating them")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		return errors.New("usage: demoapply [-kubeconfig K] [-ready-url URL] FILE...")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+
+	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
+	if err != nil {
+		return err
+	}
+	cfg.UserAgent = "slicekit-demoapply"
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	objs, err := render.ReadFiles(flag.Args(), os.Stdin)
+	if err != nil {
+		return err
+	}
+	if *del {
+		return deleteAll(ctx, client, objs)
+	}
+
+	if *readyURL != "" {
+		fmt.Printf("waiting for slicekit (%s) ...\n", *readyURL)
+		if err := waitReady(ctx, *readyURL, *timeout); err != nil {
+			return err
+		}
+	}
+
+	// Create what others refer to first.
+	order := map[string]int{"Namespace": 0, "Node": 1, "Service": 2, "Endpoints": 3, "Pod": 4, "EndpointSlice": 5}
+	slices.SortStableFunc(objs, func(a, b render.Object) int {
+		return order[a.GetObjectKind().GroupVersionKind().Kind] - order[b.GetObjectKind().GroupVersionKind().Kind]
+	})
+	var services []*corev1.Service
+	namespaces := map[string]bool{}
+	for _, o := range objs {
+		created, err := apply(ctx, client, o.Object)
+		if err != nil {
+			return fmt.Errorf("%s document %d: %w", o.File, o.Document, err)
+		}
+		if svc, ok := created.(*corev1.Service); ok {
+			services = append(services, svc)
+			namespaces[svc.Namespace] = true
+		}
+	}
+
+	fmt.Println("waiting for the EndpointSlices to settle ...")
+	list, err := settle(ctx, client, services, namespaces, *timeout)
+	if err != nil {
+		return err
+	}
+	printTable(list, services)
+	return nil
+}
+
+// deleteAll deletes objs in reverse dependency order, then the
+// EndpointSlices left in their namespaces (there is no garbage collector
+// in the local control plane), then the namespaces. Missing objects are
+// fine.
+func deleteAll(ctx context.Context, c kubernetes.Interface, objs []render.Object) error {
+	var errs []error
+	ignore := func(err error) {
+		if err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, err)
+		}
+	}
+	namespaces := map[string]bool{}
+	for i := len(objs) - 1; i >= 0; i-- {
+		opts := metav1.DeleteOptions{}
+		switch o := objs[i].Object.(type) {
+		case *corev1.Pod:
+			zero := int64(0)
+			opts.GracePeriodSeconds = &zero // no kubelet will confirm a graceful stop
+			ignore(c.CoreV1().Pods(o.Namespace).Delete(ctx, o.Name, opts))
+		case *corev1.Service:
+			ignore(c.CoreV1().Services(o.Namespace).Delete(ctx, o.Name, opts))
+			namespaces[o.Namespace] = true
+		case *corev1.Endpoints:
+			ignore(c.CoreV1().Endpoints(o.Namespace).Delete(ctx, o.Name, opts))
+		case *discoveryv1.EndpointSlice:
+			ignore(c.DiscoveryV1().EndpointSlices(o.Namespace).Delete(ctx, o.Name, opts))
+		case *corev1.Node:
+			ignore(c.CoreV1().Nodes().Delete(ctx, o.Name, opts))
+		case *corev1.Namespace:
+			namespaces[o.Name] = true
+		}
+	}
+	for ns := range namespaces {
+		ignore(c.DiscoveryV1().EndpointSlices(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}))
+	}
+	for _, o := range objs {
+		if n, ok := o.Object.(*corev1.Namespace); ok {
+			ignore(c.CoreV1().Namespaces().Delete(ctx, n.Name, metav1.DeleteOptions{}))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	fmt.Println("deleted the demo objects")
+	return nil
+}
+
+// waitReady polls url until it answers 200.
+func waitReady(ctx context.Context, url string, timeout time.Duration) error {
+	return wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return false, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return false, nil
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
+}
+
+// apply creates obj (or updates it when it exists) and then sets the
+// status of Pods and Nodes. It returns the stored object, or nil when the
+// object was skipped.
+func apply(ctx context.Context, c kubernetes.Interface, obj runtime.Object) (runtime.Object, error) {
+	switch o := obj.(type) {
+	case *corev1.Namespace:
+		return upsert(ctx, o, c.CoreV1().Namespaces(), "Namespace "+o.Name)
+	case *corev1.Node:
+		status := o.Status
+		n, err := upsert(ctx, o, c.CoreV1().Nodes(), "Node "+o.Name)
+		if err != nil {
+			return nil, err
+		}
+		n.Status = status
+		return c.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{})
+	case *corev1.Service:
+		svc, err := upsert(ctx, o, c.CoreV1().Services(o.Namespace), "Service "+o.Namespace+"/"+o.Name)
+		if apierrors.IsInvalid(err) && o.Spec.IPFamilyPolicy != nil && *o.Spec.IPFamilyPolicy == corev1.IPFamilyPolicyRequireDualStack {
+			fmt.Printf("  skipped Service %s/%s: this control plane has one service IP family (%v)\n", o.Namespace, o.Name, err)
+			return nil, nil
+		}
+		return svc, err
+	case *corev1.Endpoints:
+		return upsert(ctx, o, c.CoreV1().Endpoints(o.Namespace), "Endpoints "+o.Namespace+"/"+o.Name)
+	case *corev1.Pod:
+		status := o.Status
+		p, err := upsert(ctx, o, c.CoreV1().Pods(o.Namespace), "Pod "+o.Namespace+"/"+o.Name)
+		if err != nil {
+			return nil, err
+		}
+		p.Status = status
+		return c.CoreV1().Pods(o.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{})
+	case *discoveryv1.EndpointSlice:
+		return upsert(ctx, o, c.DiscoveryV1().EndpointSlices(o.Namespace), "EndpointSlice "+o.Namespace+"/"+o.Name)
+	default:
+		return nil, fmt.Errorf("unsupported %T", obj)
+	}
+}
+
+// typedClient is the part of a client-go typed client upsert uses.
+type typedClient[T any] interface {
+	Create(context.Context, T, metav1.CreateOptions) (T, error)
+	Update(context.Context, T, metav1.UpdateOptions) (T, error)
+	Get(context.Context, string, metav1.GetOptions) (T, error)
+}
+
+// upsert creates obj, or replaces the existing object of that name.
+func upsert[T interface {
+	runtime.Object
+	metav1.Object
+}](ctx context.Context, obj T, c typedClient[T], what string) (T, error) {
+	obj.SetResourceVersion("")
+	obj.SetUID("")
+	created, err := c.Create(ctx, obj, metav1.CreateOptions{FieldManager: "slicekit-demo"})
+	if err == nil {
+		fmt.Printf("  created %s\n", what)
+		return created, nil
+	}
+	if !apierrors.IsAlreadyExists(err) {
+		return created, err
+	}
+	cur, err := c.Get(ctx, obj.GetName(), metav1.GetOptions{})
+	if err != nil {
+		return cur, err
+	}
+	obj.SetResourceVersion(cur.GetResourceVersion())
+	updated, err := c.Update(ctx, obj, metav1.UpdateOptions{FieldManager: "slicekit-demo"})
+	if err == nil {
+		fmt.Printf("  updated %s\n", what)
+	}
+	return updated, err
+}
+
+// settle waits until every Service that slicekit serves has a slice, and
+// the slices of the namespaces stay unchanged for two seconds.
+func settle(ctx context.Context, c kubernetes.Interface, services []*corev1.Service, namespaces map[string]bool, timeout time.Duration) ([]discoveryv1.EndpointSlice, error) {
+	var (
+		last       []discoveryv1.EndpointSlice
+		lastKey    string
+		stableFrom time.Time
+	)
+	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		var all []discoveryv1.EndpointSlice
+		for ns := range namespaces {
+			l, err := c.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{})
+			if err != nil {
+				return false, err
+			}
+			all = append(all, l.Items...)
+		}
+		var keys []string
+		served := map[string]bool{}
+		for _, s := range all {
+			keys = append(keys, s.Namespace+"/"+s.Name+"@"+s.ResourceVersion)
+			served[s.Namespace+"/"+s.Labels[discoveryv1.LabelServiceName]] = true
+		}
+		slices.Sort(keys)
+		key := strings.Join(keys, ",")
+		if key != lastKey {
+			lastKey, last, stableFrom = key, all, time.Now()
+			return false, nil
+		}
+		for _, svc := range services {
+			_, delegated := svc.Labels[delegation.LabelEndpointControllerName]
+			if svc.Spec.Selector != nil && !delegated && !served[svc.Namespace+"/"+svc.Name] {
+				return false, nil
+			}
+		}
+		return time.Since(stableFrom) >= 2*time.Second, nil
+	})
+	if err != nil {
+		return last, fmt.Errorf("the EndpointSlices did not settle within %s: %w", timeout, err)
+	}
+	return last, nil
+}
+
+// printTable prints one row per slice, and a row for each Service without
+// any slice.
+func printTable(list []discoveryv1.EndpointSlice, services []*corev1.Service) {
+	slices.SortFunc(list, func(a, b discoveryv1.EndpointSlice) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace),
+			cmp.Compare(a.Labels[discoveryv1.LabelServiceName], b.Labels[discoveryv1.LabelServiceName]),
+			cmp.Compare(a.Name, b.Name))
+	})
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nSERVICE\tENDPOINTSLICE\tMANAGED-BY\tADDRESS-TYPE\tREADY/TOTAL")
+	served := map[string]bool{}
+	for _, s := range list {
+		svc := s.Namespace + "/" + s.Labels[discoveryv1.LabelServiceName]
+		served[svc] = true
+		ready := 0
+		for _, e := range s.Endpoints {
+			if e.Conditions.Ready == nil || *e.Conditions.Ready {
+				ready++
+			}
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\n", svc, s.Name, s.Labels[discoveryv1.LabelManagedBy], s.AddressType, ready, len(s.Endpoints))
+	}
+	for _, svc := range services {
+		if key := svc.Namespace + "/" + svc.Name; !served[key] {
+			fmt.Fprintf(w, "%s\t(none)\t\t\t\n", key)
+		}
+	}
+	_ = w.Flush()
+}

@@ -1,0 +1,303 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package endpoints
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	endpointsliceutil "k8s.io/endpointslice/util"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
+)
+
+const (
+	// maxRetries is the number of times a Service is retried before it is
+	// dropped out of the queue (KCM maxRetries). With the default
+	// controller rate limiter the delays are 5ms, 10ms, ..., 82s.
+	maxRetries = 15
+
+	// queueName names the Service queue in workqueue metrics (KCM).
+	queueName = "endpoint"
+
+	// workerLoopPeriod is the pause before a worker that returned is
+	// restarted (KCM workerLoopPeriod).
+	workerLoopPeriod = time.Second
+)
+
+// Controller writes one Endpoints object per Service with a selector, from
+// the Pods the selector matches, as KCM's Endpoints controller does, and
+// leaves Services delegated by the KEP-4770 label to another controller.
+// Create it with New, run it with Run. All methods are safe for concurrent
+// use.
+type Controller struct {
+	client kubernetes.Interface
+	opts   Options
+	// gate is the ExternalEndpointController feature gate.
+	gate bool
+
+	// eventBroadcaster is nil when the caller supplied the EventRecorder;
+	// otherwise Run connects it to the API server.
+	eventBroadcaster record.EventBroadcaster
+	eventRecorder    record.EventRecorder
+
+	// Listers read the shared informer caches. Objects they return are
+	// shared and must never be modified.
+	serviceLister   corelisters.ServiceLister
+	podLister       corelisters.PodLister
+	endpointsLister corelisters.EndpointsLister
+	// cachesSynced report whether each informer has synced and delivered
+	// its initial objects to this controller's handlers; replaced by tests.
+	cachesSynced []cache.InformerSynced
+
+	// staleEndpoints detects an Endpoints cache older than this
+	// controller's own updates (KCM staleEndpointsTracker, E5).
+	staleEndpoints *staleEndpointsTracker
+	// triggerTimes computes the last-change-trigger-time annotation.
+	triggerTimes *servicepods.TriggerTimeTracker
+
+	// queue holds Service keys (namespace/name) to sync.
+	queue workqueue.TypedRateLimitingInterface[string]
+	// podQueue holds Pod projection keys, mapped to Services by a worker
+	// (KCM podQueue).
+	podQueue workqueue.TypedRateLimitingInterface[*endpointsliceutil.PodProjectionKey]
+}
+
+// New creates the controller and registers its event handlers on the
+// factory's Pod, Service and Endpoints informers (requesting them from the
+// factory). It installs no informer transform; if the factory is shared with
+// the EndpointSlice controller, that controller's Pod and Service
+// transforms keep every field this one reads. Call it before the factory is
+// started; start the factory and then call Run. ctx supplies the logger
+// (klog.FromContext) used by the event handlers and the event broadcaster.
+//
+// New returns an error when client or factory is nil, when opts is invalid,
+// or when the workqueue metrics cannot be registered on opts.Registerer. The
+// KCM counterpart is NewEndpointController in
+// pkg/controller/endpoint/endpoints_controller.go.
+func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
+	if client == nil {
+		return nil, errors.New("endpoints: client is nil")
+	}
+	if factory == nil {
+		return nil, errors.New("endpoints: informer factory is nil")
+	}
+	opts, err := opts.complete()
+	if err != nil {
+		return nil, fmt.Errorf("endpoints: invalid options: %w", err)
+	}
+	c := &Controller{
+		client:         client,
+		opts:           opts,
+		gate:           opts.gateEnabled(),
+		eventRecorder:  opts.EventRecorder,
+		staleEndpoints: newStaleEndpointsTracker(),
+		triggerTimes:   servicepods.NewTriggerTimeTracker(),
+	}
+	if c.eventRecorder == nil {
+		c.eventBroadcaster = record.NewBroadcaster(record.WithContext(ctx))
+		c.eventRecorder = c.eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: ControllerName})
+	}
+	var wqMetrics workqueue.MetricsProvider
+	if opts.Registerer != nil {
+		if wqMetrics, err = newWorkqueueMetrics(opts.Registerer); err != nil {
+			return nil, fmt.Errorf("endpoints: registering workqueue metrics: %w", err)
+		}
+	}
+	c.queue = workqueue.NewTypedRateLimitingQueueWithConfig(
+		workqueue.DefaultTypedControllerRateLimiter[string](),
+		workqueue.TypedRateLimitingQueueConfig[string]{Name: queueName, MetricsProvider: wqMetrics},
+	)
+	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*endpointsliceutil.PodProjectionKey]())
+
+	serviceInformer := factory.Core().V1().Services()
+	podInformer := factory.Core().V1().Pods()
+	endpointsInformer := factory.Core().V1().Endpoints()
+	c.serviceLister = serviceInformer.Lister()
+	c.podLister = podInformer.Lister()
+	c.endpointsLister = endpointsInformer.Lister()
+
+	var regs []cache.ResourceEventHandlerRegistration
+	add := func(inf cache.SharedIndexInformer, h cache.ResourceEventHandler) error {
+		r, err := inf.AddEventHandler(h)
+		if err != nil {
+			return err
+		}
+		regs = append(regs, r)
+		return nil
+	}
+	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.queueKey,
+		UpdateFunc: func(_, cur any) { c.queueKey(cur) },
+		DeleteFunc: c.queueKey,
+	}); err != nil {
+		return nil, fmt.Errorf("endpoints: adding Service handler: %w", err)
+	}
+	if err := add(podInformer.Informer(), cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.onPodUpdate(nil, obj) },
+		UpdateFunc: c.onPodUpdate,
+		DeleteFunc: func(obj any) { c.onPodUpdate(obj, nil) },
+	}); err != nil {
+		return nil, fmt.Errorf("endpoints: adding Pod handler: %w", err)
+	}
+	if err := add(endpointsInformer.Informer(), cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.onEndpointsAdd,
+		UpdateFunc: func(_, cur any) { c.onEndpointsAdd(cur) },
+		DeleteFunc: c.queueKey,
+	}); err != nil {
+		return nil, fmt.Errorf("endpoints: adding Endpoints handler: %w", err)
+	}
+	for _, r := range regs {
+		c.cachesSynced = append(c.cachesSynced, r.HasSynced)
+	}
+	return c, nil
+}
+
+// HasSynced reports whether the Pod, Service and Endpoints informers have
+// synced and delivered their initial objects to this controller's handlers.
+func (c *Controller) HasSynced() bool {
+	for _, synced := range c.cachesSynced {
+		if !synced() {
+			return false
+		}
+	}
+	return true
+}
+
+// Workers returns Options.ConcurrentEndpointSyncs after defaulting: the
+// number of workers Run starts when given 0.
+func (c *Controller) Workers() int { return int(c.opts.ConcurrentEndpointSyncs) }
+
+// Run starts the event pipeline (when New built the broadcaster), waits for
+// the informer caches, and runs workers Service workers and workers Pod
+// workers until ctx is done (KCM Run). workers == 0 means
+// Options.ConcurrentEndpointSyncs. Unlike KCM it does not queue every
+// Endpoints object at start-up to delete those without a Service
+// (checkLeftoverEndpoints): only Endpoints carrying this controller's
+// managed-by label are ever deleted, and the Endpoints handlers queue those
+// whose Service is missing or delegated as the cache fills (spec O3, E9).
+// It does not start the informers. It returns nil after ctx is done and the
+// workers have stopped, and an error when workers is negative or ctx ends
+// before the caches synced. Run must be called at most once.
+func (c *Controller) Run(ctx context.Context, workers int) error {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	if workers == 0 {
+		workers = c.Workers()
+	}
+	if workers < 1 {
+		return fmt.Errorf("endpoints: workers must be at least 1, got %d", workers)
+	}
+	logger := klog.FromContext(ctx)
+	if c.eventBroadcaster != nil {
+		c.eventBroadcaster.StartStructuredLogging(3)
+		c.eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.client.CoreV1().Events("")})
+		defer c.eventBroadcaster.Shutdown()
+	}
+	logger.Info("Starting endpoint controller", "externalEndpointController", c.gate)
+	var wg sync.WaitGroup
+	defer func() {
+		logger.Info("Shutting down endpoint controller")
+		c.queue.ShutDown()
+		c.podQueue.ShutDown()
+		wg.Wait()
+	}()
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.cachesSynced...) {
+		return fmt.Errorf("endpoints: caches did not sync: %w", context.Cause(ctx))
+	}
+	for range workers {
+		wg.Go(func() { wait.UntilWithContext(ctx, c.worker, workerLoopPeriod) })
+		wg.Go(func() { wait.UntilWithContext(ctx, c.podWorker, workerLoopPeriod) })
+	}
+	<-ctx.Done()
+	return nil
+}
+
+func (c *Controller) worker(ctx context.Context) {
+	for c.processNextWorkItem(ctx) {
+	}
+}
+
+func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	err := c.SyncService(ctx, key)
+	c.handleErr(ctx, err, key)
+	return true
+}
+
+// handleErr forgets the key, requeues it with back-off, or drops it after
+// maxRetries (KCM handleErr).
+func (c *Controller) handleErr(ctx context.Context, err error, key string) {
+	logger := klog.FromContext(ctx)
+	if err == nil {
+		c.queue.Forget(key)
+		return
+	}
+	if c.queue.NumRequeues(key) < maxRetries {
+		logger.V(2).Info("Error syncing endpoints, retrying", "key", key, "err", err)
+		c.queue.AddRateLimited(key)
+		return
+	}
+	logger.Info("Dropping service out of the queue", "key", key, "err", err)
+	c.queue.Forget(key)
+	utilruntime.HandleErrorWithContext(ctx, err, "Dropping service out of the queue", "key", key)
+}
+
+func (c *Controller) podWorker(ctx context.Context) {
+	for c.processNextPodWorkItem(ctx) {
+	}
+}
+
+func (c *Controller) processNextPodWorkItem(ctx context.Context) bool {
+	key, quit := c.podQueue.Get()
+	if quit {
+		return false
+	}
+	defer c.podQueue.Done(key)
+	err := c.syncPod(key)
+	logger := klog.FromContext(ctx)
+	switch {
+	case err == nil:
+		c.podQueue.Forget(key)
+	case c.podQueue.NumRequeues(key) < maxRetries:
+		logger.V(2).Info("Error syncing pod, retrying", "podProjectionKey", *key, "err", err)
+		c.podQueue.AddRateLimited(key)
+	default:
+		logger.Info("Dropping pod out of the queue", "podProjectionKey", *key)
+		c.podQueue.Forget(key)
+		utilruntime.HandleErrorWithContext(ctx, err, "Dropping pod projection key out of the queue")
+	}
+	return true
+}

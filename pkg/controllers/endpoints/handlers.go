@@ -1,0 +1,136 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package endpoints
+
+import (
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/tools/cache"
+	endpointsliceutil "k8s.io/endpointslice/util"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+)
+
+// Event handlers only compute keys and queue them; syncs re-read the
+// listers (level-based). None of them modifies the objects it is given.
+
+// queueKey queues the namespace/name key of obj (also of a tombstone) at
+// once: Service add, update and delete, and Endpoints delete (KCM
+// onServiceUpdate, onServiceDelete, onEndpointsDelete). The KEP-4770 label
+// being added to or removed from a Service arrives here as an update.
+func (c *Controller) queueKey(obj any) {
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		utilruntime.HandleError(fmt.Errorf("couldn't get key for object %+v: %w", obj, err))
+		return
+	}
+	c.queue.Add(key)
+}
+
+// onEndpointsAdd queues an Endpoints object (added, or updated) that
+// carries this controller's managed-by label while its Service is missing
+// or delegated, so that it is deleted. This replaces KCM's start-up
+// checkLeftoverEndpoints, which queues every Endpoints object and deletes
+// every one without a Service, whoever wrote it (spec O3, E9): here an
+// Endpoints object without the label is never queued for deletion.
+func (c *Controller) onEndpointsAdd(obj any) {
+	ep, ok := obj.(*corev1.Endpoints)
+	if !ok || ep == nil || !ownedByUs(ep) {
+		return
+	}
+	svc, err := c.serviceLister.Services(ep.Namespace).Get(ep.Name)
+	if (err != nil && apierrors.IsNotFound(err)) || (err == nil && c.delegated(svc)) {
+		c.queueKey(ep)
+	}
+}
+
+// onPodUpdate queues the Pod's projection key on add, update and delete;
+// updates that change nothing an endpoint depends on are ignored (KCM
+// onPodUpdate with util.GetPodUpdateProjectionKey).
+func (c *Controller) onPodUpdate(old, cur any) {
+	if key := endpointsliceutil.GetPodUpdateProjectionKey(old, cur); key != nil {
+		c.podQueue.Add(key)
+	}
+}
+
+// syncPod queues, after the batch period, every non-delegated Service whose
+// selector matches the Pod's labels (old and new ones on a label change)
+// (KCM syncPod with util.GetServicesToUpdate; KEP-4770 rule (a)7).
+func (c *Controller) syncPod(key *endpointsliceutil.PodProjectionKey) error {
+	if key == nil {
+		return nil
+	}
+	services, err := c.servicesForPodLabels(key.Namespace, key.Labels)
+	if err != nil {
+		return err
+	}
+	if key.OldLabels != nil {
+		oldServices, err := c.servicesForPodLabels(key.Namespace, key.OldLabels)
+		if err != nil {
+			return err
+		}
+		if key.PodChanged {
+			services = services.Union(oldServices)
+		} else {
+			services = services.Difference(oldServices).Union(oldServices.Difference(services))
+		}
+	}
+	for svc := range services {
+		c.queue.AddAfter(svc, c.opts.EndpointUpdatesBatchPeriod)
+	}
+	return nil
+}
+
+// servicesForPodLabels returns the keys of the non-delegated Services in
+// namespace whose non-nil selector matches podLabels.
+func (c *Controller) servicesForPodLabels(namespace string, podLabels labels.Set) (sets.Set[string], error) {
+	services, err := c.serviceLister.Services(namespace).List(labels.Everything())
+	if err != nil {
+		return nil, err
+	}
+	set := sets.Set[string]{}
+	for _, svc := range services {
+		if svc.Spec.Selector == nil || c.delegated(svc) {
+			continue
+		}
+		if labels.ValidatedSetSelector(svc.Spec.Selector).Matches(podLabels) {
+			set.Insert(svc.Namespace + "/" + svc.Name)
+		}
+	}
+	return set, nil
+}
+
+// delegated reports whether svc is left to another controller (KEP-4770):
+// labelled, with the gate on, with a value that is neither this
+// controller's name nor one of Options.AcceptedControllerNames.
+func (c *Controller) delegated(svc *corev1.Service) bool {
+	if !delegation.Delegated(svc, ControllerName, c.gate) {
+		return false
+	}
+	return !slices.Contains(c.opts.AcceptedControllerNames, svc.Labels[delegation.LabelEndpointControllerName])
+}
+
+// ownedByUs reports whether ep carries this controller's managed-by label.
+func ownedByUs(ep *corev1.Endpoints) bool {
+	return ep.Labels[LabelManagedBy] == ControllerName
+}

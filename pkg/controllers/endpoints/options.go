@@ -1,0 +1,115 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package endpoints
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/tools/record"
+)
+
+const (
+	// LabelManagedBy is the label by which Endpoints objects written by this
+	// controller (and by KCM's since v1.33, PR #130564) are recognised
+	// (KCM pkg/controller/endpoint LabelManagedBy).
+	LabelManagedBy = "endpoints.kubernetes.io/managed-by"
+
+	// ControllerName is the value of LabelManagedBy on Endpoints objects of
+	// this controller, its event source component, and the name a Service's
+	// KEP-4770 label must carry for this controller to keep writing its
+	// Endpoints (KCM pkg/controller/endpoint ControllerName).
+	ControllerName = "endpoint-controller"
+
+	// MaxCapacity is the most addresses (ready and not ready) written into
+	// one Endpoints object; beyond it the addresses are truncated and the
+	// object is annotated endpoints.kubernetes.io/over-capacity: truncated
+	// (KCM maxCapacity).
+	MaxCapacity = 1000
+
+	// OverCapacityTruncated is the value of the
+	// endpoints.kubernetes.io/over-capacity annotation on a truncated
+	// Endpoints object (KCM truncated).
+	OverCapacityTruncated = "truncated"
+
+	// DefaultConcurrentEndpointSyncs is the default of
+	// Options.ConcurrentEndpointSyncs (KCM --concurrent-endpoint-syncs).
+	DefaultConcurrentEndpointSyncs = 5
+)
+
+// Options configures New. The zero value gives KCM's defaults with the
+// KEP-4770 gate on. Field names follow KCM's component configuration
+// (EndpointControllerConfiguration) and flags.
+type Options struct {
+	// ConcurrentEndpointSyncs is the number of Service workers (and Pod
+	// workers) Run starts when called with workers == 0 (KCM
+	// --concurrent-endpoint-syncs). At least 1. Default: 5.
+	ConcurrentEndpointSyncs int32
+
+	// EndpointUpdatesBatchPeriod delays the syncs triggered by Pod changes,
+	// so that several Pod changes produce one write (KCM
+	// --endpoint-updates-batch-period). Default: 0. Must not be negative.
+	EndpointUpdatesBatchPeriod time.Duration
+
+	// ExternalEndpointController is the KEP-4770 feature gate: when true, a
+	// Service labelled service.kubernetes.io/endpoint-controller-name with a
+	// value other than ControllerName gets no Endpoints object from this
+	// controller, and the one it wrote (carrying LabelManagedBy) is deleted;
+	// when false the label is ignored (rule (a)9). nil means true.
+	ExternalEndpointController *bool
+
+	// AcceptedControllerNames are further values of the KEP-4770 label
+	// service.kubernetes.io/endpoint-controller-name that name this
+	// controller's stack, for example the EndpointSlice controller's name
+	// when one slicekit process runs the EndpointSlice, mirroring and
+	// Endpoints controllers: a Service labelled with one of them is handled
+	// as an unlabelled one. Default: none.
+	AcceptedControllerNames []string
+
+	// Registerer receives the workqueue_* metrics of the queue named
+	// endpoint (KCM's Endpoints controller has no other metric). nil means
+	// no metrics.
+	Registerer prometheus.Registerer
+
+	// EventRecorder records the controller's events. nil means New builds
+	// an event broadcaster that Run connects to the API server through the
+	// client, with source component ControllerName (as KCM does).
+	EventRecorder record.EventRecorder
+}
+
+// complete returns a copy of o with defaults filled in, or an error naming
+// every invalid field.
+func (o Options) complete() (Options, error) {
+	if o.ConcurrentEndpointSyncs == 0 {
+		o.ConcurrentEndpointSyncs = DefaultConcurrentEndpointSyncs
+	}
+	var errs []error
+	if o.ConcurrentEndpointSyncs < 1 {
+		errs = append(errs, fmt.Errorf("ConcurrentEndpointSyncs %d is less than 1", o.ConcurrentEndpointSyncs))
+	}
+	if o.EndpointUpdatesBatchPeriod < 0 {
+		errs = append(errs, fmt.Errorf("EndpointUpdatesBatchPeriod %s is negative", o.EndpointUpdatesBatchPeriod))
+	}
+	return o, errors.Join(errs...)
+}
+
+// gateEnabled reports the ExternalEndpointController gate (nil means true).
+func (o Options) gateEnabled() bool {
+	return o.ExternalEndpointController == nil || *o.ExternalEndpointController
+}

@@ -1,0 +1,334 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package mirroring
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+	corev1 "k8s.io/api/core/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	discoverylisters "k8s.io/client-go/listers/discovery/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/reconciler"
+	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
+)
+
+const (
+	// maxRetries is the number of times an Endpoints key is retried before
+	// it is dropped out of the queue (KCM maxRetries, rule b12). With the
+	// queue's rate limiter the delays are 1s, 2s, 4s, ..., 64s, 100s (max).
+	maxRetries = 15
+
+	// defaultSyncBackOff and maxSyncBackOff bound the queue's per-item
+	// exponential back-off (KCM, rule b12).
+	defaultSyncBackOff = 1 * time.Second
+	maxSyncBackOff     = 100 * time.Second
+
+	// queueName names the queue in workqueue metrics (KCM).
+	queueName = "endpoint_slice_mirroring"
+
+	// workerLoopPeriod is the pause before a worker that returned is
+	// restarted (KCM workerLoopPeriod).
+	workerLoopPeriod = time.Second
+)
+
+// Controller mirrors Endpoints objects of selectorless Services into
+// EndpointSlices, as KCM's EndpointSlice mirroring controller does, and
+// stops mirroring (deleting what it mirrored) for Services delegated to
+// another controller by the KEP-4770 label. Create it with New, run it with
+// Run. All methods are safe for concurrent use.
+type Controller struct {
+	client kubernetes.Interface
+	opts   Options
+	// gate is the ExternalEndpointController feature gate.
+	gate bool
+
+	// eventBroadcaster is nil when the caller supplied the EventRecorder;
+	// otherwise Run connects it to the API server.
+	eventBroadcaster record.EventBroadcaster
+	eventRecorder    record.EventRecorder
+
+	// Listers read the shared informer caches. Objects they return are
+	// shared and must never be modified.
+	endpointsLister corelisters.EndpointsLister
+	serviceLister   corelisters.ServiceLister
+	sliceLister     discoverylisters.EndpointSliceLister
+	// cachesSynced report whether each informer has synced and delivered
+	// its initial objects to this controller's handlers; replaced by tests.
+	cachesSynced []cache.InformerSynced
+
+	// reconciler writes EndpointSlices; tracker is its record of the
+	// generations this controller wrote (stale-cache detection and echo
+	// suppression).
+	reconciler *reconciler.Reconciler
+	tracker    *reconciler.Tracker
+	// metrics (reconciler metrics under the mirroring subsystem) and
+	// mirroringMetrics (the mirroring-only ones) are nil without
+	// Options.Registerer; their methods are nil-safe.
+	metrics          *rmetrics.Metrics
+	mirroringMetrics *mirroringMetrics
+
+	// queue holds Endpoints keys (namespace/name) to sync.
+	queue workqueue.TypedRateLimitingInterface[string]
+}
+
+// New creates the controller and registers its event handlers on the
+// factory's Endpoints, Service and EndpointSlice informers (requesting them
+// from the factory). It installs no informer transform, so it can share the
+// factory with the EndpointSlice controller (whose transforms keep every
+// field this controller reads) and the Endpoints controller. Call it before
+// the factory is started; start the factory and then call Run. ctx supplies
+// the logger (klog.FromContext) used by the event handlers and the event
+// broadcaster.
+//
+// Defaults are filled in as documented on Options. New returns an error
+// when client or factory is nil, when opts is invalid, or when the metrics
+// cannot be registered on opts.Registerer. The KCM counterpart is
+// NewController in pkg/controller/endpointslicemirroring/
+// endpointslicemirroring_controller.go.
+func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
+	if client == nil {
+		return nil, errors.New("mirroring: client is nil")
+	}
+	if factory == nil {
+		return nil, errors.New("mirroring: informer factory is nil")
+	}
+	opts, err := opts.complete()
+	if err != nil {
+		return nil, fmt.Errorf("mirroring: invalid options: %w", err)
+	}
+	logger := klog.FromContext(ctx)
+
+	c := &Controller{
+		client:        client,
+		opts:          opts,
+		gate:          opts.gateEnabled(),
+		eventRecorder: opts.EventRecorder,
+		tracker:       reconciler.NewTracker(),
+	}
+	if c.eventRecorder == nil {
+		c.eventBroadcaster = record.NewBroadcaster(record.WithContext(ctx))
+		c.eventRecorder = c.eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: EventSourceComponent})
+	}
+
+	var wqMetrics workqueue.MetricsProvider
+	if opts.Registerer != nil {
+		if c.metrics, err = rmetrics.New(opts.Registerer, rmetrics.Options{Subsystem: MetricsSubsystem}); err != nil {
+			return nil, fmt.Errorf("mirroring: %w", err)
+		}
+		if c.mirroringMetrics, err = newMirroringMetrics(opts.Registerer); err != nil {
+			return nil, fmt.Errorf("mirroring: %w", err)
+		}
+		if wqMetrics, err = newWorkqueueMetrics(opts.Registerer); err != nil {
+			return nil, fmt.Errorf("mirroring: registering workqueue metrics: %w", err)
+		}
+	}
+
+	// Like the DefaultControllerRateLimiter with a larger base back-off
+	// (1s instead of 5ms), as in KCM: a sync can require many EndpointSlice
+	// writes.
+	c.queue = workqueue.NewTypedRateLimitingQueueWithConfig(
+		workqueue.NewTypedMaxOfRateLimiter(
+			workqueue.NewTypedItemExponentialFailureRateLimiter[string](defaultSyncBackOff, maxSyncBackOff),
+			// 10 qps, 100 bucket size: overall retry speed, not per item.
+			&workqueue.TypedBucketRateLimiter[string]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
+		),
+		workqueue.TypedRateLimitingQueueConfig[string]{Name: queueName, MetricsProvider: wqMetrics},
+	)
+
+	endpointsInformer := factory.Core().V1().Endpoints()
+	serviceInformer := factory.Core().V1().Services()
+	sliceInformer := factory.Discovery().V1().EndpointSlices()
+	c.endpointsLister = endpointsInformer.Lister()
+	c.serviceLister = serviceInformer.Lister()
+	c.sliceLister = sliceInformer.Lister()
+
+	recOpts := []reconciler.Option{
+		reconciler.WithTracker(c.tracker),
+		reconciler.WithEventRecorder(c.eventRecorder),
+	}
+	if c.metrics != nil {
+		recOpts = append(recOpts, reconciler.WithMetrics(c.metrics))
+	}
+	c.reconciler, err = reconciler.New(client, reconciler.Config{
+		ControllerName:       opts.ControllerName,
+		OwnerGVK:             reconciler.EndpointsGVK,
+		MaxEndpointsPerSlice: opts.MirroringMaxEndpointsPerSubset,
+		Placeholder:          false,
+		EnforceOwnership:     false,
+		Metadata:             metadataPolicy{},
+	}, recOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("mirroring: %w", err)
+	}
+
+	var regs []cache.ResourceEventHandlerRegistration
+	add := func(inf cache.SharedIndexInformer, h cache.ResourceEventHandler) error {
+		r, err := inf.AddEventHandler(h)
+		if err != nil {
+			return err
+		}
+		regs = append(regs, r)
+		return nil
+	}
+	if err := add(endpointsInformer.Informer(), cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.onEndpointsAdd(logger, obj) },
+		UpdateFunc: func(old, cur any) { c.onEndpointsUpdate(logger, old, cur) },
+		DeleteFunc: func(obj any) { c.onEndpointsDelete(logger, obj) },
+	}); err != nil {
+		return nil, fmt.Errorf("mirroring: adding Endpoints handler: %w", err)
+	}
+	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.onServiceAdd,
+		UpdateFunc: c.onServiceUpdate,
+		DeleteFunc: c.onServiceDelete,
+	}); err != nil {
+		return nil, fmt.Errorf("mirroring: adding Service handler: %w", err)
+	}
+	if err := add(sliceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.onEndpointSliceAdd,
+		UpdateFunc: func(old, cur any) { c.onEndpointSliceUpdate(logger, old, cur) },
+		DeleteFunc: c.onEndpointSliceDelete,
+	}); err != nil {
+		return nil, fmt.Errorf("mirroring: adding EndpointSlice handler: %w", err)
+	}
+	for _, r := range regs {
+		c.cachesSynced = append(c.cachesSynced, r.HasSynced)
+	}
+	return c, nil
+}
+
+// HasSynced reports whether the Endpoints, Service and EndpointSlice
+// informers have synced and delivered their initial objects to this
+// controller's handlers.
+func (c *Controller) HasSynced() bool {
+	for _, synced := range c.cachesSynced {
+		if !synced() {
+			return false
+		}
+	}
+	return true
+}
+
+// Workers returns Options.MirroringConcurrentServiceEndpointSyncs after
+// defaulting: the number of workers Run starts when given 0.
+func (c *Controller) Workers() int { return int(c.opts.MirroringConcurrentServiceEndpointSyncs) }
+
+// Run starts the event pipeline (when New built the broadcaster), waits for
+// the informer caches, sweeps once for slices mirrored for delegated
+// Services (see package doc), and runs workers workers until ctx is done
+// (KCM Run). workers == 0 means Options.MirroringConcurrentServiceEndpointSyncs.
+// It does not start the informers: start the factory before or after
+// calling Run. It returns nil after ctx is done and the workers have
+// stopped, and an error when workers is negative or ctx ends before the
+// caches synced. Run must be called at most once: it shuts the queue down on
+// return.
+func (c *Controller) Run(ctx context.Context, workers int) error {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	if workers == 0 {
+		workers = c.Workers()
+	}
+	if workers < 1 {
+		return fmt.Errorf("mirroring: workers must be at least 1, got %d", workers)
+	}
+	logger := klog.FromContext(ctx)
+
+	if c.eventBroadcaster != nil {
+		c.eventBroadcaster.StartStructuredLogging(3)
+		c.eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.client.CoreV1().Events("")})
+		defer c.eventBroadcaster.Shutdown()
+	}
+
+	logger.Info("Starting EndpointSliceMirroring controller", "controllerName", c.opts.ControllerName,
+		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate)
+	var wg sync.WaitGroup
+	defer func() {
+		logger.Info("Shutting down EndpointSliceMirroring controller")
+		c.queue.ShutDown()
+		wg.Wait()
+	}()
+
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.cachesSynced...) {
+		return fmt.Errorf("mirroring: caches did not sync: %w", context.Cause(ctx))
+	}
+
+	c.sweepDelegated(ctx)
+
+	logger.V(2).Info("Starting worker threads", "total", workers)
+	for range workers {
+		wg.Go(func() { wait.UntilWithContext(ctx, c.worker, workerLoopPeriod) })
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// worker processes Endpoints keys until the queue shuts down; the queue
+// never hands the same key to two workers at once.
+func (c *Controller) worker(ctx context.Context) {
+	for c.processNextWorkItem(ctx) {
+	}
+}
+
+func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	err := c.SyncEndpoints(ctx, key)
+	c.handleErr(ctx, err, key)
+	return true
+}
+
+// handleErr counts the sync result and forgets the key, requeues it with
+// back-off, or drops it after maxRetries (KCM handleErr, rule b12).
+func (c *Controller) handleErr(ctx context.Context, err error, key string) {
+	logger := klog.FromContext(ctx)
+	switch {
+	case err == nil:
+		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultSuccess)
+		c.queue.Forget(key)
+		return
+	case IsStaleInformerCache(err):
+		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultStale)
+	default:
+		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultError)
+	}
+	if c.queue.NumRequeues(key) < maxRetries {
+		logger.Info("Error mirroring EndpointSlices for Endpoints, retrying", "key", key, "err", err)
+		c.queue.AddRateLimited(key)
+		return
+	}
+	logger.Info("Retry budget exceeded, dropping Endpoints out of the queue", "key", key, "err", err)
+	c.queue.Forget(key)
+	utilruntime.HandleErrorWithContext(ctx, err, "Dropping Endpoints out of the queue", "key", key)
+}

@@ -1,0 +1,498 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package mirroring
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/reconciler"
+	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
+	"github.com/slicekit/slicekit/pkg/source/endpoints"
+)
+
+// Event reasons. The Warning reasons are KCM's
+// (pkg/controller/endpointslicemirroring events.go).
+const (
+	// ReasonInvalidIPAddress (Warning, on the Endpoints): addresses whose IP
+	// does not parse were not mirrored; the message gives their number
+	// (rule b5).
+	ReasonInvalidIPAddress = "InvalidIPAddress"
+	// ReasonTooManyAddressesToMirror (Warning, on the Endpoints): a
+	// re-packed subset held more addresses than
+	// MirroringMaxEndpointsPerSubset; the message gives the limit and the
+	// number of addresses skipped (rule b4).
+	ReasonTooManyAddressesToMirror = "TooManyAddressesToMirror"
+	// ReasonFailedToUpdateEndpointSlices (Warning, on the Endpoints): a
+	// write failed. KCM defines this reason for the mirroring controller
+	// but records no event.
+	ReasonFailedToUpdateEndpointSlices = "FailedToUpdateEndpointSlices"
+	// ReasonHandedOver (Normal, on the Service, slicekit): the slices
+	// mirrored for a Service delegated to another controller by the
+	// KEP-4770 label were deleted; the message names that controller and
+	// the number of slices. The same reason as the EndpointSlice
+	// controller's.
+	ReasonHandedOver = "EndpointSlicesHandedOver"
+)
+
+// StaleInformerCacheError is returned by SyncEndpoints when the
+// EndpointSlice informer cache is older than this controller's own writes
+// (KCM endpointslicemirroring_controller.go syncEndpoints, StaleSlices): the
+// sync is retried later and counted as syncs{result="stale"}.
+type StaleInformerCacheError struct {
+	// Endpoints is the namespace/name key of the Endpoints object.
+	Endpoints string
+}
+
+// Error implements error.
+func (e *StaleInformerCacheError) Error() string {
+	return fmt.Sprintf("EndpointSlice informer cache is out of date for Endpoints %s", e.Endpoints)
+}
+
+// IsStaleInformerCache reports whether err is, or wraps, a
+// *StaleInformerCacheError.
+func IsStaleInformerCache(err error) bool {
+	var stale *StaleInformerCacheError
+	return errors.As(err, &stale)
+}
+
+// SyncEndpoints brings the mirrored EndpointSlices of the Endpoints object
+// with the given namespace/name key to the state it calls for. It reads only
+// informer caches (the factory passed to New must have synced) and writes
+// through the client. Steps, after KCM syncEndpoints (rules b1 to b14):
+//
+//  1. The mirrored slices are deleted (and nothing else happens) when the
+//     Endpoints object does not exist, is not mirrorable (ShouldMirror: the
+//     skip-mirror label, the leader-election annotation), its Service does
+//     not exist, the Service is delegated to another controller by the
+//     KEP-4770 label (rule (a)8; a Normal EndpointSlicesHandedOver event on
+//     the Service), or the Service has a selector (case 01).
+//  2. Otherwise this controller's slices for the name are listed
+//     (managed-by and kubernetes.io/service-name labels), slices pending
+//     deletion are dropped, and a *StaleInformerCacheError is returned when
+//     the cache is older than this controller's writes.
+//  3. The desired endpoints are computed (endpoints.Desired: re-packing,
+//     per-subset limit with ready addresses first, invalid IPs skipped;
+//     Warning events InvalidIPAddress and TooManyAddressesToMirror on the
+//     Endpoints) and reconciled into one slice per address type and port
+//     list: when several slices share an address type and port list, the
+//     fullest is kept and the others are deleted, their names recycled for
+//     slices to create (rule b3, KCM reconcileByPortMapping and
+//     recycleSlices).
+//
+// Slices carrying another controller's managed-by value are never listed,
+// written or deleted. Deletions carry a UID precondition. Errors are
+// wrapped with the key. SyncEndpoints must not run concurrently for the same
+// key; Run's queue guarantees that.
+func (c *Controller) SyncEndpoints(ctx context.Context, key string) error {
+	logger := klog.FromContext(ctx)
+	startTime := time.Now()
+	defer func() {
+		c.mirroringMetrics.observeSyncDuration(time.Since(startTime))
+		logger.V(4).Info("Finished syncing EndpointSlices for Endpoints", "key", key, "elapsedTime", time.Since(startTime))
+	}()
+
+	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return err
+	}
+	ep, err := c.endpointsLister.Endpoints(namespace).Get(name)
+	if err != nil {
+		if !apierrors.IsNotFound(err) {
+			return fmt.Errorf("getting Endpoints %s: %w", key, err)
+		}
+		logger.V(4).Info("Endpoints not found, cleaning up any mirrored EndpointSlices", "endpoints", klog.KRef(namespace, name))
+		_, err := c.deleteMirroredSlices(ctx, namespace, name)
+		return err
+	}
+	if !ShouldMirror(ep) {
+		logger.V(4).Info("Endpoints should not be mirrored, cleaning up any mirrored EndpointSlices", "endpoints", klog.KObj(ep))
+		_, err := c.deleteMirroredSlices(ctx, namespace, name)
+		return err
+	}
+	svc, err := c.serviceLister.Services(namespace).Get(name)
+	if err != nil {
+		if !apierrors.IsNotFound(err) {
+			return fmt.Errorf("getting Service %s: %w", key, err)
+		}
+		logger.V(4).Info("Service not found, cleaning up any mirrored EndpointSlices", "service", klog.KRef(namespace, name))
+		_, err := c.deleteMirroredSlices(ctx, namespace, name)
+		return err
+	}
+	if c.delegated(svc) {
+		return c.handOver(ctx, svc)
+	}
+	if svc.Spec.Selector != nil {
+		logger.V(4).Info("Service now has selector, cleaning up any mirrored EndpointSlices", "service", klog.KObj(svc))
+		_, err := c.deleteMirroredSlices(ctx, namespace, name)
+		return err
+	}
+
+	slices, err := c.listOwnSlices(namespace, name)
+	if err != nil {
+		return err
+	}
+	if c.tracker.StaleSlices(namespace, name, slices) {
+		return &StaleInformerCacheError{Endpoints: key}
+	}
+
+	res, err := endpoints.Desired(ep, endpoints.Options{MaxEndpointsPerSubset: c.opts.MirroringMaxEndpointsPerSubset})
+	if err != nil {
+		return fmt.Errorf("computing endpoints of Endpoints %s: %w", key, err)
+	}
+	c.reportSkipped(ctx, ep, res)
+
+	keep, extras := oneSlicePerGroup(slices)
+	plan, err := c.reconciler.Plan(ctx, ep, res.Desired, keep)
+	if err != nil {
+		return fmt.Errorf("planning EndpointSlices of Endpoints %s: %w", key, err)
+	}
+	mergeExtras(plan, extras)
+	c.mirroringMetrics.observeUpdated(countUpdated(res.Desired, keep))
+
+	if err := c.reconciler.Apply(ctx, ep, plan, res.Desired, time.Time{}); err != nil {
+		c.eventRecorder.Eventf(ep, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
+			"Error updating EndpointSlices for Endpoints %s/%s: %v", namespace, name, err)
+		return fmt.Errorf("mirroring Endpoints %s: %w", key, err)
+	}
+	c.trackUnchanged(keep, plan)
+	return nil
+}
+
+// reportSkipped records KCM's Warning events and the
+// addresses_skipped_per_sync metric for the addresses Desired skipped
+// (reconciler.go reconcile).
+func (c *Controller) reportSkipped(ctx context.Context, ep *corev1.Endpoints, res *endpoints.Result) {
+	logger := klog.FromContext(ctx)
+	for _, ip := range res.InvalidIPs {
+		logger.Info("Address in Endpoints is not a valid IP, it will not be mirrored to an EndpointSlice", "endpoints", klog.KObj(ep), "IP", ip)
+	}
+	c.mirroringMetrics.observeSkipped(res.AddressesSkipped)
+	if res.InvalidAddresses > 0 {
+		c.eventRecorder.Eventf(ep, corev1.EventTypeWarning, ReasonInvalidIPAddress,
+			"Skipped %d invalid IP addresses when mirroring to EndpointSlices", res.InvalidAddresses)
+	}
+	if res.TooManyAddresses() {
+		logger.Info("Addresses in Endpoints were skipped due to exceeding MaxEndpointsPerSubset", "skippedAddresses", res.AddressesSkipped, "endpoints", klog.KObj(ep))
+		c.eventRecorder.Eventf(ep, corev1.EventTypeWarning, ReasonTooManyAddressesToMirror,
+			"A max of %d addresses can be mirrored to EndpointSlices per Endpoints subset. %d addresses were skipped", c.opts.MirroringMaxEndpointsPerSubset, res.AddressesSkipped)
+	}
+	if res.Truncated > 0 {
+		logger.Info("Endpoints of subsets with the same ports exceed MaxEndpointsPerSubset, some were not mirrored", "endpoints", klog.KObj(ep), "truncated", res.Truncated)
+	}
+}
+
+// listOwnSlices lists this controller's slices for namespace/name from the
+// cache, without slices pending deletion (as KCM's EndpointSlice
+// controller does, C12: a slice held by a finalizer would otherwise keep the
+// tracker reporting a stale cache), as shallow copies without managedFields:
+// the reconciler deep-copies the slices it updates and sends them back, and
+// managedFields must not be echoed. The cached objects are not modified.
+// The result is sorted by name.
+func (c *Controller) listOwnSlices(namespace, name string) ([]*discovery.EndpointSlice, error) {
+	selector := labels.Set{
+		discovery.LabelServiceName: name,
+		discovery.LabelManagedBy:   c.opts.ControllerName,
+	}.AsSelectorPreValidated()
+	cached, err := c.sliceLister.EndpointSlices(namespace).List(selector)
+	if err != nil {
+		return nil, fmt.Errorf("listing EndpointSlices of Endpoints %s/%s: %w", namespace, name, err)
+	}
+	out := make([]*discovery.EndpointSlice, 0, len(cached))
+	for _, s := range cached {
+		if s.DeletionTimestamp != nil {
+			continue
+		}
+		if len(s.ManagedFields) > 0 {
+			cp := *s // shallow: maps and slices stay shared and are never modified
+			cp.ManagedFields = nil
+			s = &cp
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// groupKey is the address type and port list of a slice or group (KCM
+// addrTypePortMapKey).
+func groupKey(at discovery.AddressType, ports []discovery.EndpointPort) string {
+	return string(at) + "\x00" + reconciler.PortMapKey(ports)
+}
+
+// oneSlicePerGroup splits slices (sorted by name) into those handed to the
+// reconciler, at most one per address type and port list, and the extra
+// ones, which are deleted (rule b3: KCM keeps the first existing slice of a
+// key and deletes the others). The kept slice is the one with the most
+// endpoints (then the first by name), so that the fewest endpoints move.
+func oneSlicePerGroup(slices []*discovery.EndpointSlice) (keep, extras []*discovery.EndpointSlice) {
+	best := map[string]*discovery.EndpointSlice{}
+	var order []string
+	for _, s := range slices {
+		k := groupKey(s.AddressType, s.Ports)
+		cur, ok := best[k]
+		if !ok {
+			order = append(order, k)
+			best[k] = s
+			continue
+		}
+		if len(s.Endpoints) > len(cur.Endpoints) {
+			best[k] = s
+		}
+	}
+	kept := map[*discovery.EndpointSlice]bool{}
+	for _, k := range order {
+		keep = append(keep, best[k])
+		kept[best[k]] = true
+	}
+	for _, s := range slices {
+		if !kept[s] {
+			extras = append(extras, s)
+		}
+	}
+	return keep, extras
+}
+
+// mergeExtras adds the deletion of extras to plan, recycling each, like KCM
+// recycleSlices, as an update that gives its name to a slice the plan
+// creates with the same address type.
+func mergeExtras(plan *reconciler.Plan, extras []*discovery.EndpointSlice) {
+	for _, s := range extras {
+		placed := false
+		for i := range plan.AddressTypes {
+			atp := &plan.AddressTypes[i]
+			if atp.AddressType != s.AddressType {
+				continue
+			}
+			if n := len(atp.Create); n > 0 {
+				recycled := atp.Create[n-1]
+				atp.Create = atp.Create[:n-1]
+				recycled.Name = s.Name
+				atp.Update = append(atp.Update, recycled)
+			} else {
+				atp.Delete = append(atp.Delete, s)
+			}
+			placed = true
+			break
+		}
+		if !placed {
+			plan.DeleteUnsupported = append(plan.DeleteUnsupported, s)
+		}
+	}
+}
+
+// countUpdated returns how many endpoints of the kept slices are still
+// desired but in another version (readiness, nodeName, targetRef): KCM's
+// totals.updated, observed as endpoints_updated_per_sync.
+func countUpdated(desired *reconciler.Desired, keep []*discovery.EndpointSlice) int {
+	byGroup := map[string]map[string]*discovery.Endpoint{}
+	for i := range desired.Groups {
+		g := &desired.Groups[i]
+		m := map[string]*discovery.Endpoint{}
+		for j := range g.Endpoints {
+			m[endpoints.EndpointIdentity(&g.Endpoints[j])] = &g.Endpoints[j]
+		}
+		byGroup[groupKey(g.AddressType, g.Ports)] = m
+	}
+	n := 0
+	for _, s := range keep {
+		m := byGroup[groupKey(s.AddressType, s.Ports)]
+		for i := range s.Endpoints {
+			if want, ok := m[endpoints.EndpointIdentity(&s.Endpoints[i])]; ok && !reconciler.EndpointsEqualBeyondIdentity(want, &s.Endpoints[i]) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// trackUnchanged records in the tracker the kept slices the plan leaves
+// alone, so that their deletion by someone else is noticed (KCM
+// reconcileByPortMapping: "Always ensure each EndpointSlice is being
+// tracked").
+func (c *Controller) trackUnchanged(keep []*discovery.EndpointSlice, plan *reconciler.Plan) {
+	written := map[string]bool{}
+	for i := range plan.AddressTypes {
+		for _, s := range plan.AddressTypes[i].Update {
+			written[s.Name] = true
+		}
+		for _, s := range plan.AddressTypes[i].Delete {
+			written[s.Name] = true
+		}
+	}
+	for _, s := range plan.DeleteUnsupported {
+		written[s.Name] = true
+	}
+	for _, s := range keep {
+		if !written[s.Name] && !c.tracker.Has(s) {
+			c.tracker.Update(s)
+		}
+	}
+}
+
+// deleteMirroredSlices deletes every slice this controller mirrored for
+// namespace/name (KCM deleteMirroredSlices): it forgets what the reconciler
+// tracked for the name, deletes each slice with a UID precondition (NotFound
+// counts as deleted) and records the deletions as expected. When the cache
+// is older than this controller's writes it returns a
+// *StaleInformerCacheError first, so that a slice just created is not
+// missed. It returns the number of slices deleted.
+func (c *Controller) deleteMirroredSlices(ctx context.Context, namespace, name string) (int, error) {
+	slices, err := c.listOwnSlices(namespace, name)
+	if err != nil {
+		return 0, err
+	}
+	if c.tracker.StaleSlices(namespace, name, slices) {
+		return 0, &StaleInformerCacheError{Endpoints: namespace + "/" + name}
+	}
+	c.reconciler.DeleteOwner(namespace, name)
+	var errs []error
+	deleted := 0
+	for _, s := range slices {
+		uid := s.UID
+		err := c.client.DiscoveryV1().EndpointSlices(namespace).Delete(ctx, s.Name, metav1.DeleteOptions{
+			Preconditions: &metav1.Preconditions{UID: &uid},
+		})
+		switch {
+		case err == nil:
+			deleted++
+			c.tracker.ExpectDeletion(s)
+			c.metrics.IncEndpointSliceChanges(rmetrics.OperationDelete)
+		case apierrors.IsNotFound(err):
+			c.tracker.ExpectDeletion(s)
+		default:
+			errs = append(errs, fmt.Errorf("deleting EndpointSlice %s: %w", s.Name, err))
+		}
+	}
+	if len(errs) > 0 {
+		return deleted, fmt.Errorf("deleting %d/%d EndpointSlices mirrored for Endpoints %s/%s: %w", len(errs), len(slices), namespace, name, errors.Join(errs...))
+	}
+	if deleted > 0 {
+		klog.FromContext(ctx).V(2).Info("Deleted mirrored EndpointSlices", "endpoints", klog.KRef(namespace, name), "deleted", deleted)
+	}
+	return deleted, nil
+}
+
+// handOver deletes the slices mirrored for a Service delegated to another
+// controller by the KEP-4770 label (rule (a)8, which the KEP's informer
+// filter achieved only through a synthetic delete event), and records a
+// Normal EndpointSlicesHandedOver event on the Service when it deleted any.
+func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
+	target := svc.Labels[delegation.LabelEndpointControllerName]
+	deleted, err := c.deleteMirroredSlices(ctx, svc.Namespace, svc.Name)
+	if deleted > 0 {
+		klog.FromContext(ctx).Info("Deleted mirrored EndpointSlices of a Service delegated to another endpoint controller",
+			"service", klog.KObj(svc), "delegatedTo", target, "deleted", deleted)
+		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
+			"Deleted %d EndpointSlice(s) managed by %s: the Service is delegated to endpoint controller %q by label %s",
+			deleted, c.opts.ControllerName, target, delegation.LabelEndpointControllerName)
+	}
+	return err
+}
+
+// Keys returns, sorted, the namespace/name keys SyncAll syncs: every
+// Endpoints object in the cache and every name that has a slice of this
+// controller (so that slices whose Endpoints object is gone are deleted).
+func (c *Controller) Keys() ([]string, error) {
+	set := map[string]bool{}
+	eps, err := c.endpointsLister.List(labels.Everything())
+	if err != nil {
+		return nil, fmt.Errorf("listing Endpoints: %w", err)
+	}
+	for _, ep := range eps {
+		set[ep.Namespace+"/"+ep.Name] = true
+	}
+	slices, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
+	if err != nil {
+		return nil, fmt.Errorf("listing EndpointSlices: %w", err)
+	}
+	for _, s := range slices {
+		if n := s.Labels[discovery.LabelServiceName]; n != "" {
+			set[s.Namespace+"/"+n] = true
+		}
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+// SyncAll is the offline renderer's hook: it calls SyncEndpoints once for
+// every key of Keys, in order, reading only the informer caches; it never
+// waits for them and starts no goroutine. It syncs every key even when some
+// fail and returns the failures joined.
+func (c *Controller) SyncAll(ctx context.Context) error {
+	keys, err := c.Keys()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, k := range keys {
+		if err := c.SyncEndpoints(ctx, k); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sweepDelegated queues every delegated Service that still has a slice
+// mirrored by this controller, so that slices left behind while the
+// controller was not running (or while the gate was off) are deleted (rule
+// (a)11, edge case E8). The informers' initial events queue most of them
+// anyway; the sweep makes the clean-up explicit and logged.
+func (c *Controller) sweepDelegated(ctx context.Context) {
+	if !c.gate {
+		return
+	}
+	logger := klog.FromContext(ctx)
+	slices, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
+	if err != nil {
+		logger.Error(err, "Listing EndpointSlices for the start-up sweep")
+		return
+	}
+	seen := map[types.NamespacedName]bool{}
+	queued := 0
+	for _, s := range slices {
+		nn := types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[discovery.LabelServiceName]}
+		if nn.Name == "" || seen[nn] {
+			continue
+		}
+		seen[nn] = true
+		svc, err := c.serviceLister.Services(nn.Namespace).Get(nn.Name)
+		if err != nil || !c.delegated(svc) {
+			continue
+		}
+		c.queue.Add(nn.String())
+		queued++
+	}
+	logger.Info("Start-up sweep of delegated Services done", "servicesQueued", queued)
+}

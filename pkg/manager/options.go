@@ -1,0 +1,450 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package manager
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/component-base/featuregate"
+	logsapi "k8s.io/component-base/logs/api/v1"
+	// Registers the json logging format (--logging-format=json).
+	_ "k8s.io/component-base/logs/json/register"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
+)
+
+// Defaults of the flags. Where kube-controller-manager (KCM) has the flag,
+// the default is KCM's.
+const (
+	// DefaultConcurrentServiceEndpointSyncs is the default of
+	// --concurrent-service-endpoint-syncs (KCM, behaviour C2).
+	DefaultConcurrentServiceEndpointSyncs = 5
+	// MaxConcurrentServiceEndpointSyncs is the largest value KCM accepts for
+	// --concurrent-service-endpoint-syncs.
+	MaxConcurrentServiceEndpointSyncs = 50
+	// DefaultMaxEndpointsPerSlice is the default of --max-endpoints-per-slice
+	// (KCM, behaviour C1).
+	DefaultMaxEndpointsPerSlice = 100
+	// MaxMaxEndpointsPerSlice is the largest value KCM accepts for
+	// --max-endpoints-per-slice (the API's limit).
+	MaxMaxEndpointsPerSlice = 1000
+
+	// DefaultKubeAPIQPS and DefaultKubeAPIBurst are KCM's --kube-api-qps and
+	// --kube-api-burst defaults.
+	DefaultKubeAPIQPS   = 20
+	DefaultKubeAPIBurst = 30
+	// DefaultMinResyncPeriod is KCM's --min-resync-period: informers resync
+	// at a random period between it and twice it.
+	DefaultMinResyncPeriod = 12 * time.Hour
+
+	// DefaultLeaseDuration, DefaultRenewDeadline and DefaultRetryPeriod are
+	// KCM's leader election defaults.
+	DefaultLeaseDuration = 15 * time.Second
+	DefaultRenewDeadline = 10 * time.Second
+	DefaultRetryPeriod   = 2 * time.Second
+	// DefaultLeaderElectionResourceName names the Lease slicekit replicas
+	// compete for.
+	DefaultLeaderElectionResourceName = "slicekit"
+	// DefaultNamespace is the namespace slicekit is deployed in (config/)
+	// and the Lease namespace when slicekit does not run in a Pod.
+	DefaultNamespace = "slicekit-system"
+
+	// DefaultMetricsBindAddress and DefaultHealthProbeBindAddress are the
+	// default listen addresses of /metrics and of /healthz and /readyz.
+	DefaultMetricsBindAddress     = ":8080"
+	DefaultHealthProbeBindAddress = ":8081"
+	// DisabledBindAddress as a bind address disables that server.
+	DisabledBindAddress = "0"
+
+	// UserAgent is the user agent of slicekit's API clients, followed by
+	// the build version.
+	UserAgent = "slicekit"
+)
+
+// ExternalEndpointController is the KEP-4770 feature gate (alpha and off in
+// the KEP; on by default in slicekit). With it off the Service label
+// service.kubernetes.io/endpoint-controller-name is ignored.
+const ExternalEndpointController featuregate.Feature = delegation.FeatureGate
+
+// serviceAccountNamespaceFile holds the namespace of the Pod slicekit runs
+// in; a variable for tests.
+var serviceAccountNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
+
+// NewFeatureGate returns a feature gate with slicekit's features
+// (ExternalEndpointController, default true) and the logging features of
+// k8s.io/component-base/logs/api/v1. Each call returns a new gate, so that
+// options never share global state.
+func NewFeatureGate() featuregate.MutableVersionedFeatureGate {
+	fg := featuregate.NewFeatureGate()
+	if err := fg.Add(map[featuregate.Feature]featuregate.FeatureSpec{
+		ExternalEndpointController: {Default: true, PreRelease: featuregate.Beta},
+	}); err != nil {
+		panic(fmt.Sprintf("adding slicekit feature gates: %v", err)) // programming error
+	}
+	if err := logsapi.AddFeatureGates(fg); err != nil {
+		panic(fmt.Sprintf("adding logging feature gates: %v", err)) // programming error
+	}
+	return fg
+}
+
+// ControllerOptions configure the controllers. `slicekit run` and
+// `slicekit render` share them, so that both run the controllers the same
+// way. Create them with NewControllerOptions.
+type ControllerOptions struct {
+	// Controllers lists the controllers to enable, in KCM's --controllers
+	// syntax: "*" enables every controller enabled by default, "name"
+	// enables one, "-name" disables one. See KnownControllers.
+	Controllers []string
+	// ControllerName is the EndpointSlice controller's managed-by value
+	// (label endpointslice.kubernetes.io/managed-by) and field manager. The
+	// default, KCM's, makes slicekit adopt the slices KCM wrote.
+	ControllerName string
+	// ConcurrentServiceEndpointSyncs is the number of Service workers of the
+	// EndpointSlice controller, 1..50.
+	ConcurrentServiceEndpointSyncs int32
+	// MaxEndpointsPerSlice is the most endpoints in one EndpointSlice,
+	// 1..1000.
+	MaxEndpointsPerSlice int32
+	// EndpointUpdatesBatchPeriod delays the syncs that Pod changes trigger
+	// so that several changes make one write; 0 disables batching.
+	EndpointUpdatesBatchPeriod time.Duration
+	// FeatureGates holds --feature-gates.
+	FeatureGates featuregate.MutableVersionedFeatureGate
+
+	// batchPeriodAlias is --endpointslice-updates-batch-period, KCM's name
+	// of the same setting; nil when not given.
+	batchPeriodAlias *time.Duration
+}
+
+// NewControllerOptions returns the default controller options.
+func NewControllerOptions() *ControllerOptions {
+	return &ControllerOptions{
+		Controllers:                    []string{"*"},
+		ControllerName:                 endpointslice.DefaultControllerName,
+		ConcurrentServiceEndpointSyncs: DefaultConcurrentServiceEndpointSyncs,
+		MaxEndpointsPerSlice:           DefaultMaxEndpointsPerSlice,
+		FeatureGates:                   NewFeatureGate(),
+	}
+}
+
+// AddFlags adds every controller flag to fs.
+func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
+	o.AddRenderFlags(fs)
+	fs.Int32Var(&o.ConcurrentServiceEndpointSyncs, "concurrent-service-endpoint-syncs", o.ConcurrentServiceEndpointSyncs,
+		fmt.Sprintf("The number of Services the EndpointSlice controller syncs at once, 1..%d. Larger is more responsive and uses more CPU and network.", MaxConcurrentServiceEndpointSyncs))
+	fs.DurationVar(&o.EndpointUpdatesBatchPeriod, "endpoint-updates-batch-period", o.EndpointUpdatesBatchPeriod,
+		"How long the EndpointSlice controller waits after a Pod change before syncing its Services, so that several changes make one write. 0 syncs at once.")
+	fs.Var(newOptionalDuration(&o.batchPeriodAlias), "endpointslice-updates-batch-period",
+		"KCM's name of --endpoint-updates-batch-period; give one of the two.")
+}
+
+// AddRenderFlags adds the controller flags that matter offline (no
+// workers, no batching) to fs: --controllers, --controller-name,
+// --max-endpoints-per-slice and --feature-gates.
+func (o *ControllerOptions) AddRenderFlags(fs *pflag.FlagSet) {
+	fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, fmt.Sprintf(
+		"The controllers to enable. '*' enables every controller enabled by default, 'foo' enables foo, '-foo' disables foo. "+
+			"Known controllers: %s. Enabled by default: %s.",
+		strings.Join(KnownControllers(), ", "), strings.Join(DefaultControllers(), ", ")))
+	fs.StringVar(&o.ControllerName, "controller-name", o.ControllerName,
+		"The EndpointSlice controller's managed-by value (label endpointslice.kubernetes.io/managed-by) and field manager. "+
+			"The default is kube-controller-manager's, so that the slices it wrote are adopted without a rewrite.")
+	fs.Int32Var(&o.MaxEndpointsPerSlice, "max-endpoints-per-slice", o.MaxEndpointsPerSlice,
+		fmt.Sprintf("The most endpoints in one EndpointSlice, 1..%d.", MaxMaxEndpointsPerSlice))
+	o.FeatureGates.AddFlag(fs)
+}
+
+// Complete folds the KCM alias --endpointslice-updates-batch-period into
+// EndpointUpdatesBatchPeriod. It reports an error when both flags were
+// given different values.
+func (o *ControllerOptions) Complete() error {
+	if o.batchPeriodAlias == nil {
+		return nil
+	}
+	if o.EndpointUpdatesBatchPeriod != 0 && o.EndpointUpdatesBatchPeriod != *o.batchPeriodAlias {
+		return fmt.Errorf("--endpoint-updates-batch-period=%s and --endpointslice-updates-batch-period=%s disagree; give one",
+			o.EndpointUpdatesBatchPeriod, *o.batchPeriodAlias)
+	}
+	o.EndpointUpdatesBatchPeriod = *o.batchPeriodAlias
+	o.batchPeriodAlias = nil
+	return nil
+}
+
+// Validate reports every invalid controller option.
+func (o *ControllerOptions) Validate() error {
+	var errs []error
+	if _, err := o.EnabledControllers(); err != nil {
+		errs = append(errs, err)
+	}
+	if msgs := validation.IsValidLabelValue(o.ControllerName); o.ControllerName == "" || len(msgs) > 0 {
+		errs = append(errs, fmt.Errorf("--controller-name %q must be a non-empty label value: %s", o.ControllerName, strings.Join(msgs, "; ")))
+	}
+	if o.ConcurrentServiceEndpointSyncs < 1 || o.ConcurrentServiceEndpointSyncs > MaxConcurrentServiceEndpointSyncs {
+		errs = append(errs, fmt.Errorf("--concurrent-service-endpoint-syncs=%d must be between 1 and %d", o.ConcurrentServiceEndpointSyncs, MaxConcurrentServiceEndpointSyncs))
+	}
+	if o.MaxEndpointsPerSlice < 1 || o.MaxEndpointsPerSlice > MaxMaxEndpointsPerSlice {
+		errs = append(errs, fmt.Errorf("--max-endpoints-per-slice=%d must be between 1 and %d", o.MaxEndpointsPerSlice, MaxMaxEndpointsPerSlice))
+	}
+	if o.EndpointUpdatesBatchPeriod < 0 {
+		errs = append(errs, fmt.Errorf("--endpoint-updates-batch-period=%s must not be negative", o.EndpointUpdatesBatchPeriod))
+	}
+	for _, err := range o.FeatureGates.Validate() {
+		errs = append(errs, fmt.Errorf("--feature-gates: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// ExternalEndpointControllerEnabled reports the KEP-4770 feature gate.
+func (o *ControllerOptions) ExternalEndpointControllerEnabled() bool {
+	return o.FeatureGates.Enabled(ExternalEndpointController)
+}
+
+// LeaderElectionOptions configure Lease-based leader election (KCM's
+// --leader-elect flags).
+type LeaderElectionOptions struct {
+	// LeaderElect makes the replicas elect a leader; only the leader runs
+	// the controllers.
+	LeaderElect bool
+	// LeaseDuration is how long standby replicas wait after the last renewal
+	// before taking over.
+	LeaseDuration time.Duration
+	// RenewDeadline is how long the leader keeps trying to renew before it
+	// gives up leadership.
+	RenewDeadline time.Duration
+	// RetryPeriod is the pause between two attempts to acquire or renew.
+	RetryPeriod time.Duration
+	// ResourceName names the Lease.
+	ResourceName string
+	// ResourceNamespace is the Lease's namespace; "" means the Pod's
+	// namespace (environment variable POD_NAMESPACE, else the service
+	// account's namespace file), else DefaultNamespace.
+	ResourceNamespace string
+}
+
+// Options configure `slicekit run`. Create them with NewOptions, add them
+// to a flag set with AddFlags, then call Complete and Validate.
+type Options struct {
+	ControllerOptions
+
+	// Kubeconfig is the kubeconfig file; "" means in-cluster configuration.
+	Kubeconfig string
+	// RESTConfig, when not nil, is used instead of Kubeconfig (for tests
+	// and embedding; no flag). QPS, Burst and UserAgent are still set.
+	RESTConfig *rest.Config
+	// KubeAPIQPS and KubeAPIBurst limit the requests to the API server.
+	KubeAPIQPS   float32
+	KubeAPIBurst int32
+	// MinResyncPeriod is the least informer resync period; each informer
+	// factory resyncs at a random period in [MinResyncPeriod,
+	// 2*MinResyncPeriod), as in KCM. 0 disables resyncs.
+	MinResyncPeriod time.Duration
+
+	// LeaderElection configures leader election.
+	LeaderElection LeaderElectionOptions
+
+	// MetricsBindAddress is the host:port of /metrics; "0" disables it.
+	MetricsBindAddress string
+	// HealthProbeBindAddress is the host:port of /healthz and /readyz; "0"
+	// disables it.
+	HealthProbeBindAddress string
+	// ShutdownTimeout bounds the graceful shutdown of the HTTP servers and
+	// the wait for controllers to stop (no flag).
+	ShutdownTimeout time.Duration
+
+	// Logs configures logging (-v, --logging-format, ...).
+	Logs *logsapi.LoggingConfiguration
+}
+
+// NewOptions returns the default options of `slicekit run`.
+func NewOptions() *Options {
+	return &Options{
+		ControllerOptions: *NewControllerOptions(),
+		KubeAPIQPS:        DefaultKubeAPIQPS,
+		KubeAPIBurst:      DefaultKubeAPIBurst,
+		MinResyncPeriod:   DefaultMinResyncPeriod,
+		LeaderElection: LeaderElectionOptions{
+			LeaderElect:   true,
+			LeaseDuration: DefaultLeaseDuration,
+			RenewDeadline: DefaultRenewDeadline,
+			RetryPeriod:   DefaultRetryPeriod,
+			ResourceName:  DefaultLeaderElectionResourceName,
+		},
+		MetricsBindAddress:     DefaultMetricsBindAddress,
+		HealthProbeBindAddress: DefaultHealthProbeBindAddress,
+		ShutdownTimeout:        30 * time.Second,
+		Logs:                   logsapi.NewLoggingConfiguration(),
+	}
+}
+
+// AddFlags adds every flag of `slicekit run` to fs.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig,
+		"Path to a kubeconfig file. Without it slicekit uses the in-cluster configuration of its Pod.")
+	fs.Float32Var(&o.KubeAPIQPS, "kube-api-qps", o.KubeAPIQPS, "Queries per second to the API server.")
+	fs.Int32Var(&o.KubeAPIBurst, "kube-api-burst", o.KubeAPIBurst, "Burst of queries to the API server.")
+	fs.DurationVar(&o.MinResyncPeriod, "min-resync-period", o.MinResyncPeriod,
+		"Informers resync at a random period between this and twice this. 0 disables resyncs.")
+	o.ControllerOptions.AddFlags(fs)
+
+	le := &o.LeaderElection
+	fs.BoolVar(&le.LeaderElect, "leader-elect", le.LeaderElect,
+		"Elect a leader among the replicas through a Lease before running the controllers. Disable only when a single replica runs.")
+	fs.DurationVar(&le.LeaseDuration, "leader-elect-lease-duration", le.LeaseDuration,
+		"How long standby replicas wait after the leader's last renewal before they take over.")
+	fs.DurationVar(&le.RenewDeadline, "leader-elect-renew-deadline", le.RenewDeadline,
+		"How long the leader tries to renew the Lease before it stops leading. Must be shorter than the lease duration.")
+	fs.DurationVar(&le.RetryPeriod, "leader-elect-retry-period", le.RetryPeriod,
+		"The pause between two attempts to acquire or renew the Lease.")
+	fs.StringVar(&le.ResourceName, "leader-elect-resource-name", le.ResourceName, "The name of the Lease.")
+	fs.StringVar(&le.ResourceNamespace, "leader-elect-resource-namespace", le.ResourceNamespace,
+		"The namespace of the Lease (default: the Pod's namespace, from $POD_NAMESPACE or the service account, else "+DefaultNamespace+").")
+
+	fs.StringVar(&o.MetricsBindAddress, "metrics-bind-address", o.MetricsBindAddress,
+		"The host:port of the Prometheus /metrics endpoint. '0' disables it.")
+	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
+		"The host:port of the /healthz and /readyz endpoints. '0' disables them.")
+
+	logsapi.AddFlags(o.Logs, fs)
+}
+
+// Complete fills in the defaults that depend on the environment (the
+// Lease namespace) and folds flag aliases. Call it after parsing the flags
+// and before Validate.
+func (o *Options) Complete() error {
+	if o.LeaderElection.ResourceNamespace == "" {
+		o.LeaderElection.ResourceNamespace = podNamespace()
+	}
+	return o.ControllerOptions.Complete()
+}
+
+// podNamespace returns the namespace of the Pod slicekit runs in, or
+// DefaultNamespace.
+func podNamespace() string {
+	if ns := strings.TrimSpace(os.Getenv("POD_NAMESPACE")); ns != "" {
+		return ns
+	}
+	if b, err := os.ReadFile(serviceAccountNamespaceFile); err == nil {
+		if ns := strings.TrimSpace(string(b)); ns != "" {
+			return ns
+		}
+	}
+	return DefaultNamespace
+}
+
+// Validate reports every invalid option. It does not change o.
+func (o *Options) Validate() error {
+	errs := []error{o.ControllerOptions.Validate()}
+	if o.KubeAPIQPS <= 0 {
+		errs = append(errs, fmt.Errorf("--kube-api-qps=%v must be positive", o.KubeAPIQPS))
+	}
+	if o.KubeAPIBurst <= 0 {
+		errs = append(errs, fmt.Errorf("--kube-api-burst=%d must be positive", o.KubeAPIBurst))
+	}
+	if o.MinResyncPeriod < 0 {
+		errs = append(errs, fmt.Errorf("--min-resync-period=%s must not be negative", o.MinResyncPeriod))
+	}
+	if le := o.LeaderElection; le.LeaderElect {
+		// The rules of client-go's leaderelection.NewLeaderElector, checked
+		// here so that they are usage errors.
+		if le.LeaseDuration <= le.RenewDeadline {
+			errs = append(errs, fmt.Errorf("--leader-elect-lease-duration=%s must be greater than --leader-elect-renew-deadline=%s", le.LeaseDuration, le.RenewDeadline))
+		}
+		if le.RetryPeriod <= 0 {
+			errs = append(errs, fmt.Errorf("--leader-elect-retry-period=%s must be positive", le.RetryPeriod))
+		} else if le.RenewDeadline <= time.Duration(leaderelection.JitterFactor*float64(le.RetryPeriod)) {
+			errs = append(errs, fmt.Errorf("--leader-elect-renew-deadline=%s must be greater than %v times --leader-elect-retry-period=%s", le.RenewDeadline, leaderelection.JitterFactor, le.RetryPeriod))
+		}
+		if msgs := validation.IsDNS1123Subdomain(le.ResourceName); len(msgs) > 0 {
+			errs = append(errs, fmt.Errorf("--leader-elect-resource-name %q: %s", le.ResourceName, strings.Join(msgs, "; ")))
+		}
+		if le.ResourceNamespace != "" {
+			if msgs := validation.IsDNS1123Label(le.ResourceNamespace); len(msgs) > 0 {
+				errs = append(errs, fmt.Errorf("--leader-elect-resource-namespace %q: %s", le.ResourceNamespace, strings.Join(msgs, "; ")))
+			}
+		}
+	}
+	for _, a := range []struct{ flag, addr string }{
+		{"--metrics-bind-address", o.MetricsBindAddress},
+		{"--health-probe-bind-address", o.HealthProbeBindAddress},
+	} {
+		if err := validateBindAddress(a.addr); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", a.flag, err))
+		}
+	}
+	if o.MetricsBindAddress != DisabledBindAddress && o.MetricsBindAddress == o.HealthProbeBindAddress && !strings.HasSuffix(o.MetricsBindAddress, ":0") {
+		errs = append(errs, fmt.Errorf("--metrics-bind-address and --health-probe-bind-address must differ, both are %q", o.MetricsBindAddress))
+	}
+	if o.Logs != nil {
+		if fieldErrs := logsapi.Validate(o.Logs, o.FeatureGates, nil); len(fieldErrs) > 0 {
+			errs = append(errs, fieldErrs.ToAggregate())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// validateBindAddress accepts "0" (disabled) and host:port with a numeric
+// port; port 0 picks a free port.
+func validateBindAddress(addr string) error {
+	if addr == DisabledBindAddress {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is neither host:port nor %q: %w", addr, DisabledBindAddress, err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("%q: port %q is not a number from 0 to 65535", addr, port)
+	}
+	return nil
+}
+
+// optionalDuration is a pflag.Value that records whether it was set.
+type optionalDuration struct{ p **time.Duration }
+
+func newOptionalDuration(p **time.Duration) *optionalDuration { return &optionalDuration{p: p} }
+
+// String implements pflag.Value.
+func (d *optionalDuration) String() string {
+	if d.p == nil || *d.p == nil {
+		return "0s"
+	}
+	return (*d.p).String()
+}
+
+// Set implements pflag.Value.
+func (d *optionalDuration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d.p = &v
+	return nil
+}
+
+// Type implements pflag.Value.
+func (d *optionalDuration) Type() string { return "duration" }

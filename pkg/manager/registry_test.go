@@ -1,0 +1,81 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package manager
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestEnabledControllers(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		controllers []string
+		want        []string
+		wantErr     string
+	}{
+		{name: "star", controllers: []string{"*"}, want: []string{"endpointslice"}},
+		{name: "explicit", controllers: []string{"endpointslice"}, want: []string{"endpointslice"}},
+		{name: "alias", controllers: []string{"endpointslice-controller"}, want: []string{"endpointslice"}},
+		{name: "duplicates", controllers: []string{"endpointslice", "*", "endpointslice"}, want: []string{"endpointslice"}},
+		{name: "disable wins over star", controllers: []string{"*", "-endpointslice"}, wantErr: "enables no controller"},
+		{name: "empty", controllers: nil, wantErr: "enables no controller"},
+		{name: "unknown", controllers: []string{"*", "endpoints-bogus", "-nope"}, wantErr: "unknown controller(s) endpoints-bogus, -nope"},
+		{name: "spaces", controllers: []string{" endpointslice "}, want: []string{"endpointslice"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := NewControllerOptions()
+			o.Controllers = tc.controllers
+			got, err := o.EnabledControllers()
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error = %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("enabled (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestRegistryIsConsistent(t *testing.T) {
+	seen := map[string]string{}
+	for key, r := range registry {
+		if key != r.Name {
+			t.Errorf("registry key %q names %q", key, r.Name)
+		}
+		if r.New == nil || r.Workers == nil {
+			t.Errorf("%s: New and Workers are required", key)
+		}
+		for _, n := range append([]string{r.Name}, r.Aliases...) {
+			if other, dup := seen[n]; dup {
+				t.Errorf("name %q used by %s and %s", n, other, key)
+			}
+			seen[n] = key
+		}
+	}
+	if d := cmp.Diff([]string{"endpointslice"}, DefaultControllers()); d != "" {
+		t.Errorf("default controllers (-want +got):\n%s", d)
+	}
+}

@@ -1,0 +1,191 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package render
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+)
+
+func TestDecode(t *testing.T) {
+	const svc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  namespace: ns\n"
+	for _, tc := range []struct {
+		name string
+		in   string
+		// want lists "Kind namespace/name @document[.item]" of the objects.
+		want []string
+		// wantErr is the exact error; "" means none.
+		wantErr string
+	}{
+		{name: "empty", in: "", want: nil},
+		{name: "comments and separators only", in: "# nothing\n---\n---\n# still nothing\n", want: nil},
+		{name: "one object", in: svc, want: []string{"Service ns/s @1"}},
+		{name: "multi-document", in: "---\n" + svc + "---\n# c\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n", want: []string{"Service ns/s @1", "Node node-1 @3"}},
+		{name: "JSON", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}`, want: []string{"Pod default/p @1"}},
+		{name: "default namespace", in: "apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: e\n", want: []string{"Endpoints default/e @1"}},
+		{name: "cluster-scoped namespace dropped", in: "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n  namespace: x\n", want: []string{"Node node-1 @1"}},
+		{name: "every kind", in: strings.Join([]string{
+			"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns\n",
+			"apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n",
+			svc,
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\n",
+			"apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: s\n  namespace: ns\n",
+			"apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: s-1\n  namespace: ns\naddressType: IPv4\nendpoints: []\n",
+		}, "---\n"), want: []string{"Namespace ns @1", "Node node-1 @2", "Service ns/s @3", "Pod ns/p @4", "Endpoints ns/s @5", "EndpointSlice ns/s-1 @6"}},
+		{name: "List", in: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: b\n",
+			want: []string{"Node a @1.1", "Node b @1.2"}},
+
+		{name: "malformed YAML", in: svc + "---\nkind: [\n", wantErr: "in.yaml: document 2: invalid YAML: yaml: line 1: did not find expected node content"},
+		{name: "not an object", in: "- a\n- b\n", wantErr: "in.yaml: document 1: not an object"},
+		{name: "missing kind", in: "apiVersion: v1\nmetadata:\n  name: x\n", wantErr: `in.yaml: document 1: apiVersion and kind are required (got apiVersion "v1", kind "")`},
+		{name: "unknown kind", in: svc + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+			wantErr: `in.yaml: document 2: unsupported kind "ConfigMap" of apiVersion "v1"; supported: discovery.k8s.io/v1 EndpointSlice, v1 Endpoints, v1 Namespace, v1 Node, v1 Pod, v1 Service, v1 List`},
+		{name: "wrong version", in: "apiVersion: discovery.k8s.io/v1beta1\nkind: EndpointSlice\nmetadata:\n  name: x\n", wantErr: `unsupported kind "EndpointSlice" of apiVersion "discovery.k8s.io/v1beta1"`},
+		{name: "unknown field", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  selektor: {}\n", wantErr: `in.yaml: document 1: Service: unknown field "spec.selektor"`},
+		{name: "case matters", in: "apiVersion: v1\nkind: Service\nMetadata:\n  name: s\n", wantErr: `unknown field "Metadata"`},
+		{name: "duplicate field", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  name: t\n", wantErr: `in.yaml: document 1: invalid YAML`},
+		{name: "wrong type", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: 80\n", wantErr: "in.yaml: document 1: Service:"},
+		{name: "no name", in: "apiVersion: v1\nkind: Pod\nmetadata:\n  namespace: ns\n", wantErr: "in.yaml: document 1: Pod without metadata.name"},
+		{name: "bad List item", in: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: b\n",
+			wantErr: `in.yaml: document 1, item 2: unsupported kind "Secret"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			objs, err := Decode("in.yaml", []byte(tc.in))
+			if tc.wantErr != "" {
+				if err == nil {
+					t.Fatalf("no error, want %q", tc.wantErr)
+				}
+				if !IsInputError(err) {
+					t.Errorf("error %T is not an *InputError", err)
+				}
+				if !strings.Contains(err.Error(), tc.wantErr) {
+					t.Errorf("error:\n  %v\nwant it to contain:\n  %s", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, o := range objs {
+				loc := o.File + "@" + string(rune('0'+o.Document))
+				if o.Item > 0 {
+					loc += "." + string(rune('0'+o.Item))
+				}
+				got = append(got, objectKey(o.Object)+" "+strings.TrimPrefix(loc, "in.yaml"))
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("objects (-want +got):\n%s", d)
+			}
+			for _, o := range objs {
+				if o.GetObjectKind().GroupVersionKind().Kind == "" {
+					t.Errorf("%s: TypeMeta not set", objectKey(o.Object))
+				}
+			}
+		})
+	}
+}
+
+// TestDecodeYAML11Scalars documents a quirk shared with kubectl: YAML is
+// converted to JSON without looking at the target type, so an unquoted
+// y/n/yes/no/on/off is a boolean.
+func TestDecodeYAML11Scalars(t *testing.T) {
+	_, err := Decode("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n"))
+	if err == nil || !strings.Contains(err.Error(), "cannot unmarshal bool") {
+		t.Errorf("error = %v", err)
+	}
+	if _, err := Decode("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: \"n\"\n")); err != nil {
+		t.Errorf("quoted: %v", err)
+	}
+}
+
+func TestDecodeTypes(t *testing.T) {
+	objs, err := Decode("x", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nstatus:\n  podIPs:\n  - ip: 10.0.0.1\n---\napiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: e\naddressType: IPv6\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod, ok := objs[0].Object.(*corev1.Pod)
+	if !ok || pod.Status.PodIPs[0].IP != "10.0.0.1" {
+		t.Errorf("pod = %#v", objs[0].Object)
+	}
+	es, ok := objs[1].Object.(*discoveryv1.EndpointSlice)
+	if !ok || es.AddressType != discoveryv1.AddressTypeIPv6 {
+		t.Errorf("slice = %#v", objs[1].Object)
+	}
+}
+
+func TestReadFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n")
+	b := write("b.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n2\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n")
+	stdin := "apiVersion: v1\nkind: Node\nmetadata:\n  name: n3\n"
+
+	t.Run("files and stdin in order", func(t *testing.T) {
+		objs, err := ReadFiles([]string{a, StdinName}, strings.NewReader(stdin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range objs {
+			m, _ := meta.Accessor(o.Object)
+			got = append(got, filepath.Base(o.File)+":"+m.GetName())
+		}
+		if d := cmp.Diff([]string{"a.yaml:n1", "<stdin>:n3"}, got); d != "" {
+			t.Errorf("(-want +got):\n%s", d)
+		}
+	})
+	t.Run("duplicate across files", func(t *testing.T) {
+		_, err := ReadFiles([]string{a, b}, nil)
+		want := b + `: document 2: Node n1 is given twice (first in ` + a + ` document 1)`
+		if err == nil || err.Error() != want {
+			t.Errorf("error = %v\nwant      %s", err, want)
+		}
+	})
+	t.Run("missing file", func(t *testing.T) {
+		_, err := ReadFiles([]string{filepath.Join(dir, "nope.yaml")}, nil)
+		var ie *InputError
+		if !errors.As(err, &ie) || !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("error = %v, want an InputError wrapping ErrNotExist", err)
+		}
+	})
+	t.Run("stdin twice", func(t *testing.T) {
+		_, err := ReadFiles([]string{StdinName, StdinName}, strings.NewReader(stdin))
+		if err == nil || !strings.Contains(err.Error(), "more than once") {
+			t.Errorf("error = %v", err)
+		}
+	})
+	t.Run("no file", func(t *testing.T) {
+		if _, err := ReadFiles(nil, nil); !IsInputError(err) {
+			t.Errorf("error = %v", err)
+		}
+	})
+}

@@ -1,0 +1,72 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package render
+
+import (
+	"fmt"
+	"io"
+
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+)
+
+// WriteYAML writes the slices as multi-document YAML ("---" between
+// documents), in the given order, each with apiVersion and kind set and
+// without managedFields, resourceVersion and a null creationTimestamp, so
+// that the output is valid input for the next render and a render of it
+// yields it unchanged. Keys are sorted, as kubectl prints them.
+func WriteYAML(w io.Writer, slices []*discoveryv1.EndpointSlice) error {
+	for i, s := range slices {
+		b, err := MarshalEndpointSlice(s)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			if _, err := io.WriteString(w, "---\n"); err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalEndpointSlice returns one slice as WriteYAML prints it.
+func MarshalEndpointSlice(s *discoveryv1.EndpointSlice) ([]byte, error) {
+	cp := s.DeepCopy()
+	cp.APIVersion = discoveryv1.SchemeGroupVersion.String()
+	cp.Kind = "EndpointSlice"
+	cp.ManagedFields = nil
+	cp.ResourceVersion = ""
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cp)
+	if err != nil {
+		return nil, fmt.Errorf("EndpointSlice %s/%s: %w", s.Namespace, s.Name, err)
+	}
+	if md, ok := m["metadata"].(map[string]any); ok {
+		if v, ok := md["creationTimestamp"]; ok && v == nil {
+			delete(md, "creationTimestamp")
+		}
+	}
+	b, err := yaml.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("EndpointSlice %s/%s: %w", s.Namespace, s.Name, err)
+	}
+	return b, nil
+}

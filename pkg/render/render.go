@@ -1,0 +1,319 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package render
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/pkg/manager"
+)
+
+// DefaultMaxPasses is the default Options.MaxPasses.
+const DefaultMaxPasses = 10
+
+// Options configure Render.
+type Options struct {
+	// Controllers selects and configures the controllers, as for `slicekit
+	// run`; nil means manager.NewControllerOptions(). Render validates them.
+	Controllers *manager.ControllerOptions
+	// MaxPasses is the most passes before Render gives up; 0 means
+	// DefaultMaxPasses.
+	MaxPasses int
+}
+
+// Event is an Event a controller recorded during the render.
+type Event struct {
+	// Object is "Kind namespace/name" of the object the event is about.
+	Object string
+	// Type is Normal or Warning.
+	Type string
+	// Reason and Message are the event's.
+	Reason, Message string
+}
+
+// Result is the outcome of Render.
+type Result struct {
+	// EndpointSlices are every EndpointSlice that exists afterwards, the
+	// input's foreign ones included, sorted by namespace and name, as the
+	// fake API server stores them.
+	EndpointSlices []*discoveryv1.EndpointSlice
+	// Passes is the number of passes run; the last one wrote nothing.
+	Passes int
+	// Warnings are the sync errors of the last pass (for instance a Pod on
+	// a Node that does not exist: live, the controller would retry with
+	// back-off and write the same slices) and notes about what render does
+	// not model.
+	Warnings []error
+	// Events are the events the controllers recorded, in order.
+	Events []Event
+}
+
+// Render runs the enabled controllers on objs to a fixed point, offline,
+// and returns the EndpointSlices that exist afterwards.
+//
+// The objects are stored in a client-go fake clientset that behaves like
+// an API server for the writes controllers make (internal/fakeapi: UIDs,
+// resourceVersions, EndpointSlice generations, no-op updates, delete
+// preconditions), with names for generateName made deterministically: the
+// base plus a 5-character suffix from a counter per namespace and base. An
+// object without a uid gets one derived from its kind, namespace and name,
+// so that renders of the same input agree. The controllers are constructed
+// by the manager's registry, as `slicekit run` constructs them, on an
+// informer factory over the fake clientset whose informers are never
+// started: before each controller's SyncAll, Render replaces the indexers
+// of the Namespace, Node, Service, Pod, Endpoints and EndpointSlice
+// informers with the clientset's current objects, so the caches are never
+// stale. A pass calls SyncAll of every controller in name order; Render
+// stops after the first pass that changed nothing and fails when MaxPasses
+// passes did not reach that point.
+//
+// Not modelled offline: topology-aware hints (the topology cache is fed by
+// Node events, which need running informers; a Warning is returned for
+// each Service that asks for them) and anything that depends on time.
+func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, error) {
+	copts := opts.Controllers
+	if copts == nil {
+		copts = manager.NewControllerOptions()
+	}
+	if err := copts.Validate(); err != nil {
+		return nil, err
+	}
+	maxPasses := cmp.Or(opts.MaxPasses, DefaultMaxPasses)
+
+	seed, err := prepareSeed(objs)
+	if err != nil {
+		return nil, err
+	}
+	client := fakeapi.NewClientset(seed...)
+	n := newNamer(client)
+	client.PrependReactor("create", "*", n.create)
+
+	res := &Result{}
+	rec := &recorder{logger: klog.FromContext(ctx), mu: &sync.Mutex{}, events: &res.Events}
+	factory := informers.NewSharedInformerFactory(client, 0)
+	controllers, err := manager.NewControllers(ctx, manager.InitContext{
+		Client:          client,
+		InformerFactory: factory,
+		Options:         copts,
+		EventRecorder:   rec,
+	})
+	if err != nil {
+		return nil, err
+	}
+	caches := newCaches(client, factory)
+
+	prev, err := caches.refresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for pass := 1; pass <= maxPasses; pass++ {
+		var errs []error
+		for _, c := range controllers {
+			if _, err := caches.refresh(ctx); err != nil {
+				return nil, err
+			}
+			if err := c.SyncAll(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("controller %s: %w", c.Name, err))
+			}
+		}
+		cur, err := caches.refresh(ctx)
+		if err != nil {
+			return nil, err
+		}
+		client.ClearActions()
+		if maps.Equal(prev, cur) {
+			res.Passes = pass
+			res.Warnings = append(errs, topologyWarnings(caches.services())...)
+			res.EndpointSlices = caches.endpointSlices()
+			return res, nil
+		}
+		prev = cur
+	}
+	return nil, fmt.Errorf("no fixed point after %d passes: the controllers keep writing", maxPasses)
+}
+
+// kindOrder orders the seeded objects: what others refer to first.
+var kindOrder = map[string]int{"Namespace": 0, "Node": 1, "Service": 2, "Pod": 3, "Endpoints": 4, "EndpointSlice": 5}
+
+// prepareSeed deep-copies objs, gives a derived uid to objects without
+// one and sorts them by kind, namespace and name.
+func prepareSeed(objs []runtime.Object) ([]runtime.Object, error) {
+	out := make([]runtime.Object, 0, len(objs))
+	for _, o := range objs {
+		o = o.DeepCopyObject()
+		m, err := meta.Accessor(o)
+		if err != nil {
+			return nil, err
+		}
+		kind, err := kindOf(o)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := kindOrder[kind]; !ok {
+			return nil, fmt.Errorf("unsupported kind %s", kind)
+		}
+		if m.GetUID() == "" {
+			m.SetUID(derivedUID(kind, m.GetNamespace(), m.GetName()))
+		}
+		out = append(out, o)
+	}
+	slices.SortStableFunc(out, func(a, b runtime.Object) int {
+		ka, _ := kindOf(a)
+		kb, _ := kindOf(b)
+		ma, _ := meta.Accessor(a)
+		mb, _ := meta.Accessor(b)
+		return cmp.Or(cmp.Compare(kindOrder[ka], kindOrder[kb]),
+			cmp.Compare(ma.GetNamespace(), mb.GetNamespace()), cmp.Compare(ma.GetName(), mb.GetName()))
+	})
+	return out, nil
+}
+
+// caches refreshes the informer indexers from the fake clientset.
+type caches struct {
+	client  *fake.Clientset
+	sources []source
+}
+
+// source is one resource: how to list it and the indexer to fill.
+type source struct {
+	kind    string
+	list    func(ctx context.Context) ([]runtime.Object, error)
+	indexer cache.Indexer
+}
+
+func newCaches(client *fake.Clientset, f informers.SharedInformerFactory) *caches {
+	all := metav1.ListOptions{}
+	items := func(l runtime.Object, err error) ([]runtime.Object, error) {
+		if err != nil {
+			return nil, err
+		}
+		return meta.ExtractList(l)
+	}
+	return &caches{client: client, sources: []source{
+		{"Namespace", func(ctx context.Context) ([]runtime.Object, error) {
+			return items(client.CoreV1().Namespaces().List(ctx, all))
+		}, f.Core().V1().Namespaces().Informer().GetIndexer()},
+		{"Node", func(ctx context.Context) ([]runtime.Object, error) {
+			return items(client.CoreV1().Nodes().List(ctx, all))
+		}, f.Core().V1().Nodes().Informer().GetIndexer()},
+		{"Service", func(ctx context.Context) ([]runtime.Object, error) {
+			return items(client.CoreV1().Services("").List(ctx, all))
+		}, f.Core().V1().Services().Informer().GetIndexer()},
+		{"Pod", func(ctx context.Context) ([]runtime.Object, error) {
+			return items(client.CoreV1().Pods("").List(ctx, all))
+		}, f.Core().V1().Pods().Informer().GetIndexer()},
+		{"Endpoints", func(ctx context.Context) ([]runtime.Object, error) {
+			return items(client.CoreV1().Endpoints("").List(ctx, all))
+		}, f.Core().V1().Endpoints().Informer().GetIndexer()},
+		{"EndpointSlice", func(ctx context.Context) ([]runtime.Object, error) {
+			return items(client.DiscoveryV1().EndpointSlices("").List(ctx, all))
+		}, f.Discovery().V1().EndpointSlices().Informer().GetIndexer()},
+	}}
+}
+
+// refresh replaces every indexer's content with the clientset's objects
+// and returns a fingerprint of the stored state: "Kind namespace/name" to
+// resourceVersion.
+func (c *caches) refresh(ctx context.Context) (map[string]string, error) {
+	state := map[string]string{}
+	for _, s := range c.sources {
+		objs, err := s.list(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s objects: %w", s.kind, err)
+		}
+		items := make([]any, 0, len(objs))
+		for _, o := range objs {
+			m, err := meta.Accessor(o)
+			if err != nil {
+				return nil, err
+			}
+			state[s.kind+" "+m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
+			items = append(items, o)
+		}
+		if err := s.indexer.Replace(items, ""); err != nil {
+			return nil, fmt.Errorf("filling the %s cache: %w", s.kind, err)
+		}
+	}
+	return state, nil
+}
+
+// services returns the cached Services.
+func (c *caches) services() []*corev1.Service {
+	var out []*corev1.Service
+	for _, s := range c.sources {
+		if s.kind != "Service" {
+			continue
+		}
+		for _, o := range s.indexer.List() {
+			out = append(out, o.(*corev1.Service))
+		}
+	}
+	return out
+}
+
+// endpointSlices returns the cached EndpointSlices sorted by namespace and
+// name.
+func (c *caches) endpointSlices() []*discoveryv1.EndpointSlice {
+	var out []*discoveryv1.EndpointSlice
+	for _, s := range c.sources {
+		if s.kind != "EndpointSlice" {
+			continue
+		}
+		for _, o := range s.indexer.List() {
+			out = append(out, o.(*discoveryv1.EndpointSlice).DeepCopy())
+		}
+	}
+	slices.SortFunc(out, func(a, b *discoveryv1.EndpointSlice) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// topologyWarnings notes the Services whose topology-aware hints render
+// cannot compute.
+func topologyWarnings(services []*corev1.Service) []error {
+	var out []error
+	slices.SortFunc(services, func(a, b *corev1.Service) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	for _, svc := range services {
+		v, ok := svc.Annotations[corev1.DeprecatedAnnotationTopologyAwareHints]
+		if !ok {
+			v, ok = svc.Annotations[corev1.AnnotationTopologyMode]
+		}
+		if ok && (v == "Auto" || v == "auto") {
+			out = append(out, fmt.Errorf("Service %s/%s asks for topology-aware hints, which render does not compute (they need Node events); the slices may differ from a live run", svc.Namespace, svc.Name))
+		}
+	}
+	return out
+}

@@ -1,0 +1,364 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package render
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/slicekit/slicekit/internal/casefile"
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/manager"
+)
+
+// renderBackend runs a regression case through Render, offline, as
+// `casecheck run-render` does through the CLI: a world of objects, and each
+// Settle renders the world and replaces its EndpointSlices with the output
+// (written as YAML and read back, as the CLI's output would be). Every
+// Settle also checks that rendering the output again changes nothing.
+type renderBackend struct {
+	t     *testing.T
+	opts  func() Options
+	world *casefile.World
+}
+
+func (b *renderBackend) Load(_ context.Context, objs []runtime.Object) error {
+	b.world = casefile.NewWorld(objs)
+	return nil
+}
+
+func (b *renderBackend) Settle(ctx context.Context) error {
+	out, err := renderYAML(ctx, b.world.Objects(), b.opts())
+	if err != nil {
+		return err
+	}
+	decoded, err := Decode("output", out)
+	if err != nil {
+		return fmt.Errorf("the output is not valid input: %w", err)
+	}
+	var slices []discoveryv1.EndpointSlice
+	for _, o := range decoded {
+		slices = append(slices, *o.Object.(*discoveryv1.EndpointSlice))
+	}
+	b.world.SetEndpointSlices(slices)
+
+	// Idempotence: the output plus the other objects renders to itself.
+	again, err := renderYAML(ctx, b.world.Objects(), b.opts())
+	if err != nil {
+		return fmt.Errorf("rendering the output again: %w", err)
+	}
+	if d := cmp.Diff(string(out), string(again)); d != "" {
+		b.t.Errorf("rendering the output again changed it (-first +second):\n%s", d)
+	}
+	return nil
+}
+
+func (b *renderBackend) Patch(_ context.Context, p *casefile.Patch) error { return b.world.Patch(p) }
+
+func (b *renderBackend) Delete(_ context.Context, ref casefile.Ref) error { return b.world.Delete(ref) }
+
+func (b *renderBackend) Apply(_ context.Context, obj runtime.Object) error { return b.world.Put(obj) }
+
+func (b *renderBackend) Slices(context.Context) ([]discoveryv1.EndpointSlice, error) {
+	var out []discoveryv1.EndpointSlice
+	for _, s := range b.world.EndpointSlices() {
+		out = append(out, *s)
+	}
+	return out, nil
+}
+
+var _ casefile.Backend = (*renderBackend)(nil)
+
+// renderYAML renders objs and returns the CLI's output.
+func renderYAML(ctx context.Context, objs []runtime.Object, opts Options) ([]byte, error) {
+	res, err := Render(ctx, objs, opts)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := WriteYAML(&buf, res.EndpointSlices); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// endpointSliceCases are the regression cases about the EndpointSlice
+// controller alone (issue 3); 18 also needs the mirroring controller and
+// is tested on its own below.
+var endpointSliceCases = []string{"02", "03", "04", "07", "08", "09", "11", "20", "21"}
+
+func TestCases(t *testing.T) {
+	for _, id := range endpointSliceCases {
+		t.Run(id, func(t *testing.T) {
+			ctx := testContext(t)
+			c := casefile.MustLoad(t, id)
+			b := &renderBackend{t: t, opts: func() Options { return Options{} }}
+			casefile.Report(t, casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true}))
+		})
+	}
+}
+
+// TestCase18EndpointSlicePart checks the EndpointSlice controller's part of
+// case 18 (KEP-4770): the default slice of the labelled svc-a is deleted,
+// no new one or placeholder appears, the named controller's slice is
+// untouched, and svc-b is served. The mirroring part (svc-c-m1) needs the
+// endpointslice-mirroring controller; once it is registered the whole case
+// runs.
+func TestCase18EndpointSlicePart(t *testing.T) {
+	ctx := testContext(t)
+	c := casefile.MustLoad(t, "18")
+	if slices.Contains(manager.KnownControllers(), "endpointslice-mirroring") {
+		b := &renderBackend{t: t, opts: func() Options { return Options{} }}
+		casefile.Report(t, casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true}))
+		return
+	}
+	res, err := Render(ctx, c.Input, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inputCustom *discoveryv1.EndpointSlice
+	for _, o := range c.Input {
+		if s, ok := o.(*discoveryv1.EndpointSlice); ok && s.Name == "svc-a-custom" {
+			inputCustom = s
+		}
+	}
+	got := map[string][]string{} // service -> "name managed-by"
+	for _, s := range res.EndpointSlices {
+		svc := s.Labels[discoveryv1.LabelServiceName]
+		got[svc] = append(got[svc], s.Name+" "+s.Labels[discoveryv1.LabelManagedBy])
+		if s.Name == "svc-a-custom" {
+			want := inputCustom.DeepCopy()
+			// uid and generation are set on seeding, as the API server would.
+			want.UID, want.Generation, want.ResourceVersion = s.UID, s.Generation, s.ResourceVersion
+			want.TypeMeta = s.TypeMeta
+			if d := cmp.Diff(want, s); d != "" {
+				t.Errorf("svc-a-custom changed (-input +output):\n%s", d)
+			}
+		}
+	}
+	if d := cmp.Diff([]string{"svc-a-custom custom-ctrl.example.com"}, got["svc-a"]); d != "" {
+		t.Errorf("slices of svc-a (-want +got):\n%s", d)
+	}
+	if len(got["svc-b"]) != 1 || !strings.HasSuffix(got["svc-b"][0], " endpointslice-controller.k8s.io") {
+		t.Errorf("slices of svc-b = %q, want one of endpointslice-controller.k8s.io", got["svc-b"])
+	}
+	var handedOver bool
+	for _, e := range res.Events {
+		if e.Object == "Service ns-a/svc-a" && e.Reason == "EndpointSlicesHandedOver" {
+			handedOver = true
+		}
+	}
+	if !handedOver {
+		t.Errorf("no EndpointSlicesHandedOver event on svc-a; events: %+v", res.Events)
+	}
+}
+
+// scene returns a Service "web" in ns with n ready Pods on node-a.
+func scene(n int, mutate ...func(*corev1.Service)) []runtime.Object {
+	objs, err := Decode("scene", []byte(`
+apiVersion: v1
+kind: Node
+metadata:
+  name: node-a
+  labels: {topology.kubernetes.io/zone: zone-a}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: ns}
+spec:
+  clusterIP: 10.0.0.10
+  clusterIPs: [10.0.0.10]
+  ipFamilies: [IPv4]
+  selector: {app: web}
+  ports: [{name: http, port: 80, targetPort: 8080, protocol: TCP}]
+`))
+	if err != nil {
+		panic(err)
+	}
+	out := []runtime.Object{}
+	for _, o := range objs {
+		if svc, ok := o.Object.(*corev1.Service); ok {
+			for _, m := range mutate {
+				m(svc)
+			}
+		}
+		out = append(out, o.Object)
+	}
+	for i := 1; i <= n; i++ {
+		out = append(out, &corev1.Pod{
+			ObjectMeta: metaOf(fmt.Sprintf("web-%02d", i), "ns", map[string]string{"app": "web"}),
+			Spec:       corev1.PodSpec{NodeName: "node-a"},
+			Status: corev1.PodStatus{
+				Phase:      corev1.PodRunning,
+				PodIP:      fmt.Sprintf("10.244.0.%d", i),
+				PodIPs:     []corev1.PodIP{{IP: fmt.Sprintf("10.244.0.%d", i)}},
+				Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
+			},
+		})
+	}
+	return out
+}
+
+func TestRenderNamesAreDeterministic(t *testing.T) {
+	ctx := testContext(t)
+	copts := manager.NewControllerOptions()
+	copts.MaxEndpointsPerSlice = 2
+	var first []string
+	for range 3 {
+		res, err := Render(ctx, scene(5), Options{Controllers: copts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range res.EndpointSlices {
+			names = append(names, fmt.Sprintf("%s %s %d", s.Name, s.UID, len(s.Endpoints)))
+			if s.Generation != 1 || s.GenerateName != "web-" {
+				t.Errorf("%s: generation %d, generateName %q", s.Name, s.Generation, s.GenerateName)
+			}
+		}
+		if first == nil {
+			first = names
+			continue
+		}
+		if d := cmp.Diff(first, names); d != "" {
+			t.Fatalf("names differ between renders (-first +now):\n%s", d)
+		}
+	}
+	want := []string{"web-bbbbb", "web-bbbbc", "web-bbbbd"}
+	var got []string
+	for _, n := range first {
+		got = append(got, strings.Fields(n)[0])
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("slice names (-want +got):\n%s", d)
+	}
+}
+
+func TestRenderOptions(t *testing.T) {
+	labelled := func(svc *corev1.Service) {
+		svc.Labels = map[string]string{delegation.LabelEndpointControllerName: "custom-ctrl.example.com"}
+	}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		mutate func(*corev1.Service)
+		// want is "managed-by endpoints" per slice.
+		want []string
+	}{
+		{name: "defaults", want: []string{"endpointslice-controller.k8s.io 3"}},
+		{name: "controller name", args: []string{"--controller-name=mine.example.com"}, want: []string{"mine.example.com 3"}},
+		{name: "max endpoints per slice", args: []string{"--max-endpoints-per-slice=1"}, want: []string{
+			"endpointslice-controller.k8s.io 1", "endpointslice-controller.k8s.io 1", "endpointslice-controller.k8s.io 1"}},
+		{name: "delegated", mutate: labelled, want: nil},
+		{name: "delegated to this controller", args: []string{"--controller-name=custom-ctrl.example.com"}, mutate: labelled,
+			want: []string{"custom-ctrl.example.com 3"}},
+		{name: "gate off", args: []string{"--feature-gates=ExternalEndpointController=false"}, mutate: labelled,
+			want: []string{"endpointslice-controller.k8s.io 3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := testContext(t)
+			copts := manager.NewControllerOptions()
+			fs := newFlagSet()
+			copts.AddRenderFlags(fs)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			var mutate []func(*corev1.Service)
+			if tc.mutate != nil {
+				mutate = append(mutate, tc.mutate)
+			}
+			res, err := Render(ctx, scene(3, mutate...), Options{Controllers: copts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range res.EndpointSlices {
+				got = append(got, fmt.Sprintf("%s %d", s.Labels[discoveryv1.LabelManagedBy], len(s.Endpoints)))
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("slices (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestRenderInvalidOptions(t *testing.T) {
+	copts := manager.NewControllerOptions()
+	copts.MaxEndpointsPerSlice = 0
+	if _, err := Render(testContext(t), scene(1), Options{Controllers: copts}); err == nil {
+		t.Error("no error for --max-endpoints-per-slice=0")
+	}
+}
+
+func TestRenderWarnings(t *testing.T) {
+	ctx := testContext(t)
+	objs := scene(1, func(svc *corev1.Service) {
+		svc.Annotations = map[string]string{corev1.AnnotationTopologyMode: "Auto"}
+	})
+	// A Pod on a Node that does not exist: live, the sync fails and is
+	// retried; offline it is a warning, and the other Pods are written.
+	objs = append(objs, &corev1.Pod{
+		ObjectMeta: metaOf("web-lost", "ns", map[string]string{"app": "web"}),
+		Spec:       corev1.PodSpec{NodeName: "node-gone"},
+		Status: corev1.PodStatus{
+			Phase: corev1.PodRunning, PodIP: "10.244.1.1", PodIPs: []corev1.PodIP{{IP: "10.244.1.1"}},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
+		},
+	})
+	res, err := Render(ctx, objs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, w := range res.Warnings {
+		msgs = append(msgs, w.Error())
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{"node-gone", "topology-aware hints"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings do not mention %q:\n%s", want, all)
+		}
+	}
+	if len(res.EndpointSlices) != 1 || len(res.EndpointSlices[0].Endpoints) != 1 {
+		t.Errorf("want one slice with web-01, got %d slices", len(res.EndpointSlices))
+	}
+}
+
+func TestMarshalEndpointSlice(t *testing.T) {
+	s := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4}
+	s.Name, s.Namespace, s.ResourceVersion = "x", "ns", "42"
+	b, err := MarshalEndpointSlice(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "addressType: IPv4\napiVersion: discovery.k8s.io/v1\nendpoints: null\nkind: EndpointSlice\nmetadata:\n  name: x\n  namespace: ns\nports: null\n"
+	if d := cmp.Diff(want, string(b)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if _, err := Decode("out", b); err != nil {
+		t.Errorf("output does not decode: %v", err)
+	}
+}
