@@ -135,6 +135,19 @@ type ControllerOptions struct {
 	EndpointUpdatesBatchPeriod time.Duration
 	// FeatureGates holds --feature-gates.
 	FeatureGates featuregate.MutableVersionedFeatureGate
+	// MirroringMaxEndpointsPerSubset is the most addresses mirrored per
+	// Endpoints subset, 1..1000 (KCM --mirroring-max-endpoints-per-subset).
+	MirroringMaxEndpointsPerSubset int32
+	// MirroringConcurrentServiceEndpointSyncs is the number of mirroring
+	// workers, 1..50 (KCM --mirroring-concurrent-service-endpoint-syncs).
+	MirroringConcurrentServiceEndpointSyncs int32
+	// MirroringEndpointSliceUpdatesBatchPeriod delays mirroring syncs
+	// triggered by EndpointSlice changes (KCM
+	// --mirroring-endpointslice-updates-batch-period).
+	MirroringEndpointSliceUpdatesBatchPeriod time.Duration
+	// ConcurrentEndpointSyncs is the number of Endpoints controller workers,
+	// 1..50 (KCM --concurrent-endpoint-syncs).
+	ConcurrentEndpointSyncs int32
 
 	// batchPeriodAlias is --endpointslice-updates-batch-period, KCM's name
 	// of the same setting; nil when not given.
@@ -149,6 +162,10 @@ func NewControllerOptions() *ControllerOptions {
 		ConcurrentServiceEndpointSyncs: DefaultConcurrentServiceEndpointSyncs,
 		MaxEndpointsPerSlice:           DefaultMaxEndpointsPerSlice,
 		FeatureGates:                   NewFeatureGate(),
+
+		MirroringMaxEndpointsPerSubset:          1000,
+		MirroringConcurrentServiceEndpointSyncs: 5,
+		ConcurrentEndpointSyncs:                 5,
 	}
 }
 
@@ -161,6 +178,12 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 		"How long the EndpointSlice controller waits after a Pod change before syncing its Services, so that several changes make one write. 0 syncs at once.")
 	fs.Var(newOptionalDuration(&o.batchPeriodAlias), "endpointslice-updates-batch-period",
 		"KCM's name of --endpoint-updates-batch-period; give one of the two.")
+	fs.Int32Var(&o.MirroringConcurrentServiceEndpointSyncs, "mirroring-concurrent-service-endpoint-syncs", o.MirroringConcurrentServiceEndpointSyncs,
+		"The number of Endpoints objects the mirroring controller syncs at once, 1..50.")
+	fs.DurationVar(&o.MirroringEndpointSliceUpdatesBatchPeriod, "mirroring-endpointslice-updates-batch-period", o.MirroringEndpointSliceUpdatesBatchPeriod,
+		"How long the mirroring controller waits after an EndpointSlice change before syncing, so that several changes make one write.")
+	fs.Int32Var(&o.ConcurrentEndpointSyncs, "concurrent-endpoint-syncs", o.ConcurrentEndpointSyncs,
+		"The number of Services the Endpoints controller syncs at once, 1..50 (it also uses --endpoint-updates-batch-period).")
 }
 
 // AddRenderFlags adds the controller flags that matter offline (no
@@ -176,6 +199,8 @@ func (o *ControllerOptions) AddRenderFlags(fs *pflag.FlagSet) {
 			"The default is kube-controller-manager's, so that the slices it wrote are adopted without a rewrite.")
 	fs.Int32Var(&o.MaxEndpointsPerSlice, "max-endpoints-per-slice", o.MaxEndpointsPerSlice,
 		fmt.Sprintf("The most endpoints in one EndpointSlice, 1..%d.", MaxMaxEndpointsPerSlice))
+	fs.Int32Var(&o.MirroringMaxEndpointsPerSubset, "mirroring-max-endpoints-per-subset", o.MirroringMaxEndpointsPerSubset,
+		"The most addresses the mirroring controller mirrors per Endpoints subset, 1..1000 (ready addresses first; the rest is skipped with a Warning Event).")
 	o.FeatureGates.AddFlag(fs)
 }
 
@@ -209,6 +234,18 @@ func (o *ControllerOptions) Validate() error {
 	}
 	if o.MaxEndpointsPerSlice < 1 || o.MaxEndpointsPerSlice > MaxMaxEndpointsPerSlice {
 		errs = append(errs, fmt.Errorf("--max-endpoints-per-slice=%d must be between 1 and %d", o.MaxEndpointsPerSlice, MaxMaxEndpointsPerSlice))
+	}
+	if o.MirroringMaxEndpointsPerSubset < 1 || o.MirroringMaxEndpointsPerSubset > 1000 {
+		errs = append(errs, fmt.Errorf("--mirroring-max-endpoints-per-subset=%d must be between 1 and 1000", o.MirroringMaxEndpointsPerSubset))
+	}
+	if o.MirroringConcurrentServiceEndpointSyncs < 1 || o.MirroringConcurrentServiceEndpointSyncs > MaxConcurrentServiceEndpointSyncs {
+		errs = append(errs, fmt.Errorf("--mirroring-concurrent-service-endpoint-syncs=%d must be between 1 and %d", o.MirroringConcurrentServiceEndpointSyncs, MaxConcurrentServiceEndpointSyncs))
+	}
+	if o.ConcurrentEndpointSyncs < 1 || o.ConcurrentEndpointSyncs > MaxConcurrentServiceEndpointSyncs {
+		errs = append(errs, fmt.Errorf("--concurrent-endpoint-syncs=%d must be between 1 and %d", o.ConcurrentEndpointSyncs, MaxConcurrentServiceEndpointSyncs))
+	}
+	if o.MirroringEndpointSliceUpdatesBatchPeriod < 0 {
+		errs = append(errs, fmt.Errorf("--mirroring-endpointslice-updates-batch-period=%s must not be negative", o.MirroringEndpointSliceUpdatesBatchPeriod))
 	}
 	if o.EndpointUpdatesBatchPeriod < 0 {
 		errs = append(errs, fmt.Errorf("--endpoint-updates-batch-period=%s must not be negative", o.EndpointUpdatesBatchPeriod))

@@ -89,7 +89,7 @@ func TestDefaults(t *testing.T) {
 		Syncs: 5, MaxPerSlice: 100, Batch: 0, Gate: true, QPS: 20, Burst: 30,
 		LeaderElect: true, Lease: 15 * time.Second, Renew: 10 * time.Second, Retry: 2 * time.Second,
 		LeaseName: "slicekit", LeaseNamespace: "slicekit-system",
-		Metrics: ":8080", Health: ":8081", Enabled: []string{"endpointslice"},
+		Metrics: ":8080", Health: ":8081", Enabled: []string{"endpointslice", "endpointslice-mirroring"},
 		LogFormat: "text", Verbosity: 0, MinResync: 12 * time.Hour,
 	}
 	if d := cmp.Diff(want, got); d != "" {
@@ -154,7 +154,7 @@ func TestValidate(t *testing.T) {
 		{name: "controllers KCM alias", args: []string{"--controllers=endpointslice-controller"}},
 		{name: "controllers unknown", args: []string{"--controllers=*,bogus"}, wantErr: "unknown controller(s) bogus"},
 		{name: "controllers none", args: []string{"--controllers=-endpointslice"}, wantErr: "enables no controller"},
-		{name: "controllers star minus", args: []string{"--controllers=*,-endpointslice"}, wantErr: "enables no controller"},
+		{name: "controllers star minus", args: []string{"--controllers=*,-endpointslice,-endpointslice-mirroring"}, wantErr: "enables no controller"},
 		{name: "controller name invalid", args: []string{"--controller-name=not a label!"}, wantErr: "--controller-name"},
 		{name: "controller name empty", args: []string{"--controller-name="}, wantErr: "--controller-name"},
 		{name: "feature gate off", args: []string{"--feature-gates=ExternalEndpointController=false"}},

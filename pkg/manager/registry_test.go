@@ -30,11 +30,14 @@ func TestEnabledControllers(t *testing.T) {
 		want        []string
 		wantErr     string
 	}{
-		{name: "star", controllers: []string{"*"}, want: []string{"endpointslice"}},
+		{name: "star", controllers: []string{"*"}, want: []string{"endpointslice", "endpointslice-mirroring"}},
+		{name: "all three", controllers: []string{"endpointslice", "endpointslice-mirroring", "endpoints"}, want: []string{"endpoints", "endpointslice", "endpointslice-mirroring"}},
+		{name: "star plus endpoints", controllers: []string{"*", "endpoints-controller"}, want: []string{"endpoints", "endpointslice", "endpointslice-mirroring"}},
 		{name: "explicit", controllers: []string{"endpointslice"}, want: []string{"endpointslice"}},
 		{name: "alias", controllers: []string{"endpointslice-controller"}, want: []string{"endpointslice"}},
-		{name: "duplicates", controllers: []string{"endpointslice", "*", "endpointslice"}, want: []string{"endpointslice"}},
-		{name: "disable wins over star", controllers: []string{"*", "-endpointslice"}, wantErr: "enables no controller"},
+		{name: "duplicates", controllers: []string{"endpointslice", "*", "endpointslice"}, want: []string{"endpointslice", "endpointslice-mirroring"}},
+		{name: "disable wins over star", controllers: []string{"*", "-endpointslice"}, want: []string{"endpointslice-mirroring"}},
+		{name: "disable all", controllers: []string{"*", "-endpointslice", "-endpointslice-mirroring-controller"}, wantErr: "enables no controller"},
 		{name: "empty", controllers: nil, wantErr: "enables no controller"},
 		{name: "unknown", controllers: []string{"*", "endpoints-bogus", "-nope"}, wantErr: "unknown controller(s) endpoints-bogus, -nope"},
 		{name: "spaces", controllers: []string{" endpointslice "}, want: []string{"endpointslice"}},
@@ -75,7 +78,7 @@ func TestRegistryIsConsistent(t *testing.T) {
 			seen[n] = key
 		}
 	}
-	if d := cmp.Diff([]string{"endpointslice"}, DefaultControllers()); d != "" {
+	if d := cmp.Diff([]string{"endpointslice", "endpointslice-mirroring"}, DefaultControllers()); d != "" {
 		t.Errorf("default controllers (-want +got):\n%s", d)
 	}
 }
