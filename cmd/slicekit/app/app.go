@@ -166,7 +166,7 @@ service.kubernetes.io/endpoint-controller-name, and renders their output offline
 	root.AddCommand(
 		newRunCommand(s),
 		newRenderCommand(s),
-		newCheckCommand(),
+		newCheckCommand(s),
 		newVersionCommand(s),
 	)
 	return root
@@ -178,19 +178,4 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return usageErrorf(cmd, "unexpected arguments %q", args)
 	}
 	return nil
-}
-
-// newCheckCommand is the placeholder of `slicekit check`, which another
-// change delivers.
-func newCheckCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "check",
-		Short: "Check EndpointSlices against the EndpointSlice contract (not implemented yet)",
-		// Any flag or argument is accepted, so that the answer is always
-		// the same.
-		DisableFlagParsing: true,
-		RunE: func(*cobra.Command, []string) error {
-			return &ExitError{Code: ExitUsage, Err: errors.New("check is not implemented yet")}
-		},
-	}
 }

@@ -63,8 +63,9 @@ func TestExitCodes(t *testing.T) {
 		{name: "version json", args: []string{"version", "-o", "json"}, wantCode: ExitOK},
 		{name: "version bad output", args: []string{"version", "-o", "xml"}, wantCode: ExitUsage, wantStderr: "--output must be text or json"},
 		{name: "version args", args: []string{"version", "extra"}, wantCode: ExitUsage, wantStderr: "unexpected arguments"},
-		{name: "check", args: []string{"check"}, wantCode: ExitUsage, wantStderr: "check is not implemented yet"},
-		{name: "check with flags", args: []string{"check", "--anything"}, wantCode: ExitUsage, wantStderr: "not implemented yet"},
+		{name: "check unknown flag", args: []string{"check", "--anything"}, wantCode: ExitUsage, wantStderr: "unknown flag: --anything"},
+		{name: "check malformed dump", args: []string{"check", "-f", "testdata/malformed.yaml"}, wantCode: ExitUsage, wantStderr: "malformed.yaml"},
+		{name: "check stale default slice of a delegated Service", args: []string{"check", "-f", "testdata/check-stale.yaml"}, wantCode: ExitFailure, wantStderr: "found errors"},
 
 		{name: "run unknown flag", args: []string{"run", "--nope"}, wantCode: ExitUsage, wantStderr: "slicekit run: unknown flag: --nope"},
 		{name: "run bad flag value", args: []string{"run", "--max-endpoints-per-slice=many"}, wantCode: ExitUsage, wantStderr: "invalid argument"},

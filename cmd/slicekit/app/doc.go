@@ -17,7 +17,7 @@ limitations under the License.
 // Package app is the slicekit command line (cobra): `slicekit run` (the
 // controller manager, github.com/slicekit/slicekit/pkg/manager), `slicekit
 // render` (offline rendering, github.com/slicekit/slicekit/pkg/render),
-// `slicekit check` (not implemented yet) and `slicekit version`.
+// `slicekit check` and `slicekit version`.
 //
 // Main returns the exit code: ExitOK, ExitFailure for run-time failures,
 // ExitUsage for an unknown command or flag, an invalid flag value or
