@@ -23,8 +23,9 @@ verify: ## gofmt, go vet, license headers, go.mod tidy.
 	hack/verify.sh
 
 .PHONY: test
-test: controlplane verify ## Everything CI runs: verify, then all tests (unit, differential, integration on a real kube-apiserver).
-	$(GO) test -count=1 ./...
+test: controlplane verify ## Everything CI runs: verify, all tests (unit, differential, integration on a real kube-apiserver), the mirroring differential test.
+	$(GO) test -count=1 -timeout 30m ./...
+	$(MAKE) test-mirroring
 
 .PHONY: test-short
 test-short: ## Unit tests only (no control plane needed).
@@ -42,4 +43,6 @@ bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp
 fuzz: ## Run the differential fuzz target for FUZZTIME (default 60s).
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $${FUZZTIME:-60s} ./test/differential/
 
--include hack/controlplane.mk
+include hack/controlplane.mk
+include hack/demo.mk
+include test/mirroring/mirroring.mk

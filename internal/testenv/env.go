@@ -44,7 +44,7 @@ const DefaultStartTimeout = 90 * time.Second
 // DefaultAPIServerFlags are the kube-apiserver flags [New] sets on top of
 // envtest's defaults (secure serving on 127.0.0.1, client-certificate
 // authentication, RBAC authorization, the ServiceAccount admission plugin
-// disabled, service-cluster-ip-range 10.0.0.0/24). They trade features no
+// disabled). They trade features no
 // test here needs for a faster start; [Options.APIServerFlags] overrides
 // them, and an empty value there removes a flag.
 var DefaultAPIServerFlags = map[string]string{
@@ -54,6 +54,10 @@ var DefaultAPIServerFlags = map[string]string{
 	// hammer the server (envtest clients use QPS 1000) are never answered
 	// 429 by a seat-starved priority level on a loaded machine.
 	"enable-priority-and-fairness": "false",
+	// Dual stack, in the ranges the regression cases in ../shared/cases use
+	// (10.96.0.x and fd00:10:96::x), so their Services can be created with
+	// the clusterIPs they name and dual-stack Services work.
+	"service-cluster-ip-range": "10.96.0.0/16,fd00:10:96::/112",
 }
 
 // DefaultEtcdFlags are the etcd flags [New] sets on top of envtest's defaults

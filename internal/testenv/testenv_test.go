@@ -64,8 +64,8 @@ func TestServiceAndEndpointSlice(t *testing.T) {
 	if !strings.HasPrefix(svc.Name, "web-") || len(svc.Name) == len("web-") {
 		t.Errorf("Service name %q was not generated from %q", svc.Name, "web-")
 	}
-	if svc.Spec.ClusterIP == "" || !strings.HasPrefix(svc.Spec.ClusterIP, "10.0.0.") {
-		t.Errorf("Service ClusterIP = %q, want one allocated from 10.0.0.0/24", svc.Spec.ClusterIP)
+	if svc.Spec.ClusterIP == "" || !strings.HasPrefix(svc.Spec.ClusterIP, "10.96.") {
+		t.Errorf("Service ClusterIP = %q, want one allocated from 10.96.0.0/16", svc.Spec.ClusterIP)
 	}
 	if svc.Spec.Type != corev1.ServiceTypeClusterIP || svc.Spec.Ports[0].Protocol != corev1.ProtocolTCP {
 		t.Errorf("Service not defaulted: type %q, protocol %q", svc.Spec.Type, svc.Spec.Ports[0].Protocol)
