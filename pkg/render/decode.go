@@ -250,11 +250,26 @@ func decodeDocument(raw []byte) ([]Object, error) {
 	if gvk == listGVK {
 		return decodeList(j)
 	}
+	if isCustomResource(gvk) {
+		// Custom resources that accompany the objects (for example a
+		// Multus NetworkAttachmentDefinition) are read by no controller
+		// here; they are skipped, as the case checker's live mode does.
+		return nil, nil
+	}
 	obj, err := decodeObject(j, gvk)
 	if err != nil {
 		return nil, err
 	}
 	return []Object{{Object: obj}}, nil
+}
+
+// isCustomResource reports whether gvk belongs to an API group outside
+// Kubernetes' own: a group with a dot that is not k8s.io or a subdomain of
+// it (k8s.cni.cncf.io, example.com). Kinds of Kubernetes' own groups that
+// render does not support are errors.
+func isCustomResource(gvk schema.GroupVersionKind) bool {
+	g := gvk.Group
+	return strings.Contains(g, ".") && g != "k8s.io" && !strings.HasSuffix(g, ".k8s.io")
 }
 
 func decodeList(j []byte) ([]Object, error) {

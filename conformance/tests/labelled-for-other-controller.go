@@ -1,0 +1,44 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package tests
+
+import (
+	"testing"
+
+	"github.com/slicekit/slicekit/conformance/utils/kubernetes"
+	"github.com/slicekit/slicekit/conformance/utils/suite"
+)
+
+func init() {
+	register(suite.ConformanceTest{
+		ShortName: "LabelledForOtherController",
+		Description: "KEP-4770, default controller: a Service created with service.kubernetes.io/endpoint-controller-name naming another controller " +
+			"never gets a slice of the default controller, not even a placeholder, through Pod churn.",
+		Features:  []suite.Feature{suite.SupportEndpointSlices, suite.SupportDefaultController},
+		Manifests: []string{"labelled-for-other-controller.yaml"},
+		Test: func(t *testing.T, s *suite.ConformanceTestSuite, ns string) {
+			ips := podIPs(t, s, ns, "web-1")
+			// The control Service proves that the controller is at work.
+			kubernetes.SlicesMustHaveEndpoints(t, s.Client, s.TimeoutConfig, ns, "control", s.ControllerName,
+				[]kubernetes.Endpoint{epAny(ips[0], "web-1")})
+			kubernetes.ServiceMustKeepNoSlices(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, func() {
+				s.CreatePod(t, ns, newPod("web-2", map[string]string{"app": "web"}, true))
+				s.SetPodReady(t, ns, "web-1", false)
+			})
+		},
+	})
+}

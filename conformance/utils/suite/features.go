@@ -1,0 +1,93 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package suite
+
+// Feature is a tag naming part of the EndpointSlice controller contract.
+// A test runs only when the implementation claims every feature the test
+// lists.
+type Feature string
+
+const (
+	// SupportEndpointSlices: the controller publishes the selected Pods of
+	// the Services it serves in EndpointSlices labelled
+	// kubernetes.io/service-name and endpointslice.kubernetes.io/managed-by
+	// (its name), owned by the Service through a controller ownerReference,
+	// with the Service's ports resolved on each Pod, and only the selected,
+	// running Pods. Every implementation claims it.
+	SupportEndpointSlices Feature = "EndpointSlices"
+
+	// SupportEndpointConditions: ready, serving and terminating follow the
+	// Pod through readiness changes and termination (serving = Pod Ready,
+	// terminating = deletionTimestamp set, ready = serving and not
+	// terminating).
+	SupportEndpointConditions Feature = "EndpointConditions"
+
+	// SupportPublishNotReadyAddresses: with spec.publishNotReadyAddresses
+	// every endpoint is ready, whatever the Pod says.
+	SupportPublishNotReadyAddresses Feature = "PublishNotReadyAddresses"
+
+	// SupportEndpointTopology: nodeName is the Pod's node and zone the
+	// node's topology.kubernetes.io/zone label.
+	SupportEndpointTopology Feature = "EndpointTopology"
+
+	// SupportForeignSlices: the controller never writes (updates, deletes
+	// or adopts) an EndpointSlice whose managed-by label names another
+	// controller, even when it names one of its Services.
+	SupportForeignSlices Feature = "ForeignSlices"
+
+	// SupportDefaultController: the controller is a cluster's default one
+	// (such as endpointslice-controller.k8s.io): it serves Services without
+	// the KEP-4770 label service.kubernetes.io/endpoint-controller-name,
+	// never writes slices for a Service labelled for another controller,
+	// deletes its slices when such a label is added and writes them again
+	// when it is removed. Excludes SupportControllerNameLabel.
+	SupportDefaultController Feature = "DefaultController"
+
+	// SupportControllerNameLabel: the controller serves exactly the
+	// Services labelled service.kubernetes.io/endpoint-controller-name with
+	// its name (KEP-4770), ignores unlabelled ones, and deletes its slices
+	// when the label is removed or names another controller. Excludes
+	// SupportDefaultController.
+	SupportControllerNameLabel Feature = "ControllerNameLabel"
+)
+
+// AllFeatures returns every feature.
+func AllFeatures() []Feature {
+	return []Feature{
+		SupportEndpointSlices, SupportEndpointConditions, SupportPublishNotReadyAddresses,
+		SupportEndpointTopology, SupportForeignSlices, SupportDefaultController, SupportControllerNameLabel,
+	}
+}
+
+// DefaultControllerFeatures returns the features of a complete default
+// controller (kube-controller-manager's EndpointSlice controller with
+// KEP-4770, or slicekit's).
+func DefaultControllerFeatures() []Feature {
+	return []Feature{
+		SupportEndpointSlices, SupportEndpointConditions, SupportPublishNotReadyAddresses,
+		SupportEndpointTopology, SupportForeignSlices, SupportDefaultController,
+	}
+}
+
+// LabelledControllerFeatures returns the features of a complete custom
+// controller serving the Services labelled with its name.
+func LabelledControllerFeatures() []Feature {
+	return []Feature{
+		SupportEndpointSlices, SupportEndpointConditions, SupportPublishNotReadyAddresses,
+		SupportEndpointTopology, SupportForeignSlices, SupportControllerNameLabel,
+	}
+}

@@ -1,0 +1,180 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package celprofiles
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/slicekit/slicekit/pkg/controllers/podsource"
+	"github.com/slicekit/slicekit/pkg/source/celpods"
+)
+
+// MetricsSubsystem is the Prometheus subsystem of the CEL controllers'
+// metrics (endpoint_slice_cel_controller_syncs, ...,
+// _pod_problems{reason}), labelled controller=<profile name>.
+const MetricsSubsystem = "endpoint_slice_cel_controller"
+
+// Options configures New. Exactly one of ConfigFile and Config is needed.
+type Options struct {
+	// ConfigFile is the path of the profile file (celpods.Config, YAML or
+	// JSON). Ignored when Config is set.
+	ConfigFile string
+	// Config is the profile configuration, for callers that built it.
+	Config *celpods.Config
+	// MaxEndpointsPerSlice is the most endpoints in one slice for the
+	// profiles that do not set maxEndpointsPerSlice, 1..1000. Default: 100.
+	MaxEndpointsPerSlice int32
+	// BatchPeriod delays the syncs triggered by Pod changes (KCM
+	// --endpoint-updates-batch-period). Default 0.
+	BatchPeriod time.Duration
+	// Registerer receives the metrics of every profile's controller (see
+	// MetricsSubsystem); nil means none.
+	Registerer prometheus.Registerer
+	// EventRecorder records the events of every profile's controller; nil
+	// means each builds one that records to the API server, with source
+	// component the profile's name.
+	EventRecorder record.EventRecorder
+	// SkipInformerTransforms is passed to every profile's controller. The
+	// CEL controllers install no transform: an expression may read any Pod
+	// field, so the Pod informer must keep whole Pods. A caller running
+	// other controllers on the same factory must make them install none
+	// either (their SkipInformerTransforms).
+	SkipInformerTransforms bool
+}
+
+// Controller runs one podsource.Controller per CEL profile on one informer
+// factory. Its methods fan out to every profile's controller.
+type Controller struct {
+	programs    []*celpods.Program
+	controllers []*podsource.Controller
+}
+
+// New loads (Options.ConfigFile) or takes (Options.Config) the profiles,
+// compiles and type-checks every expression, and creates one controller
+// per profile: name = the profile's name (label value and managed-by),
+// source = the profile's program, max endpoints per slice = the profile's
+// or Options.MaxEndpointsPerSlice. A configuration error (unreadable YAML,
+// invalid field, expression that does not compile or type-check; each
+// naming its profile) wraps celpods.ErrInvalidConfig: the manager turns it
+// into exit code 2. Other errors are podsource.New's or I/O errors.
+func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
+	cfg := opts.Config
+	if cfg == nil {
+		if opts.ConfigFile == "" {
+			return nil, fmt.Errorf("%w: no profile file given (--cel-config)", celpods.ErrInvalidConfig)
+		}
+		var err error
+		if cfg, err = celpods.LoadConfig(opts.ConfigFile); err != nil {
+			return nil, err
+		}
+	}
+	progs, err := celpods.CompileConfig(cfg)
+	if err != nil {
+		if opts.ConfigFile != "" && opts.Config == nil {
+			return nil, fmt.Errorf("%s: %w", opts.ConfigFile, err)
+		}
+		return nil, err
+	}
+	c := &Controller{programs: progs}
+	for _, prog := range progs {
+		p := prog.Profile()
+		maxEPS := p.MaxEndpointsPerSlice
+		if maxEPS == 0 {
+			maxEPS = opts.MaxEndpointsPerSlice
+		}
+		pc, err := podsource.New(ctx, client, factory, podsource.Options{
+			ControllerName:         p.Name,
+			Source:                 prog.Source(),
+			MaxEndpointsPerSlice:   maxEPS,
+			BatchPeriod:            opts.BatchPeriod,
+			Registerer:             opts.Registerer,
+			MetricsSubsystem:       MetricsSubsystem,
+			EventRecorder:          opts.EventRecorder,
+			SkipInformerTransforms: opts.SkipInformerTransforms,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("CEL profile %q: %w", p.Name, err)
+		}
+		c.controllers = append(c.controllers, pc)
+	}
+	return c, nil
+}
+
+// Controllers returns the profiles' controllers, in file order.
+func (c *Controller) Controllers() []*podsource.Controller { return c.controllers }
+
+// Programs returns the compiled profiles, in file order.
+func (c *Controller) Programs() []*celpods.Program { return c.programs }
+
+// HasSynced reports whether every profile's controller has synced.
+func (c *Controller) HasSynced() bool {
+	for _, pc := range c.controllers {
+		if !pc.HasSynced() {
+			return false
+		}
+	}
+	return true
+}
+
+// Run runs every profile's controller with workers workers until ctx is
+// done, and returns their errors joined after all stopped.
+func (c *Controller) Run(ctx context.Context, workers int) error {
+	if workers < 1 {
+		return fmt.Errorf("celprofiles: workers must be at least 1, got %d", workers)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(c.controllers))
+	for i, pc := range c.controllers {
+		wg.Go(func() { errs[i] = pc.Run(ctx, workers) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// SyncService syncs the Service namespace/name key in every profile's
+// controller (each acts only when the Service is labelled with its name,
+// or still has its slices) and returns the errors joined.
+func (c *Controller) SyncService(ctx context.Context, key string) error {
+	var errs []error
+	for _, pc := range c.controllers {
+		if err := pc.SyncService(ctx, key); err != nil {
+			errs = append(errs, fmt.Errorf("CEL profile %q: %w", pc.ControllerName(), err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// SyncAll runs SyncAll of every profile's controller, in file order, and
+// returns the errors joined (the `slicekit render` hook).
+func (c *Controller) SyncAll(ctx context.Context) error {
+	var errs []error
+	for _, pc := range c.controllers {
+		if err := pc.SyncAll(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("CEL profile %q: %w", pc.ControllerName(), err))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,129 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package secondarynetwork
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
+	"github.com/slicekit/slicekit/pkg/controllers/podsource"
+	"github.com/slicekit/slicekit/pkg/source/networkstatus"
+)
+
+const (
+	// DefaultControllerName is the default Options.ControllerName: the
+	// value of the Service label service.kubernetes.io/endpoint-controller-name
+	// that hands a Service to this controller, and its managed-by value.
+	DefaultControllerName = "secondary-network.slicekit.dev"
+
+	// MetricsSubsystem is the Prometheus subsystem of this controller's
+	// metrics (endpoint_slice_secondary_network_controller_syncs, ...,
+	// _pod_problems{reason}), all labelled controller=<ControllerName>.
+	MetricsSubsystem = "endpoint_slice_secondary_network_controller"
+)
+
+// Options configures New. The zero value is valid.
+type Options struct {
+	// ControllerName is the endpoint-controller-name label value this
+	// controller answers to. Default: DefaultControllerName. A valid label
+	// value.
+	ControllerName string
+	// ManagedBy is the managed-by value of its slices. Default:
+	// ControllerName.
+	ManagedBy string
+	// MaxEndpointsPerSlice is the most endpoints in one slice, 1..1000.
+	// Default: 100.
+	MaxEndpointsPerSlice int32
+	// BatchPeriod delays the syncs triggered by Pod changes (KCM
+	// --endpoint-updates-batch-period). Default 0.
+	BatchPeriod time.Duration
+	// Registerer receives the metrics (see MetricsSubsystem and
+	// podsource.Options.Registerer); nil means none.
+	Registerer prometheus.Registerer
+	// EventRecorder records the events; nil means New builds one that
+	// records to the API server with source component ControllerName.
+	EventRecorder record.EventRecorder
+	// SkipInformerTransforms, when true, leaves the Pod informer's
+	// transform alone; by default New installs TransformPod.
+	SkipInformerTransforms bool
+}
+
+// New returns the secondary-network controller: a podsource.Controller
+// whose Source is networkstatus.Source(). It manages the EndpointSlices of
+// the Services labelled
+// service.kubernetes.io/endpoint-controller-name=<ControllerName>, with
+// the Pods' addresses on the networks named by the Services'
+// k8s.v1.cni.cncf.io/service-network annotation, taken from the Pods'
+// k8s.v1.cni.cncf.io/network-status annotation (see networkstatus). Errors
+// are podsource.New's.
+func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*podsource.Controller, error) {
+	if opts.ControllerName == "" {
+		opts.ControllerName = DefaultControllerName
+	}
+	return podsource.New(ctx, client, factory, podsource.Options{
+		ControllerName:         opts.ControllerName,
+		ManagedBy:              opts.ManagedBy,
+		Source:                 networkstatus.Source(),
+		MaxEndpointsPerSlice:   opts.MaxEndpointsPerSlice,
+		BatchPeriod:            opts.BatchPeriod,
+		Registerer:             opts.Registerer,
+		MetricsSubsystem:       MetricsSubsystem,
+		EventRecorder:          opts.EventRecorder,
+		PodTransform:           TransformPod,
+		SkipInformerTransforms: opts.SkipInformerTransforms,
+	})
+}
+
+// TransformPod is the Pod informer transform of this controller: the
+// EndpointSlice controller's (endpointslice.TransformPod, which keeps what
+// the endpoint rules read) plus the two network-status annotations
+// (networkstatus.AnnotationNetworkStatus and its legacy key), the only
+// annotations kept. It is a superset of endpointslice.TransformPod, so it
+// may replace it on a factory shared with the EndpointSlice controller. It
+// never modifies obj.
+func TransformPod(obj any) (any, error) {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return obj, nil
+	}
+	out, err := endpointslice.TransformPod(pod)
+	if err != nil {
+		return nil, err
+	}
+	trimmed, ok := out.(*corev1.Pod)
+	if !ok {
+		return out, nil
+	}
+	var annotations map[string]string
+	for _, k := range []string{networkstatus.AnnotationNetworkStatus, networkstatus.AnnotationNetworkStatusLegacy} {
+		if v, ok := pod.Annotations[k]; ok {
+			if annotations == nil {
+				annotations = map[string]string{}
+			}
+			annotations[k] = v
+		}
+	}
+	trimmed.Annotations = annotations
+	return trimmed, nil
+}

@@ -1,0 +1,123 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package secondarynetwork_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/klog/v2/ktesting"
+
+	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
+	"github.com/slicekit/slicekit/pkg/controllers/podsource/celprofiles"
+	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/source/celpods"
+	"github.com/slicekit/slicekit/pkg/source/networkstatus"
+)
+
+func TestTransformPod(t *testing.T) {
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", Labels: map[string]string{"app": "a"},
+			Annotations: map[string]string{
+				networkstatus.AnnotationNetworkStatus:       "[]",
+				networkstatus.AnnotationNetworkStatusLegacy: "[{}]",
+				"other": "dropped",
+			},
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "x"}}},
+		Spec: corev1.PodSpec{NodeName: "n", Hostname: "h", Containers: []corev1.Container{{Name: "c", Image: "i",
+			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 80}}}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIPs: []corev1.PodIP{{IP: "10.0.0.1"}}},
+	}
+	before := pod.DeepCopy()
+	out, err := secondarynetwork.TransformPod(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.(*corev1.Pod)
+	if diff := cmp.Diff(before, pod); diff != "" {
+		t.Errorf("input modified:\n%s", diff)
+	}
+	// A superset of the EndpointSlice controller's transform.
+	base, _ := endpointslice.TransformPod(pod.DeepCopy())
+	want := base.(*corev1.Pod)
+	want.Annotations = map[string]string{networkstatus.AnnotationNetworkStatus: "[]", networkstatus.AnnotationNetworkStatusLegacy: "[{}]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// Idempotent, and other objects pass through.
+	again, _ := secondarynetwork.TransformPod(got)
+	if diff := cmp.Diff(got, again); diff != "" {
+		t.Errorf("not idempotent:\n%s", diff)
+	}
+	if o, _ := secondarynetwork.TransformPod("x"); o != "x" {
+		t.Errorf("non-pod: %v", o)
+	}
+	noAnn, _ := secondarynetwork.TransformPod(&corev1.Pod{})
+	if noAnn.(*corev1.Pod).Annotations != nil {
+		t.Errorf("annotations of a pod without any: %v", noAnn.(*corev1.Pod).Annotations)
+	}
+}
+
+func TestNewDefaults(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	client := fake.NewClientset()
+	c, err := secondarynetwork.New(ctx, client, informers.NewSharedInformerFactory(client, 0), secondarynetwork.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ControllerName() != secondarynetwork.DefaultControllerName || c.ManagedBy() != secondarynetwork.DefaultControllerName {
+		t.Errorf("names: %s %s", c.ControllerName(), c.ManagedBy())
+	}
+	c, err = secondarynetwork.New(ctx, client, informers.NewSharedInformerFactory(client, 0), secondarynetwork.Options{ControllerName: "a.example.com", ManagedBy: "b.example.com"})
+	if err != nil || c.ControllerName() != "a.example.com" || c.ManagedBy() != "b.example.com" {
+		t.Errorf("configured names: %v", err)
+	}
+	if _, err := secondarynetwork.New(ctx, client, informers.NewSharedInformerFactory(client, 0), secondarynetwork.Options{ControllerName: "bad name"}); err == nil {
+		t.Error("bad name: want an error")
+	}
+}
+
+// TestSharedRegistry checks that the default controller, two
+// secondary-network controllers and CEL controllers register their metrics
+// on one registry, as in `slicekit run`.
+func TestSharedRegistry(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	client := fake.NewClientset()
+	factory := informers.NewSharedInformerFactory(client, 0)
+	reg := prometheus.NewRegistry()
+	if _, err := endpointslice.New(ctx, client, factory, endpointslice.Options{Registerer: reg}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.example.com", "b.example.com"} {
+		if _, err := secondarynetwork.New(ctx, client, factory, secondarynetwork.Options{ControllerName: name, Registerer: reg}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if _, err := celprofiles.New(ctx, client, factory, celprofiles.Options{Registerer: reg, Config: &celpods.Config{Profiles: []celpods.Profile{
+		{Name: "c.example.com", Addresses: "[]"}, {Name: "d.example.com", Addresses: "[]"},
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Gather(); err != nil {
+		t.Fatal(err)
+	}
+}
