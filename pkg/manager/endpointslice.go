@@ -33,6 +33,16 @@ import (
 // EndpointSlice controller (KCM: endpointslice-controller).
 const EndpointSliceControllerName = "endpointslice"
 
+func init() {
+	registry[EndpointSliceControllerName] = Registration{
+		Name:             EndpointSliceControllerName,
+		Aliases:          []string{"endpointslice-controller"},
+		EnabledByDefault: true,
+		Workers:          func(o *ControllerOptions) int { return int(o.ConcurrentServiceEndpointSyncs) },
+		New:              newEndpointSliceController,
+	}
+}
+
 // endpointSliceController adapts *endpointslice.Controller to Controller.
 type endpointSliceController struct {
 	*endpointslice.Controller
@@ -52,6 +62,10 @@ func newEndpointSliceController(ctx context.Context, ic InitContext) (Controller
 		ExternalEndpointController: &gate,
 		Registerer:                 ic.Registerer,
 		EventRecorder:              ic.EventRecorder,
+		// With the CEL controllers Pods must stay whole in the shared
+		// informer; otherwise the secondary-network controller, built
+		// later, installs a Pod transform that keeps what both read.
+		SkipInformerTransforms: ic.Options.celEnabled(),
 	})
 	if err != nil {
 		return nil, err

@@ -36,6 +36,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
+	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
 )
 
 // Defaults of the flags. Where kube-controller-manager (KCM) has the flag,
@@ -148,6 +149,11 @@ type ControllerOptions struct {
 	// ConcurrentEndpointSyncs is the number of Endpoints controller workers,
 	// 1..50 (KCM --concurrent-endpoint-syncs).
 	ConcurrentEndpointSyncs int32
+	// SecondaryNetworkControllerName is the KEP-4770 label value (and
+	// managed-by value) of the secondary-network controller.
+	SecondaryNetworkControllerName string
+	// CELConfig is the CEL profile file of the cel controller.
+	CELConfig string
 
 	// batchPeriodAlias is --endpointslice-updates-batch-period, KCM's name
 	// of the same setting; nil when not given.
@@ -163,6 +169,7 @@ func NewControllerOptions() *ControllerOptions {
 		MaxEndpointsPerSlice:           DefaultMaxEndpointsPerSlice,
 		FeatureGates:                   NewFeatureGate(),
 
+		SecondaryNetworkControllerName:          secondarynetwork.DefaultControllerName,
 		MirroringMaxEndpointsPerSubset:          1000,
 		MirroringConcurrentServiceEndpointSyncs: 5,
 		ConcurrentEndpointSyncs:                 5,
@@ -199,6 +206,10 @@ func (o *ControllerOptions) AddRenderFlags(fs *pflag.FlagSet) {
 			"The default is kube-controller-manager's, so that the slices it wrote are adopted without a rewrite.")
 	fs.Int32Var(&o.MaxEndpointsPerSlice, "max-endpoints-per-slice", o.MaxEndpointsPerSlice,
 		fmt.Sprintf("The most endpoints in one EndpointSlice, 1..%d.", MaxMaxEndpointsPerSlice))
+	fs.StringVar(&o.SecondaryNetworkControllerName, "secondary-network-controller-name", o.SecondaryNetworkControllerName,
+		"The service.kubernetes.io/endpoint-controller-name value the secondary-network controller answers to, and its managed-by value.")
+	fs.StringVar(&o.CELConfig, "cel-config", o.CELConfig,
+		"The CEL profile file of the cel controller (one controller per profile; see examples/cel).")
 	fs.Int32Var(&o.MirroringMaxEndpointsPerSubset, "mirroring-max-endpoints-per-subset", o.MirroringMaxEndpointsPerSubset,
 		"The most addresses the mirroring controller mirrors per Endpoints subset, 1..1000 (ready addresses first; the rest is skipped with a Warning Event).")
 	o.FeatureGates.AddFlag(fs)
@@ -223,8 +234,10 @@ func (o *ControllerOptions) Complete() error {
 // Validate reports every invalid controller option.
 func (o *ControllerOptions) Validate() error {
 	var errs []error
-	if _, err := o.EnabledControllers(); err != nil {
+	if enabled, err := o.EnabledControllers(); err != nil {
 		errs = append(errs, err)
+	} else {
+		errs = append(errs, o.validatePodSource(enabled)...)
 	}
 	if msgs := validation.IsValidLabelValue(o.ControllerName); o.ControllerName == "" || len(msgs) > 0 {
 		errs = append(errs, fmt.Errorf("--controller-name %q must be a non-empty label value: %s", o.ControllerName, strings.Join(msgs, "; ")))

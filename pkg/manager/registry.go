@@ -84,16 +84,9 @@ type Registration struct {
 }
 
 // registry maps a --controllers name to its registration. Adding a
-// controller is adding one entry here.
-var registry = map[string]Registration{
-	EndpointSliceControllerName: {
-		Name:             EndpointSliceControllerName,
-		Aliases:          []string{"endpointslice-controller"},
-		EnabledByDefault: true,
-		Workers:          func(o *ControllerOptions) int { return int(o.ConcurrentServiceEndpointSyncs) },
-		New:              newEndpointSliceController,
-	},
-}
+// controller is one init() entry in the file that adapts it
+// (endpointslice.go, mirroring.go, podsource.go).
+var registry = map[string]Registration{}
 
 // KnownControllers returns the names of every registered controller,
 // sorted.
