@@ -34,7 +34,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
-	endpointsliceutil "k8s.io/endpointslice/util"
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
@@ -89,7 +88,7 @@ type Controller struct {
 	queue workqueue.TypedRateLimitingInterface[string]
 	// podQueue holds Pod projection keys, mapped to Services by a worker
 	// (KCM podQueue).
-	podQueue workqueue.TypedRateLimitingInterface[*endpointsliceutil.PodProjectionKey]
+	podQueue workqueue.TypedRateLimitingInterface[*servicepods.PodProjectionKey]
 }
 
 // New creates the controller and registers its event handlers on the
@@ -137,7 +136,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		workqueue.DefaultTypedControllerRateLimiter[string](),
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: queueName, MetricsProvider: wqMetrics},
 	)
-	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*endpointsliceutil.PodProjectionKey]())
+	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*servicepods.PodProjectionKey]())
 
 	serviceInformer := factory.Core().V1().Services()
 	podInformer := factory.Core().V1().Pods()

@@ -20,13 +20,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/labels"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
-	endpointsliceutil "k8s.io/endpointslice/util"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 )
@@ -68,7 +66,7 @@ func (c *Controller) onEndpointsAdd(obj any) {
 // updates that change nothing an endpoint depends on are ignored (KCM
 // onPodUpdate with util.GetPodUpdateProjectionKey).
 func (c *Controller) onPodUpdate(old, cur any) {
-	if key := endpointsliceutil.GetPodUpdateProjectionKey(old, cur); key != nil {
+	if key := servicepods.PodUpdateProjectionKey(old, cur); key != nil {
 		c.podQueue.Add(key)
 	}
 }
@@ -76,48 +74,15 @@ func (c *Controller) onPodUpdate(old, cur any) {
 // syncPod queues, after the batch period, every non-delegated Service whose
 // selector matches the Pod's labels (old and new ones on a label change)
 // (KCM syncPod with util.GetServicesToUpdate; KEP-4770 rule (a)7).
-func (c *Controller) syncPod(key *endpointsliceutil.PodProjectionKey) error {
-	if key == nil {
-		return nil
-	}
-	services, err := c.servicesForPodLabels(key.Namespace, key.Labels)
+func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
+	services, err := servicepods.ServicesToUpdate(c.serviceLister, key, c.delegated)
 	if err != nil {
 		return err
-	}
-	if key.OldLabels != nil {
-		oldServices, err := c.servicesForPodLabels(key.Namespace, key.OldLabels)
-		if err != nil {
-			return err
-		}
-		if key.PodChanged {
-			services = services.Union(oldServices)
-		} else {
-			services = services.Difference(oldServices).Union(oldServices.Difference(services))
-		}
 	}
 	for svc := range services {
 		c.queue.AddAfter(svc, c.opts.EndpointUpdatesBatchPeriod)
 	}
 	return nil
-}
-
-// servicesForPodLabels returns the keys of the non-delegated Services in
-// namespace whose non-nil selector matches podLabels.
-func (c *Controller) servicesForPodLabels(namespace string, podLabels labels.Set) (sets.Set[string], error) {
-	services, err := c.serviceLister.Services(namespace).List(labels.Everything())
-	if err != nil {
-		return nil, err
-	}
-	set := sets.Set[string]{}
-	for _, svc := range services {
-		if svc.Spec.Selector == nil || c.delegated(svc) {
-			continue
-		}
-		if labels.ValidatedSetSelector(svc.Spec.Selector).Matches(podLabels) {
-			set.Insert(svc.Namespace + "/" + svc.Name)
-		}
-	}
-	return set, nil
 }
 
 // delegated reports whether svc is left to another controller (KEP-4770):

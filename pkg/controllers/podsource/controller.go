@@ -37,7 +37,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
-	endpointsliceutil "k8s.io/endpointslice/util"
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
@@ -102,7 +101,7 @@ type Controller struct {
 	serviceQueue workqueue.TypedRateLimitingInterface[string]
 	// podQueue holds Pod projection keys, mapped to Services by a worker
 	// (KCM podQueue, C6).
-	podQueue workqueue.TypedRateLimitingInterface[*endpointsliceutil.PodProjectionKey]
+	podQueue workqueue.TypedRateLimitingInterface[*servicepods.PodProjectionKey]
 	// topologyQueue triggers a topology-cache refresh after Node changes.
 	topologyQueue workqueue.TypedRateLimitingInterface[string]
 }
@@ -168,7 +167,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		),
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: opts.ControllerName, MetricsProvider: wqMetrics},
 	)
-	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*endpointsliceutil.PodProjectionKey]())
+	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*servicepods.PodProjectionKey]())
 	c.topologyQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())
 
 	podInformer := factory.Core().V1().Pods()
@@ -393,7 +392,7 @@ func (c *Controller) processNextPodWorkItem(ctx context.Context) bool {
 
 // syncPod queues, after the batch period, every Service of this controller
 // whose selector matches the Pod's old or new labels (KCM syncPod, C6).
-func (c *Controller) syncPod(key *endpointsliceutil.PodProjectionKey) error {
+func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
 	services, err := c.servicesToUpdate(key)
 	if err != nil {
 		return err

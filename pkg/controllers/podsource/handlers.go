@@ -20,13 +20,13 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
-	endpointsliceutil "k8s.io/endpointslice/util"
 	"k8s.io/klog/v2"
 )
 
@@ -75,10 +75,10 @@ func podFromObject(obj any) *corev1.Pod {
 
 // onPodUpdate queues the Pod's projection key on add, update and delete
 // when something an endpoint depends on changed: KCM's fields
-// (endpointsliceutil.GetPodUpdateProjectionKey, C6), or what the Source's
+// (servicepods.PodUpdateProjectionKey, C6), or what the Source's
 // PodChanged watches (for instance the network-status annotation).
 func (c *Controller) onPodUpdate(old, cur any) {
-	if key := endpointsliceutil.GetPodUpdateProjectionKey(old, cur); key != nil {
+	if key := servicepods.PodUpdateProjectionKey(old, cur); key != nil {
 		c.podQueue.Add(key)
 		return
 	}
@@ -90,51 +90,16 @@ func (c *Controller) onPodUpdate(old, cur any) {
 		return
 	}
 	if c.opts.Source.PodChanged(oldPod, curPod) {
-		c.podQueue.Add(&endpointsliceutil.PodProjectionKey{Namespace: curPod.Namespace, Labels: labels.Set(curPod.Labels)})
+		c.podQueue.Add(&servicepods.PodProjectionKey{Namespace: curPod.Namespace, Labels: labels.Set(curPod.Labels)})
 	}
 }
 
 // servicesToUpdate returns the keys of this controller's Services to sync
-// for a Pod projection key (k8s.io/endpointslice util.GetServicesToUpdate,
-// restricted to the Services labelled for this controller).
-func (c *Controller) servicesToUpdate(key *endpointsliceutil.PodProjectionKey) (sets.Set[string], error) {
-	if key == nil {
-		return nil, nil
-	}
-	services, err := c.servicesForPodLabels(key.Namespace, key.Labels)
-	if err != nil {
-		return nil, err
-	}
-	if key.OldLabels == nil {
-		return services, nil
-	}
-	oldServices, err := c.servicesForPodLabels(key.Namespace, key.OldLabels)
-	if err != nil {
-		return nil, err
-	}
-	if key.PodChanged {
-		return services.Union(oldServices), nil
-	}
-	return services.Difference(oldServices).Union(oldServices.Difference(services)), nil
-}
-
-// servicesForPodLabels returns the keys of this controller's Services in
-// namespace whose non-nil selector matches podLabels.
-func (c *Controller) servicesForPodLabels(namespace string, podLabels labels.Set) (sets.Set[string], error) {
-	services, err := c.serviceLister.Services(namespace).List(labels.Everything())
-	if err != nil {
-		return nil, err
-	}
-	set := sets.Set[string]{}
-	for _, svc := range services {
-		if svc.Spec.Selector == nil || !c.handles(svc) {
-			continue
-		}
-		if labels.ValidatedSetSelector(svc.Spec.Selector).Matches(podLabels) {
-			set.Insert(svc.Namespace + "/" + svc.Name)
-		}
-	}
-	return set, nil
+// for a Pod projection key (servicepods.ServicesToUpdate, KCM
+// util.GetServicesToUpdate), restricted to the Services labelled for this
+// controller.
+func (c *Controller) servicesToUpdate(key *servicepods.PodProjectionKey) (sets.Set[string], error) {
+	return servicepods.ServicesToUpdate(c.serviceLister, key, func(svc *corev1.Service) bool { return !c.handles(svc) })
 }
 
 // managedByUs reports whether slice carries this controller's managed-by
