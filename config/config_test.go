@@ -189,12 +189,13 @@ func TestKustomizeBuild(t *testing.T) {
 }
 
 // TestClusterRoleIsLeastPrivilege pins the ClusterRole to what the
-// EndpointSlice controller uses: every rule is needed, none is missing.
+// default controllers use: every rule is needed, none is missing.
 func TestClusterRoleIsLeastPrivilege(t *testing.T) {
 	role := build(t)["ClusterRole /slicekit"].(*rbacv1.ClusterRole)
 	want := []rbacv1.PolicyRule{
 		{APIGroups: []string{""}, Resources: []string{"services", "pods", "nodes"}, Verbs: []string{"get", "list", "watch"}},
-		{APIGroups: []string{""}, Resources: []string{"services/finalizers"}, Verbs: []string{"update"}},
+		{APIGroups: []string{""}, Resources: []string{"endpoints"}, Verbs: []string{"get", "list", "watch"}},
+		{APIGroups: []string{""}, Resources: []string{"services/finalizers", "endpoints/finalizers"}, Verbs: []string{"update"}},
 		{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: []string{"get", "list", "watch", "create", "update", "delete"}},
 		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 	}
