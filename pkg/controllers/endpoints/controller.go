@@ -36,6 +36,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -128,7 +129,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	}
 	var wqMetrics workqueue.MetricsProvider
 	if opts.Registerer != nil {
-		if wqMetrics, err = newWorkqueueMetrics(opts.Registerer); err != nil {
+		if wqMetrics, err = workqueuemetrics.New(opts.Registerer); err != nil {
 			return nil, fmt.Errorf("endpoints: registering workqueue metrics: %w", err)
 		}
 	}

@@ -31,6 +31,8 @@ import (
 	"k8s.io/utils/clock"
 
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
+
+	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 )
 
 const (
@@ -101,7 +103,7 @@ func newConflictDetector(self string, interval time.Duration, clk clock.PassiveC
 			Help: "[ALPHA] Number of writes by another field manager observed on EndpointSlices carrying this controller's managed-by value",
 		}, []string{"manager"})
 		var err error
-		if d.counter, err = registerOrReuse(reg, c); err != nil {
+		if d.counter, err = workqueuemetrics.RegisterOrReuse(reg, c); err != nil {
 			return nil, err
 		}
 	}

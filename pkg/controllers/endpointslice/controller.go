@@ -39,6 +39,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
@@ -166,7 +167,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		if c.metrics, err = rmetrics.New(opts.Registerer, rmetrics.Options{}); err != nil {
 			return nil, fmt.Errorf("endpointslice: %w", err)
 		}
-		if wqMetrics, err = newWorkqueueMetrics(opts.Registerer); err != nil {
+		if wqMetrics, err = workqueuemetrics.New(opts.Registerer); err != nil {
 			return nil, fmt.Errorf("endpointslice: registering workqueue metrics: %w", err)
 		}
 	}

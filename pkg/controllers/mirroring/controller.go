@@ -38,6 +38,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 )
@@ -148,7 +149,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		if c.mirroringMetrics, err = newMirroringMetrics(opts.Registerer); err != nil {
 			return nil, fmt.Errorf("mirroring: %w", err)
 		}
-		if wqMetrics, err = newWorkqueueMetrics(opts.Registerer); err != nil {
+		if wqMetrics, err = workqueuemetrics.New(opts.Registerer); err != nil {
 			return nil, fmt.Errorf("mirroring: registering workqueue metrics: %w", err)
 		}
 	}

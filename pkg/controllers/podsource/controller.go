@@ -39,6 +39,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
@@ -152,7 +153,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		if pm, err = newProblemMetrics(reg, opts.MetricsSubsystem); err != nil {
 			return nil, fmt.Errorf("podsource %s: %w", opts.ControllerName, err)
 		}
-		if wqMetrics, err = newWorkqueueMetrics(opts.Registerer); err != nil {
+		if wqMetrics, err = workqueuemetrics.New(opts.Registerer); err != nil {
 			return nil, fmt.Errorf("podsource %s: registering workqueue metrics: %w", opts.ControllerName, err)
 		}
 	}

@@ -14,7 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package endpointslice
+// Package workqueuemetrics provides client-go workqueue metrics with KCM's
+// names on an injected Prometheus registerer, shared by slicekit's
+// controllers.
+package workqueuemetrics
 
 import (
 	"errors"
@@ -23,7 +26,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 )
 
-// workqueueMetrics is a workqueue.MetricsProvider that registers KCM's
+// Provider is a workqueue.MetricsProvider that registers KCM's
 // workqueue metrics (k8s.io/component-base/metrics/prometheus/workqueue:
 // workqueue_depth, workqueue_adds_total, workqueue_queue_duration_seconds,
 // workqueue_work_duration_seconds, workqueue_unfinished_work_seconds,
@@ -32,21 +35,23 @@ import (
 // registry. When another provider already registered identical collectors
 // on the same registerer (another controller of the same manager), those are
 // reused.
-type workqueueMetrics struct {
+type Provider struct {
 	depth, unfinished, longestRunning *prometheus.GaugeVec
 	adds, retries                     *prometheus.CounterVec
 	latency, workDuration             *prometheus.HistogramVec
 }
 
-var _ workqueue.MetricsProvider = (*workqueueMetrics)(nil)
+var _ workqueue.MetricsProvider = (*Provider)(nil)
 
-// newWorkqueueMetrics registers the workqueue metrics on reg. Help texts
+// New registers the workqueue metrics on reg and returns the provider
+// to pass to workqueue.NewTypedRateLimitingQueueWithConfig; it returns
+// the registration error of a conflicting collector. Help texts
 // carry component-base's "[BETA] " prefix, as KCM exposes them.
-func newWorkqueueMetrics(reg prometheus.Registerer) (*workqueueMetrics, error) {
+func New(reg prometheus.Registerer) (*Provider, error) {
 	const subsystem = "workqueue"
 	labels := []string{"name"}
 	buckets := prometheus.ExponentialBuckets(10e-9, 10, 10)
-	m := &workqueueMetrics{
+	m := &Provider{
 		depth: prometheus.NewGaugeVec(prometheus.GaugeOpts{Subsystem: subsystem, Name: "depth",
 			Help: "[BETA] Current depth of workqueue"}, labels),
 		adds: prometheus.NewCounterVec(prometheus.CounterOpts{Subsystem: subsystem, Name: "adds_total",
@@ -64,33 +69,33 @@ func newWorkqueueMetrics(reg prometheus.Registerer) (*workqueueMetrics, error) {
 			Help: "[BETA] Total number of retries handled by workqueue"}, labels),
 	}
 	var err error
-	if m.depth, err = registerOrReuse(reg, m.depth); err != nil {
+	if m.depth, err = RegisterOrReuse(reg, m.depth); err != nil {
 		return nil, err
 	}
-	if m.adds, err = registerOrReuse(reg, m.adds); err != nil {
+	if m.adds, err = RegisterOrReuse(reg, m.adds); err != nil {
 		return nil, err
 	}
-	if m.latency, err = registerOrReuse(reg, m.latency); err != nil {
+	if m.latency, err = RegisterOrReuse(reg, m.latency); err != nil {
 		return nil, err
 	}
-	if m.workDuration, err = registerOrReuse(reg, m.workDuration); err != nil {
+	if m.workDuration, err = RegisterOrReuse(reg, m.workDuration); err != nil {
 		return nil, err
 	}
-	if m.unfinished, err = registerOrReuse(reg, m.unfinished); err != nil {
+	if m.unfinished, err = RegisterOrReuse(reg, m.unfinished); err != nil {
 		return nil, err
 	}
-	if m.longestRunning, err = registerOrReuse(reg, m.longestRunning); err != nil {
+	if m.longestRunning, err = RegisterOrReuse(reg, m.longestRunning); err != nil {
 		return nil, err
 	}
-	if m.retries, err = registerOrReuse(reg, m.retries); err != nil {
+	if m.retries, err = RegisterOrReuse(reg, m.retries); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// registerOrReuse registers c on reg, or returns the identical collector
+// RegisterOrReuse registers c on reg, or returns the identical collector
 // already registered there.
-func registerOrReuse[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error) {
+func RegisterOrReuse[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error) {
 	err := reg.Register(c)
 	if err == nil {
 		return c, nil
@@ -104,30 +109,37 @@ func registerOrReuse[C prometheus.Collector](reg prometheus.Registerer, c C) (C,
 	return c, err
 }
 
-func (m *workqueueMetrics) NewDepthMetric(name string) workqueue.GaugeMetric {
+// NewDepthMetric implements workqueue.MetricsProvider.
+func (m *Provider) NewDepthMetric(name string) workqueue.GaugeMetric {
 	return m.depth.WithLabelValues(name)
 }
 
-func (m *workqueueMetrics) NewAddsMetric(name string) workqueue.CounterMetric {
+// NewAddsMetric implements workqueue.MetricsProvider.
+func (m *Provider) NewAddsMetric(name string) workqueue.CounterMetric {
 	return m.adds.WithLabelValues(name)
 }
 
-func (m *workqueueMetrics) NewLatencyMetric(name string) workqueue.HistogramMetric {
+// NewLatencyMetric implements workqueue.MetricsProvider.
+func (m *Provider) NewLatencyMetric(name string) workqueue.HistogramMetric {
 	return m.latency.WithLabelValues(name)
 }
 
-func (m *workqueueMetrics) NewWorkDurationMetric(name string) workqueue.HistogramMetric {
+// NewWorkDurationMetric implements workqueue.MetricsProvider.
+func (m *Provider) NewWorkDurationMetric(name string) workqueue.HistogramMetric {
 	return m.workDuration.WithLabelValues(name)
 }
 
-func (m *workqueueMetrics) NewUnfinishedWorkSecondsMetric(name string) workqueue.SettableGaugeMetric {
+// NewUnfinishedWorkSecondsMetric implements workqueue.MetricsProvider.
+func (m *Provider) NewUnfinishedWorkSecondsMetric(name string) workqueue.SettableGaugeMetric {
 	return m.unfinished.WithLabelValues(name)
 }
 
-func (m *workqueueMetrics) NewLongestRunningProcessorSecondsMetric(name string) workqueue.SettableGaugeMetric {
+// NewLongestRunningProcessorSecondsMetric implements workqueue.MetricsProvider.
+func (m *Provider) NewLongestRunningProcessorSecondsMetric(name string) workqueue.SettableGaugeMetric {
 	return m.longestRunning.WithLabelValues(name)
 }
 
-func (m *workqueueMetrics) NewRetriesMetric(name string) workqueue.CounterMetric {
+// NewRetriesMetric implements workqueue.MetricsProvider.
+func (m *Provider) NewRetriesMetric(name string) workqueue.CounterMetric {
 	return m.retries.WithLabelValues(name)
 }
