@@ -43,6 +43,9 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // defaults are applied, generation follows EndpointSlice's update strategy,
 // stale writes conflict, and validation rejects bad slices.
 func TestServiceAndEndpointSlice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a control plane")
+	}
 	env := testenv.Shared(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -173,6 +176,9 @@ func TestServiceAndEndpointSlice(t *testing.T) {
 // TestStart starts a control plane of the test's own and checks that it is
 // a separate, working API server.
 func TestStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a control plane")
+	}
 	cfg := testenv.Start(t)
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {

@@ -154,6 +154,8 @@ func TestValidate(t *testing.T) {
 		{name: "controllers KCM alias", args: []string{"--controllers=endpointslice-controller"}},
 		{name: "controllers unknown", args: []string{"--controllers=*,bogus"}, wantErr: "unknown controller(s) bogus"},
 		{name: "controllers none", args: []string{"--controllers=-endpointslice"}, wantErr: "enables no controller"},
+		{name: "controller name is the mirroring controller's", args: []string{"--controller-name=endpointslicemirroring-controller.k8s.io"}, wantErr: "mirroring controller's managed-by value"},
+		{name: "cel without config", args: []string{"--controllers=*,cel"}, wantErr: "--cel-config is required"},
 		{name: "controllers star minus", args: []string{"--controllers=*,-endpointslice,-endpointslice-mirroring"}, wantErr: "enables no controller"},
 		{name: "controller name invalid", args: []string{"--controller-name=not a label!"}, wantErr: "--controller-name"},
 		{name: "controller name empty", args: []string{"--controller-name="}, wantErr: "--controller-name"},

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
@@ -88,6 +89,11 @@ func newCELController(ctx context.Context, ic InitContext) (Controller, error) {
 // over one managed-by value), and --cel-config must load and compile.
 func (o *ControllerOptions) validatePodSource(enabled []string) []error {
 	var errs []error
+	// The EndpointSlice controller's managed-by value must not be the
+	// mirroring controller's: each would delete the other's slices.
+	if slices.Contains(enabled, MirroringControllerName) && o.ControllerName == mirroring.DefaultControllerName {
+		errs = append(errs, fmt.Errorf("--controller-name %q is the mirroring controller's managed-by value", o.ControllerName))
+	}
 	if slices.Contains(enabled, SecondaryNetworkControllerName) && o.SecondaryNetworkControllerName == o.ControllerName {
 		errs = append(errs, fmt.Errorf("--secondary-network-controller-name %q must differ from --controller-name", o.SecondaryNetworkControllerName))
 	}

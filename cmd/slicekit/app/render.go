@@ -48,7 +48,7 @@ render. The controllers are the same code 'slicekit run' runs.
 
 Exit status: 0 success, 1 no fixed point or internal error, 2 invalid flags or
 input (the error names the file and document).`,
-		Example: `  slicekit render -f examples/plain-service.yaml
+		Example: `  slicekit render -f examples/00-namespace-and-node.yaml -f examples/10-plain-service.yaml
   cat cluster.yaml | slicekit render -f - --controller-name my-ctrl.example.com`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

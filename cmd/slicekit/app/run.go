@@ -32,8 +32,8 @@ func newRunCommand(_ Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run the controller manager against a cluster",
-		Long: `Run the enabled controllers (default: every controller enabled by default, today
-the EndpointSlice controller) against the cluster of --kubeconfig, or the
+		Long: `Run the enabled controllers (default: every controller enabled by default: the
+EndpointSlice and EndpointSlice mirroring controllers) against the cluster of --kubeconfig, or the
 in-cluster configuration, with leader election, /metrics, /healthz and /readyz.
 Flags follow kube-controller-manager's names and defaults where it has them.
 SIGTERM or SIGINT stops it gracefully.`,
