@@ -29,6 +29,14 @@ test: controlplane verify ## Everything CI runs: verify, all tests (unit, differ
 	$(GO) test -count=1 -v ./test/differential/ 2>&1 | grep -E '^(--- |ok|FAIL|PASS|panic)|differential \(|difference'
 	$(MAKE) test-mirroring
 
+E2E_MODES ?= slicekit,none
+E2E_FLAGS ?=
+
+.PHONY: e2e
+e2e: build ## Kubernetes' own e2e tests (EndpointSlice, mirroring, Endpoints) on a simulated cluster: slicekit, then the negative control (E2E_MODES=slicekit,none,kcm).
+	hack/build-controlplane.sh e2e
+	$(GO) run ./hack/e2e -modes '$(E2E_MODES)' $(E2E_FLAGS)
+
 .PHONY: test-short
 test-short: ## Unit tests only (no control plane needed).
 	$(GO) test -short -count=1 ./...
