@@ -86,14 +86,20 @@ var endpointControllers = []string{
 const focusFile = `test/e2e/network/(endpoints|endpointslice|endpointslicemirroring)\.go`
 
 // dataPlaneTests are the tests of the focused files that are out of reach
-// without kubelets, a container runtime and kube-proxy: they run a pause Pod
-// and `kubectl exec` a curl to the Service's ClusterIP. Keys are leaf texts,
-// values the reason printed in the table.
-var dataPlaneTests = map[string]string{
-	"should support a Service with multiple ports specified in multiple EndpointSlices":        "curls a ClusterIP from a Pod (kubelet, runtime, kube-proxy)",
-	"should support a Service with multiple endpoint IPs specified in multiple EndpointSlices": "curls a ClusterIP from a Pod (kubelet, runtime, kube-proxy)",
-	"should mirror a custom Endpoint with multiple subsets and same IP address":                "curls a ClusterIP from a Pod (kubelet, runtime, kube-proxy)",
+// without kubelets, a container runtime and kube-proxy: they run Pods and
+// `kubectl exec` a curl to the Service's ClusterIP. Keys are leaf texts.
+var dataPlaneTests = map[string]bool{
+	"should support a Service with multiple ports specified in multiple EndpointSlices":        true,
+	"should support a Service with multiple endpoint IPs specified in multiple EndpointSlices": true,
+	"should mirror a custom Endpoint with multiple subsets and same IP address":                true,
 }
+
+// dataPlaneCell is a data-plane test's table cell, dataPlaneNote the note
+// under the tables.
+const (
+	dataPlaneCell = "not run: data plane"
+	dataPlaneNote = "not run: data plane = the test curls a ClusterIP from inside a Pod; that needs a kubelet, a container runtime and kube-proxy, which a simulated cluster does not have."
+)
 
 // apiOnlyTests are the runnable tests that exercise only the API server; they
 // pass whether or not an endpoint controller runs.

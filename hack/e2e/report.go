@@ -36,10 +36,10 @@ import (
 
 // result is one upstream test's outcome in one mode.
 type result struct {
-	// name is the spec's full text without the [sig-network] prefix and
-	// the [Conformance] tag.
+	// name is the spec's full text without the "[sig-network] " prefix.
 	name string
-	// leaf is the It text, the key of dataPlaneTests and apiOnlyTests.
+	// leaf is the It text without tags such as [Conformance], the key of
+	// dataPlaneTests and apiOnlyTests.
 	leaf string
 	// location is file:line in k8s.io/kubernetes test/e2e/network.
 	location string
@@ -124,7 +124,12 @@ func (c *cluster) runTests(ctx context.Context, o options, dir string) ([]result
 	return results, nil
 }
 
-var focusRE = regexp.MustCompile(focusFile)
+var (
+	focusRE = regexp.MustCompile(focusFile)
+	// tagRE matches the tags the e2e framework appends to a test's text,
+	// such as " [Conformance]".
+	tagRE = regexp.MustCompile(`\s*\[[^\]]*\]`)
+)
 
 // readReport reads the ginkgo JSON report at path and returns the results of
 // the It specs in the focused files, ordered by file and line.
@@ -148,13 +153,12 @@ func parseReport(data []byte) ([]result, error) {
 			if s.LeafNodeType != "It" || !focusRE.MatchString(s.LeafNodeLocation.FileName) {
 				continue
 			}
-			texts := slices.DeleteFunc(slices.Clone(s.ContainerHierarchyTexts), func(t string) bool { return t == "[sig-network]" })
-			name := strings.TrimSpace(strings.Join(append(texts, s.LeafNodeText), " "))
+			name := strings.TrimPrefix(strings.Join(append(slices.Clone(s.ContainerHierarchyTexts), s.LeafNodeText), " "), "[sig-network] ")
 			file := path.Base(s.LeafNodeLocation.FileName)
 			failure, _, _ := strings.Cut(strings.TrimSpace(s.Failure.Message), "\n")
 			results = append(results, result{
 				name:     name,
-				leaf:     s.LeafNodeText,
+				leaf:     strings.TrimSpace(tagRE.ReplaceAllString(s.LeafNodeText, "")),
 				location: fmt.Sprintf("%s:%d", file, s.LeafNodeLocation.LineNumber),
 				file:     file,
 				line:     s.LeafNodeLocation.LineNumber,
@@ -184,9 +188,8 @@ func judge(m mode, results []result) error {
 	seen := map[string]bool{}
 	for _, r := range results {
 		seen[r.leaf] = true
-		_, dataPlane := dataPlaneTests[r.leaf]
 		switch {
-		case dataPlane:
+		case dataPlaneTests[r.leaf]:
 			if !r.skipped() {
 				problems = append(problems, fmt.Sprintf("%s (%s) should be skipped (data plane), but %s", r.name, r.location, r.state))
 			}
@@ -221,8 +224,8 @@ func judge(m mode, results []result) error {
 
 // cell is a result as a table cell.
 func (r result) cell() string {
-	if reason, ok := dataPlaneTests[r.leaf]; ok && r.skipped() {
-		return "out of reach: " + reason
+	if dataPlaneTests[r.leaf] && r.skipped() {
+		return dataPlaneCell
 	}
 	if r.skipped() {
 		return r.state
@@ -242,7 +245,7 @@ func printModeTable(w io.Writer, oc outcome) {
 			_, _ = fmt.Fprintf(w, "|   ↳ %s | | |\n", strings.ReplaceAll(r.failure, "|", "\\|"))
 		}
 	}
-	_, _ = fmt.Fprintln(w)
+	_, _ = fmt.Fprintf(w, "\n%s\n\n", dataPlaneNote)
 }
 
 // printSummaryTable prints every test against every mode, and each mode's
@@ -267,17 +270,28 @@ func printSummaryTable(w io.Writer, outcomes []outcome) {
 			rw.cells[i] = r.cell()
 		}
 	}
+	if len(rows) == 0 {
+		_, _ = fmt.Fprintln(w, "no test results")
+	}
 	ordered := slices.SortedFunc(maps.Values(rows), func(a, b *row) int {
 		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
 	})
-	header, sep := "| upstream test | file:line |", "|---|---|"
+	header, sep := "| upstream test (k8s.io/kubernetes v1.37.2) | file:line |", "|---|---|"
 	for _, oc := range outcomes {
 		header += " " + oc.mode.name + " |"
 		sep += "---|"
 	}
-	_, _ = fmt.Fprintf(w, "%s\n%s\n", header, sep)
+	if len(rows) > 0 && len(outcomes) > 1 { // one mode's table was printed already
+		_, _ = fmt.Fprintf(w, "%s\n%s\n", header, sep)
+	}
 	for _, rw := range ordered {
+		if len(outcomes) == 1 {
+			break
+		}
 		_, _ = fmt.Fprintf(w, "| %s | %s | %s |\n", rw.name, rw.location, strings.Join(rw.cells, " | "))
+	}
+	if len(outcomes) > 1 {
+		_, _ = fmt.Fprintf(w, "\n%s\n", dataPlaneNote)
 	}
 	_, _ = fmt.Fprintln(w)
 	for _, oc := range outcomes {

@@ -66,9 +66,9 @@ func report(t *testing.T, state func(leaf string) string) []byte {
 	}
 	for _, u := range upstreamTests {
 		s := spec{
-			ContainerHierarchyTexts: []string{"[sig-network]", "EndpointSlice"},
+			ContainerHierarchyTexts: []string{"[sig-network] EndpointSlice"},
 			LeafNodeType:            "It",
-			LeafNodeText:            u.leaf,
+			LeafNodeText:            u.leaf + " [Conformance]",
 			LeafNodeLocation:        loc{"k8s.io/kubernetes@v1.37.2/test/e2e/network/" + u.file, u.line},
 			State:                   state(u.leaf),
 			RunTime:                 1500 * time.Millisecond,
@@ -87,7 +87,7 @@ func report(t *testing.T, state func(leaf string) string) []byte {
 
 // allPass is what a working endpoint controller gives.
 func allPass(leaf string) string {
-	if _, ok := dataPlaneTests[leaf]; ok {
+	if dataPlaneTests[leaf] {
 		return "skipped"
 	}
 	return "passed"
@@ -95,7 +95,7 @@ func allPass(leaf string) string {
 
 // noController is what the upstream tests give with no endpoint controller.
 func noController(leaf string) string {
-	if _, ok := dataPlaneTests[leaf]; ok {
+	if dataPlaneTests[leaf] {
 		return "skipped"
 	}
 	if apiOnlyTests[leaf] {
@@ -204,10 +204,10 @@ func TestTables(t *testing.T) {
 	printSummaryTable(&buf, []outcome{{mode: modes["slicekit"], results: mustParse(t, allPass)}, oc})
 	out := buf.String()
 	for _, want := range []string{
-		"| EndpointSlice should create and delete EndpointSlices for a Service with a selector that matches no pods | endpointslice.go:67 | failed (1.5s) |",
+		"| EndpointSlice should create and delete EndpointSlices for a Service with a selector that matches no pods [Conformance] | endpointslice.go:67 | failed (1.5s) |",
 		"↳ No EndpointSlice found",
-		"| endpointslicemirroring.go:207 | out of reach: curls a ClusterIP",
-		"| upstream test | file:line | slicekit | none |",
+		"| endpointslicemirroring.go:207 | not run: data plane |",
+		"| upstream test (k8s.io/kubernetes v1.37.2) | file:line | slicekit | none |",
 		"| endpointslice.go:67 | passed (1.5s) | failed (1.5s) |",
 		"mode none     as expected: 2 passed, 5 failed, 3 skipped",
 	} {
