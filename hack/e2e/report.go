@@ -31,6 +31,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -111,6 +112,11 @@ func (c *cluster) runTests(ctx context.Context, o options, dir string) ([]result
 	cmd.Dir = dir
 	cmd.Stdout = out
 	cmd.Stderr = out
+	// ginkgo runs e2e.test processes of its own: on interrupt, stop the
+	// whole process group, not only ginkgo.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = stopGrace
 	fmt.Printf("  running the upstream tests (ginkgo %s), output in %s\n", strings.Join(args[:2], " "), logPath)
 	runErr := cmd.Run()
 	var exitErr *exec.ExitError
