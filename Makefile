@@ -42,7 +42,7 @@ test-short: ## Unit tests only (no control plane needed).
 	$(GO) test -short -count=1 ./...
 
 .PHONY: lint
-lint: ## golangci-lint (pinned $(GOLANGCI_LINT_VERSION), built from the Go module proxy).
+lint: ## golangci-lint (version pinned in GOLANGCI_LINT_VERSION, built from the Go module proxy).
 	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run ./...
 
 .PHONY: bench

@@ -21,11 +21,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -65,19 +67,28 @@ type outcome struct {
 }
 
 func (o outcome) summary() string {
-	var passed, failed, skipped int
+	counts := map[string]int{}
 	for _, r := range o.results {
-		switch {
-		case r.skipped():
-			skipped++
-		case r.passed():
-			passed++
-		default:
-			failed++
+		state := r.state
+		if r.skipped() {
+			state = "skipped"
+		}
+		counts[state]++
+	}
+	parts := []string{
+		fmt.Sprintf("%d passed", counts["passed"]),
+		fmt.Sprintf("%d failed", counts["failed"]),
+		fmt.Sprintf("%d skipped", counts["skipped"]),
+	}
+	// Other failure states (timedout, panicked, interrupted, aborted) are
+	// counted apart: they are never the negative control's expected failure.
+	for _, state := range slices.Sorted(maps.Keys(counts)) {
+		if state != "passed" && state != "failed" && state != "skipped" {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[state], state))
 		}
 	}
-	return fmt.Sprintf("%d passed, %d failed, %d skipped; cluster up %v, tests %v, teardown %v",
-		passed, failed, skipped, o.up.Round(100*time.Millisecond), o.tests.Round(100*time.Millisecond), o.down.Round(100*time.Millisecond))
+	return fmt.Sprintf("%s; cluster up %v, tests %v, teardown %v", strings.Join(parts, ", "),
+		o.up.Round(100*time.Millisecond), o.tests.Round(100*time.Millisecond), o.down.Round(100*time.Millisecond))
 }
 
 // runMode starts a fresh simulated cluster for m, runs the upstream tests

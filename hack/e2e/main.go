@@ -164,7 +164,12 @@ func main() {
 	}
 	ctrllog.SetLogger(klog.NewKlogr())
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
+	go func() {
+		<-ctx.Done()
+		// From now on a second signal has its default effect: exit at once.
+		stop()
+		fmt.Fprintln(os.Stderr, "e2e: interrupted, stopping the cluster (interrupt again to exit at once, leaving its processes running)")
+	}()
 	os.Exit(run(ctx, opts))
 }
 
@@ -177,7 +182,7 @@ func parseFlags(args []string) (options, error) {
 	fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
 	modeList := fs.String("modes", "slicekit,none", "comma-separated modes to run in order: slicekit, none (negative control), kcm (baseline)")
 	fs.StringVar(&o.binDir, "bin", filepath.Join(root, "bin"), "directory holding etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, kwok-stages.yaml, e2e.test, ginkgo and slicekit")
-	fs.StringVar(&o.artifacts, "artifacts", filepath.Join(root, "_output", "e2e"), "directory for logs and reports, one subdirectory per mode (replaced on each run)")
+	fs.StringVar(&o.artifacts, "artifacts", filepath.Join(root, "_output", "e2e"), "directory for logs and reports, one subdirectory per mode (replaced when that mode runs)")
 	fs.IntVar(&o.nodes, "nodes", 2, "fake Nodes kwok manages")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "ginkgo's timeout for one mode's tests")
 	fs.IntVar(&o.procs, "procs", 2, "ginkgo's parallel processes; the negative control's failing tests each wait out their timeout (30 s to 2 min), so 2 halves its run")
@@ -252,7 +257,8 @@ func checkBinaries(dir string) error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("missing in %s: %s (build them with: hack/build-controlplane.sh e2e && make build)", dir, strings.Join(missing, ", "))
+		return fmt.Errorf("missing in %s: %s (build them with: SLICEKIT_BIN_DIR=%s hack/build-controlplane.sh e2e && go build -o %s ./cmd/slicekit)",
+			dir, strings.Join(missing, ", "), dir, filepath.Join(dir, "slicekit"))
 	}
 	return nil
 }

@@ -158,7 +158,8 @@ func TestJudge(t *testing.T) {
 		{name: "slicekit test skipped", mode: "slicekit", states: with(allPass, dependent, "skipped"), wantErr: "was skipped"},
 		{name: "data-plane test ran", mode: "slicekit", states: with(allPass, dataPlane, "passed"), wantErr: "should be skipped"},
 		{name: "negative control as expected", mode: "none", states: noController},
-		{name: "negative control passes a dependent test", mode: "none", states: with(noController, dependent, "passed"), wantErr: "passed with no endpoint controller"},
+		{name: "negative control passes a dependent test", mode: "none", states: with(noController, dependent, "passed"), wantErr: "passed, want failed"},
+		{name: "negative control cut off by the suite timeout", mode: "none", states: with(noController, dependent, "timedout"), wantErr: "timedout, want failed"},
 		{name: "negative control fails an API test", mode: "none", states: with(noController, api, "failed"), wantErr: "API-only test"},
 		{name: "slicekit on the negative control's results", mode: "slicekit", states: noController, wantErr: "5 problem(s)"},
 		{name: "negative control on a working controller's results", mode: "none", states: allPass, wantErr: "5 problem(s)"},
@@ -209,11 +210,18 @@ func TestTables(t *testing.T) {
 		"| endpointslicemirroring.go:207 | not run: data plane |",
 		"| upstream test (k8s.io/kubernetes v1.37.2) | file:line | slicekit | none |",
 		"| endpointslice.go:67 | passed (1.5s) | failed (1.5s) |",
-		"mode none     as expected: 2 passed, 5 failed, 3 skipped",
+		"mode none     as expected: 2 passed, 5 failed, 3 skipped;",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tables lack %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestSummaryCountsOtherStatesApart(t *testing.T) {
+	oc := outcome{mode: modes["none"], results: mustParse(t, with(noController, "should create Endpoints for Pods matching a Service", "timedout"))}
+	if got, want := oc.summary(), "2 passed, 4 failed, 3 skipped, 1 timedout;"; !strings.HasPrefix(got, want) {
+		t.Errorf("summary() = %q, want prefix %q", got, want)
 	}
 }
 
