@@ -24,8 +24,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -41,10 +39,12 @@ import (
 	"k8s.io/klog/v2"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/slicekit/slicekit/internal/inputfile"
 )
 
 // StdinName is the file name that reads standard input.
-const StdinName = "-"
+const StdinName = inputfile.StdinName
 
 // InputError is an error in the input: a file that cannot be read, a
 // document that is not valid YAML or JSON, lacks apiVersion/kind, does not
@@ -87,61 +87,19 @@ var decodedKinds = map[schema.GroupVersionKind]func() runtime.Object{
 }
 
 // ReadFiles reads the named files (StdinName reads stdin, at most once; a
-// directory contributes its *.yaml, *.yml and *.json files in name order)
-// and decodes them with Decode. The same object (kind, namespace, name)
-// given twice is an error. Errors are *InputError.
+// directory contributes its *.yaml, *.yml and *.json files in name order;
+// see internal/inputfile) and decodes them with Decode. The same object
+// (kind, namespace, name) given twice is an error. Errors are *InputError.
 func ReadFiles(names []string, stdin io.Reader) ([]runtime.Object, error) {
-	if len(names) == 0 {
-		return nil, &InputError{File: "-f", Err: errors.New("no input file given")}
-	}
-	var files []string
-	for _, n := range names {
-		if n == StdinName {
-			files = append(files, n)
-			continue
-		}
-		fi, err := os.Stat(n)
-		if err != nil {
-			return nil, &InputError{File: n, Err: err}
-		}
-		if !fi.IsDir() {
-			files = append(files, n)
-			continue
-		}
-		entries, err := os.ReadDir(n)
-		if err != nil {
-			return nil, &InputError{File: n, Err: err}
-		}
-		for _, e := range entries {
-			if ext := filepath.Ext(e.Name()); !e.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json") {
-				files = append(files, filepath.Join(n, e.Name()))
-			}
-		}
+	files, err := inputfile.Read(names, stdin)
+	if err != nil {
+		return nil, asInputError(err)
 	}
 	var out []runtime.Object
 	seen := map[string]string{}
-	readStdin := false
-	for _, name := range files {
-		file := name
-		var data []byte
-		var err error
-		if name == StdinName {
-			file = "<stdin>"
-			if readStdin {
-				return nil, &InputError{File: file, Err: errors.New("standard input given more than once")}
-			}
-			readStdin = true
-			if stdin == nil {
-				stdin = os.Stdin
-			}
-			data, err = io.ReadAll(stdin)
-		} else {
-			data, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return nil, &InputError{File: file, Err: err}
-		}
-		objs, docs, err := decode(file, data)
+	for _, f := range files {
+		file := f.Name
+		objs, docs, err := decode(file, f.Data)
 		if err != nil {
 			return nil, err
 		}
@@ -155,6 +113,15 @@ func ReadFiles(names []string, stdin io.Reader) ([]runtime.Object, error) {
 		}
 	}
 	return out, nil
+}
+
+// asInputError turns an *inputfile.Error into an *InputError.
+func asInputError(err error) error {
+	var fe *inputfile.Error
+	if errors.As(err, &fe) {
+		return &InputError{File: fe.File, Err: fe.Err}
+	}
+	return err
 }
 
 // objectKey is "apiVersion Kind namespace/name".

@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -36,10 +35,12 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/slicekit/slicekit/internal/inputfile"
 )
 
 // StdinName is the file name that reads standard input.
-const StdinName = "-"
+const StdinName = inputfile.StdinName
 
 // InputError is an error in the input: a file that cannot be read, or a
 // document that is not valid YAML, has an unsupported kind, does not
@@ -127,32 +128,22 @@ func SupportedKinds() []string {
 }
 
 // ReadFiles reads and decodes the named files in order; StdinName reads
-// stdin (at most once). Errors are *InputError. See Decode for the rules;
-// in addition, an object (kind, namespace, name) given twice is an error.
+// stdin (at most once; os.Stdin when stdin is nil), and a directory
+// contributes its *.yaml, *.yml and *.json files in name order (see
+// internal/inputfile). Errors are *InputError. See Decode for the rules; in
+// addition, an object (kind, namespace, name) given twice is an error.
 func ReadFiles(names []string, stdin io.Reader) ([]Object, error) {
-	if len(names) == 0 {
-		return nil, &InputError{File: "-f", Err: errors.New("no input file given")}
+	files, err := inputfile.Read(names, stdin)
+	if err != nil {
+		var fe *inputfile.Error
+		if errors.As(err, &fe) {
+			return nil, &InputError{File: fe.File, Err: fe.Err}
+		}
+		return nil, err
 	}
 	var out []Object
-	readStdin := false
-	for _, name := range names {
-		var data []byte
-		var err error
-		file := name
-		if name == StdinName {
-			file = "<stdin>"
-			if readStdin {
-				return nil, &InputError{File: file, Err: errors.New("standard input given more than once")}
-			}
-			readStdin = true
-			data, err = io.ReadAll(stdin)
-		} else {
-			data, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return nil, &InputError{File: file, Err: err}
-		}
-		objs, err := Decode(file, data)
+	for _, f := range files {
+		objs, err := Decode(f.Name, f.Data)
 		if err != nil {
 			return nil, err
 		}

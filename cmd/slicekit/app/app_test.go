@@ -85,7 +85,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "render without file", args: []string{"render"}, wantCode: ExitUsage, wantStderr: "at least one -f FILE is required"},
 		{name: "render bad flag", args: []string{"render", "-f", "x.yaml", "--max-endpoints-per-slice=0"}, wantCode: ExitUsage, wantStderr: "--max-endpoints-per-slice=0"},
 		{name: "render run-only flag", args: []string{"render", "-f", "x.yaml", "--leader-elect=false"}, wantCode: ExitUsage, wantStderr: "unknown flag: --leader-elect"},
-		{name: "render missing file", args: []string{"render", "-f", "testdata/nope.yaml"}, wantCode: ExitUsage, wantStderr: "testdata/nope.yaml: open testdata/nope.yaml: no such file or directory"},
+		{name: "render missing file", args: []string{"render", "-f", "testdata/nope.yaml"}, wantCode: ExitUsage, wantStderr: "testdata/nope.yaml: stat testdata/nope.yaml: no such file or directory"},
 		{name: "render malformed", args: []string{"render", "-f", "testdata/malformed.yaml"}, wantCode: ExitUsage,
 			wantStderr: "slicekit render: invalid input: testdata/malformed.yaml: document 2: Service: unknown field \"spec.selektor\""},
 		{name: "render unknown kind", args: []string{"render", "-f", "testdata/unknown-kind.yaml"}, wantCode: ExitUsage,
@@ -128,6 +128,22 @@ var goldens = []struct {
 		"-f", "../../../examples/00-namespace-and-node.yaml", "-f", "../../../examples/10-plain-service.yaml", "-f", "../../../examples/20-delegated-service.yaml"}},
 	{"packing", []string{"-f", "testdata/packing.yaml", "--max-endpoints-per-slice=2"}},
 	{"handover", []string{"-f", "testdata/handover.yaml"}},
+}
+
+// TestRenderDirectory renders the examples directory: its top-level YAML
+// files in name order, the same input as the "examples" golden's list.
+func TestRenderDirectory(t *testing.T) {
+	code, stdout, stderr := runMain(t, "", "render", "-f", "../../../examples")
+	if code != ExitOK {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "examples.golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(want), stdout); d != "" {
+		t.Errorf("render -f examples/ differs from the examples golden (-want +got):\n%s", d)
+	}
 }
 
 func TestRenderGolden(t *testing.T) {

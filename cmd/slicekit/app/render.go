@@ -84,7 +84,7 @@ input (the error names the file and document).`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringArrayVarP(&files, "filename", "f", nil, "A YAML or JSON file of input objects; '-' reads standard input. Repeatable.")
+	fs.StringArrayVarP(&files, "filename", "f", nil, "A YAML or JSON file of input objects, or a directory of them (its *.yaml, *.yml and *.json files in name order); '-' reads standard input. Repeatable.")
 	fs.IntVar(&maxPasses, "max-passes", render.DefaultMaxPasses, "The most passes over all objects before giving up without a fixed point.")
 	copts.AddRenderFlags(fs)
 	logsapi.AddFlags(logs, fs)

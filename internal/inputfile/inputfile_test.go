@@ -1,0 +1,90 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package inputfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("in/b.yaml", "b")
+	write("in/a.yml", "a")
+	write("in/c.json", "c")
+	write("in/notes.txt", "ignored")
+	write("in/sub/d.yaml", "not recursed into")
+	single := write("single.yaml", "s")
+
+	tests := []struct {
+		name      string
+		names     []string
+		stdin     string
+		wantNames []string
+		wantData  []string
+		wantErr   string
+	}{
+		{name: "file", names: []string{single}, wantNames: []string{single}, wantData: []string{"s"}},
+		{
+			name:      "directory in name order, YAML and JSON only, not recursive",
+			names:     []string{filepath.Join(dir, "in")},
+			wantNames: []string{filepath.Join(dir, "in", "a.yml"), a, filepath.Join(dir, "in", "c.json")},
+			wantData:  []string{"a", "b", "c"},
+		},
+		{name: "stdin between files", names: []string{single, StdinName, single}, stdin: "x", wantNames: []string{single, StdinDisplayName, single}, wantData: []string{"s", "x", "s"}},
+		{name: "no names", names: nil, wantErr: "-f: no input file given"},
+		{name: "missing file", names: []string{filepath.Join(dir, "missing.yaml")}, wantErr: "missing.yaml: stat"},
+		{name: "stdin twice", names: []string{StdinName, StdinName}, wantErr: "<stdin>: standard input given more than once"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files, err := Read(tt.names, strings.NewReader(tt.stdin))
+			if tt.wantErr != "" {
+				var fe *Error
+				if err == nil || !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Read error = %v, want an *Error containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names, data []string
+			for _, f := range files {
+				names = append(names, f.Name)
+				data = append(data, string(f.Data))
+			}
+			if strings.Join(names, ",") != strings.Join(tt.wantNames, ",") || strings.Join(data, ",") != strings.Join(tt.wantData, ",") {
+				t.Errorf("Read = %q %q, want %q %q", names, data, tt.wantNames, tt.wantData)
+			}
+		})
+	}
+}
