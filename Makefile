@@ -34,6 +34,8 @@ E2E_FLAGS ?=
 
 .PHONY: e2e
 e2e: build ## Kubernetes' own e2e tests (EndpointSlice, mirroring, Endpoints) on a simulated cluster: slicekit, then the negative control (E2E_MODES=slicekit,none,kcm).
+	@# Check E2E_MODES and E2E_FLAGS before the (long, on a cold cache) build.
+	$(GO) run ./hack/e2e -modes '$(E2E_MODES)' $(E2E_FLAGS) -dry-run >/dev/null
 	hack/build-controlplane.sh e2e
 	$(GO) run ./hack/e2e -modes '$(E2E_MODES)' $(E2E_FLAGS)
 

@@ -52,7 +52,7 @@ limitations under the License.
 //
 // Usage:
 //
-//	e2e [-modes slicekit,none] [-bin DIR] [-artifacts DIR] [-nodes N] [-procs N] [-timeout D] [-v]
+//	e2e [-modes slicekit,none] [-bin DIR] [-artifacts DIR] [-nodes N] [-procs N] [-timeout D] [-v] [-dry-run]
 package main
 
 import (
@@ -60,6 +60,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -151,6 +152,7 @@ type options struct {
 	timeout   time.Duration
 	procs     int
 	verbose   bool
+	dryRun    bool
 }
 
 func main() {
@@ -161,6 +163,10 @@ func main() {
 		}
 		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
 		os.Exit(2)
+	}
+	if opts.dryRun {
+		printPlan(os.Stdout, opts)
+		os.Exit(0)
 	}
 	ctrllog.SetLogger(klog.NewKlogr())
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -186,6 +192,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.nodes, "nodes", 2, "fake Nodes kwok manages")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "ginkgo's timeout for one mode's tests")
 	fs.IntVar(&o.procs, "procs", 2, "ginkgo's parallel processes; the negative control's failing tests each wait out their timeout (30 s to 2 min), so 2 halves its run")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "only check the flags and print what would run (make e2e calls it before building)")
 	fs.BoolVar(&o.verbose, "v", false, "stream the e2e output to stdout as well as to the artifacts")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -213,6 +220,21 @@ func parseFlags(args []string) (options, error) {
 		return o, err
 	}
 	return o, nil
+}
+
+// printPlan prints the modes o would run and with what.
+func printPlan(w io.Writer, o options) {
+	for _, name := range o.modes {
+		m := modes[name]
+		_, _ = fmt.Fprintf(w, "mode %s: %s\n  kube-controller-manager --controllers=%s\n", m.name, m.description, m.kcmControllers)
+		if m.slicekit {
+			_, _ = fmt.Fprintln(w, "  slicekit run --controllers=*,endpoints")
+		}
+	}
+	_, _ = fmt.Fprintf(w, "binaries from %s, %d kwok Nodes, ginkgo --procs=%d --timeout=%v, artifacts in %s\n", o.binDir, o.nodes, o.procs, o.timeout, o.artifacts)
+	if err := checkBinaries(o.binDir); err != nil {
+		_, _ = fmt.Fprintf(w, "not ready to run: %v\n", err)
+	}
 }
 
 // run runs every mode and returns the exit status.

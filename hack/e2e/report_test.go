@@ -234,6 +234,29 @@ func mustParse(t *testing.T, states func(string) string) []result {
 	return results
 }
 
+func TestPrintPlan(t *testing.T) {
+	o, err := parseFlags([]string{"-modes", "slicekit,none", "-bin", t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	printPlan(&buf, o)
+	for _, want := range []string{
+		"mode slicekit:",
+		"kube-controller-manager --controllers=*,-endpoints-controller,-endpointslice-controller,-endpointslice-mirroring-controller",
+		"slicekit run --controllers=*,endpoints",
+		"mode none: negative control",
+		"not ready to run: missing in",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("plan lacks %q:\n%s", want, buf.String())
+		}
+	}
+	if strings.Count(buf.String(), "  slicekit run --controllers") != 1 {
+		t.Errorf("the negative control must not start slicekit:\n%s", buf.String())
+	}
+}
+
 func TestParseFlags(t *testing.T) {
 	tests := []struct {
 		args    []string
