@@ -29,13 +29,13 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
@@ -146,15 +146,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	c.podLister = podInformer.Lister()
 	c.endpointsLister = endpointsInformer.Lister()
 
-	var regs []cache.ResourceEventHandlerRegistration
-	add := func(inf cache.SharedIndexInformer, h cache.ResourceEventHandler) error {
-		r, err := inf.AddEventHandler(h)
-		if err != nil {
-			return err
-		}
-		regs = append(regs, r)
-		return nil
-	}
+	var handlers controllerkit.Handlers
+	add := handlers.Add
 	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.queueKey,
 		UpdateFunc: func(_, cur any) { c.queueKey(cur) },
@@ -176,21 +169,14 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	}); err != nil {
 		return nil, fmt.Errorf("endpoints: adding Endpoints handler: %w", err)
 	}
-	for _, r := range regs {
-		c.cachesSynced = append(c.cachesSynced, r.HasSynced)
-	}
+	c.cachesSynced = handlers.Synced()
 	return c, nil
 }
 
 // HasSynced reports whether the Pod, Service and Endpoints informers have
 // synced and delivered their initial objects to this controller's handlers.
 func (c *Controller) HasSynced() bool {
-	for _, synced := range c.cachesSynced {
-		if !synced() {
-			return false
-		}
-	}
-	return true
+	return controllerkit.AllSynced(c.cachesSynced)
 }
 
 // Workers returns Options.ConcurrentEndpointSyncs after defaulting: the
@@ -217,11 +203,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		return fmt.Errorf("endpoints: workers must be at least 1, got %d", workers)
 	}
 	logger := klog.FromContext(ctx)
-	if c.eventBroadcaster != nil {
-		c.eventBroadcaster.StartStructuredLogging(3)
-		c.eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.client.CoreV1().Events("")})
-		defer c.eventBroadcaster.Shutdown()
-	}
+	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
 	logger.Info("Starting endpoint controller", "externalEndpointController", c.gate)
 	var wg sync.WaitGroup
 	defer func() {
@@ -242,19 +224,12 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 }
 
 func (c *Controller) worker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
+	controllerkit.Worker(c.queue, c.processItem)(ctx)
 }
 
-func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	defer c.queue.Done(key)
+func (c *Controller) processItem(ctx context.Context, key string) {
 	err := c.SyncService(ctx, key)
 	c.handleErr(ctx, err, key)
-	return true
 }
 
 // handleErr forgets the key, requeues it with back-off, or drops it after
@@ -276,16 +251,10 @@ func (c *Controller) handleErr(ctx context.Context, err error, key string) {
 }
 
 func (c *Controller) podWorker(ctx context.Context) {
-	for c.processNextPodWorkItem(ctx) {
-	}
+	controllerkit.Worker(c.podQueue, c.processPodItem)(ctx)
 }
 
-func (c *Controller) processNextPodWorkItem(ctx context.Context) bool {
-	key, quit := c.podQueue.Get()
-	if quit {
-		return false
-	}
-	defer c.podQueue.Done(key)
+func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodProjectionKey) {
 	err := c.syncPod(key)
 	logger := klog.FromContext(ctx)
 	switch {
@@ -299,5 +268,4 @@ func (c *Controller) processNextPodWorkItem(ctx context.Context) bool {
 		c.podQueue.Forget(key)
 		utilruntime.HandleErrorWithContext(ctx, err, "Dropping pod projection key out of the queue")
 	}
-	return true
 }

@@ -30,7 +30,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
@@ -39,6 +38,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
@@ -244,15 +244,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		return nil, fmt.Errorf("endpointslice: %w", err)
 	}
 
-	var regs []cache.ResourceEventHandlerRegistration
-	add := func(inf cache.SharedIndexInformer, h cache.ResourceEventHandler) error {
-		r, err := inf.AddEventHandler(h)
-		if err != nil {
-			return err
-		}
-		regs = append(regs, r)
-		return nil
-	}
+	var handlers controllerkit.Handlers
+	add := handlers.Add
 	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onServiceUpdate,
 		UpdateFunc: func(_, cur any) { c.onServiceUpdate(cur) },
@@ -287,9 +280,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	if err := add(nodeInformer.Informer(), nodeHandler); err != nil {
 		return nil, fmt.Errorf("endpointslice: adding Node handler: %w", err)
 	}
-	for _, r := range regs {
-		c.cachesSynced = append(c.cachesSynced, r.HasSynced)
-	}
+	c.cachesSynced = handlers.Synced()
 	return c, nil
 }
 
@@ -297,12 +288,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 // informers have synced and delivered their initial objects to this
 // controller's handlers.
 func (c *Controller) HasSynced() bool {
-	for _, synced := range c.cachesSynced {
-		if !synced() {
-			return false
-		}
-	}
-	return true
+	return controllerkit.AllSynced(c.cachesSynced)
 }
 
 // Run starts the event pipeline (when New built the broadcaster), waits for
@@ -320,11 +306,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	}
 	logger := klog.FromContext(ctx)
 
-	if c.eventBroadcaster != nil {
-		c.eventBroadcaster.StartStructuredLogging(3)
-		c.eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.client.CoreV1().Events("")})
-		defer c.eventBroadcaster.Shutdown()
-	}
+	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
 
 	logger.Info("Starting endpoint slice controller", "controllerName", c.opts.ControllerName, "externalEndpointController", c.gate)
 	var wg sync.WaitGroup
@@ -356,19 +338,12 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 // serviceQueueWorker processes Service keys until the queue shuts down;
 // the queue never hands the same key to two workers at once.
 func (c *Controller) serviceQueueWorker(ctx context.Context) {
-	for c.processNextServiceWorkItem(ctx) {
-	}
+	controllerkit.Worker(c.serviceQueue, c.processServiceItem)(ctx)
 }
 
-func (c *Controller) processNextServiceWorkItem(ctx context.Context) bool {
-	key, quit := c.serviceQueue.Get()
-	if quit {
-		return false
-	}
-	defer c.serviceQueue.Done(key)
+func (c *Controller) processServiceItem(ctx context.Context, key string) {
 	err := c.SyncService(ctx, key)
 	c.handleErr(ctx, err, key)
-	return true
 }
 
 // handleErr counts the sync result and forgets the key, requeues it with
@@ -403,19 +378,12 @@ func (c *Controller) trackSync(err error) {
 }
 
 func (c *Controller) podQueueWorker(ctx context.Context) {
-	for c.processNextPodWorkItem(ctx) {
-	}
+	controllerkit.Worker(c.podQueue, c.processPodItem)(ctx)
 }
 
-func (c *Controller) processNextPodWorkItem(ctx context.Context) bool {
-	key, quit := c.podQueue.Get()
-	if quit {
-		return false
-	}
-	defer c.podQueue.Done(key)
+func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodProjectionKey) {
 	err := c.syncPod(key)
 	c.handlePodErr(ctx, err, key)
-	return true
 }
 
 // handlePodErr is KCM's handlePodErr: retry with the default controller
@@ -452,16 +420,9 @@ func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
 }
 
 func (c *Controller) topologyQueueWorker(ctx context.Context) {
-	for c.processNextTopologyWorkItem(ctx) {
-	}
+	controllerkit.Worker(c.topologyQueue, c.processTopologyItem)(ctx)
 }
 
-func (c *Controller) processNextTopologyWorkItem(ctx context.Context) bool {
-	key, quit := c.topologyQueue.Get()
-	if quit {
-		return false
-	}
-	defer c.topologyQueue.Done(key)
+func (c *Controller) processTopologyItem(ctx context.Context, _ string) {
 	c.checkNodeTopologyDistribution(ctx)
-	return true
 }

@@ -30,7 +30,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
@@ -38,6 +37,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
@@ -192,15 +192,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		return nil, fmt.Errorf("mirroring: %w", err)
 	}
 
-	var regs []cache.ResourceEventHandlerRegistration
-	add := func(inf cache.SharedIndexInformer, h cache.ResourceEventHandler) error {
-		r, err := inf.AddEventHandler(h)
-		if err != nil {
-			return err
-		}
-		regs = append(regs, r)
-		return nil
-	}
+	var handlers controllerkit.Handlers
+	add := handlers.Add
 	if err := add(endpointsInformer.Informer(), cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.onEndpointsAdd(logger, obj) },
 		UpdateFunc: func(old, cur any) { c.onEndpointsUpdate(logger, old, cur) },
@@ -222,9 +215,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	}); err != nil {
 		return nil, fmt.Errorf("mirroring: adding EndpointSlice handler: %w", err)
 	}
-	for _, r := range regs {
-		c.cachesSynced = append(c.cachesSynced, r.HasSynced)
-	}
+	c.cachesSynced = handlers.Synced()
 	return c, nil
 }
 
@@ -232,12 +223,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 // informers have synced and delivered their initial objects to this
 // controller's handlers.
 func (c *Controller) HasSynced() bool {
-	for _, synced := range c.cachesSynced {
-		if !synced() {
-			return false
-		}
-	}
-	return true
+	return controllerkit.AllSynced(c.cachesSynced)
 }
 
 // Workers returns Options.MirroringConcurrentServiceEndpointSyncs after
@@ -263,11 +249,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	}
 	logger := klog.FromContext(ctx)
 
-	if c.eventBroadcaster != nil {
-		c.eventBroadcaster.StartStructuredLogging(3)
-		c.eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.client.CoreV1().Events("")})
-		defer c.eventBroadcaster.Shutdown()
-	}
+	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
 
 	logger.Info("Starting EndpointSliceMirroring controller", "controllerName", c.opts.ControllerName,
 		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate)
@@ -295,19 +277,12 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 // worker processes Endpoints keys until the queue shuts down; the queue
 // never hands the same key to two workers at once.
 func (c *Controller) worker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
+	controllerkit.Worker(c.queue, c.processItem)(ctx)
 }
 
-func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, quit := c.queue.Get()
-	if quit {
-		return false
-	}
-	defer c.queue.Done(key)
+func (c *Controller) processItem(ctx context.Context, key string) {
 	err := c.SyncEndpoints(ctx, key)
 	c.handleErr(ctx, err, key)
-	return true
 }
 
 // handleErr counts the sync result and forgets the key, requeues it with

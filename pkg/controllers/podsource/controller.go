@@ -31,7 +31,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
@@ -39,6 +38,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
@@ -208,15 +208,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		return nil, fmt.Errorf("podsource %s: %w", opts.ControllerName, err)
 	}
 
-	var regs []cache.ResourceEventHandlerRegistration
-	add := func(inf cache.SharedIndexInformer, h cache.ResourceEventHandler) error {
-		r, err := inf.AddEventHandler(h)
-		if err != nil {
-			return err
-		}
-		regs = append(regs, r)
-		return nil
-	}
+	var handlers controllerkit.Handlers
+	add := handlers.Add
 	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.onServiceEvent(nil, obj) },
 		UpdateFunc: c.onServiceEvent,
@@ -245,9 +238,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	}); err != nil {
 		return nil, fmt.Errorf("podsource %s: adding Node handler: %w", opts.ControllerName, err)
 	}
-	for _, r := range regs {
-		c.cachesSynced = append(c.cachesSynced, r.HasSynced)
-	}
+	c.cachesSynced = handlers.Synced()
 	return c, nil
 }
 
@@ -261,12 +252,7 @@ func (c *Controller) ManagedBy() string { return c.opts.ManagedBy }
 // informers have synced and delivered their initial objects to this
 // controller's handlers.
 func (c *Controller) HasSynced() bool {
-	for _, synced := range c.cachesSynced {
-		if !synced() {
-			return false
-		}
-	}
-	return true
+	return controllerkit.AllSynced(c.cachesSynced)
 }
 
 // Problems returns the problems standing for the Service namespace/name
@@ -292,11 +278,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	logger := klog.FromContext(ctx).WithValues("controller", c.opts.ControllerName)
 	ctx = klog.NewContext(ctx, logger)
 
-	if c.eventBroadcaster != nil {
-		c.eventBroadcaster.StartStructuredLogging(3)
-		c.eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.client.CoreV1().Events("")})
-		defer c.eventBroadcaster.Shutdown()
-	}
+	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
 
 	logger.Info("Starting pod-source endpoint slice controller", "managedBy", c.opts.ManagedBy)
 	var wg sync.WaitGroup
@@ -324,19 +306,12 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 }
 
 func (c *Controller) serviceQueueWorker(ctx context.Context) {
-	for c.processNextServiceWorkItem(ctx) {
-	}
+	controllerkit.Worker(c.serviceQueue, c.processServiceItem)(ctx)
 }
 
-func (c *Controller) processNextServiceWorkItem(ctx context.Context) bool {
-	key, quit := c.serviceQueue.Get()
-	if quit {
-		return false
-	}
-	defer c.serviceQueue.Done(key)
+func (c *Controller) processServiceItem(ctx context.Context, key string) {
 	err := c.SyncService(ctx, key)
 	c.handleErr(ctx, err, key)
-	return true
 }
 
 // handleErr counts the sync result and forgets the key, requeues it with
@@ -366,29 +341,21 @@ func (c *Controller) handleErr(ctx context.Context, err error, key string) {
 }
 
 func (c *Controller) podQueueWorker(ctx context.Context) {
-	for c.processNextPodWorkItem(ctx) {
-	}
+	controllerkit.Worker(c.podQueue, c.processPodItem)(ctx)
 }
 
-func (c *Controller) processNextPodWorkItem(ctx context.Context) bool {
-	key, quit := c.podQueue.Get()
-	if quit {
-		return false
-	}
-	defer c.podQueue.Done(key)
+func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodProjectionKey) {
 	err := c.syncPod(key)
-	if err == nil {
+	switch {
+	case err == nil:
 		c.podQueue.Forget(key)
-		return true
-	}
-	if c.podQueue.NumRequeues(key) < maxRetries {
+	case c.podQueue.NumRequeues(key) < maxRetries:
 		klog.FromContext(ctx).V(2).Info("Error syncing pod, retrying", "podProjectionKey", *key, "err", err)
 		c.podQueue.AddRateLimited(key)
-		return true
+	default:
+		c.podQueue.Forget(key)
+		utilruntime.HandleErrorWithContext(ctx, err, "Dropping pod projection key out of the queue")
 	}
-	c.podQueue.Forget(key)
-	utilruntime.HandleErrorWithContext(ctx, err, "Dropping pod projection key out of the queue")
-	return true
 }
 
 // syncPod queues, after the batch period, every Service of this controller
@@ -405,16 +372,9 @@ func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
 }
 
 func (c *Controller) topologyQueueWorker(ctx context.Context) {
-	for c.processNextTopologyWorkItem(ctx) {
-	}
+	controllerkit.Worker(c.topologyQueue, c.processTopologyItem)(ctx)
 }
 
-func (c *Controller) processNextTopologyWorkItem(ctx context.Context) bool {
-	key, quit := c.topologyQueue.Get()
-	if quit {
-		return false
-	}
-	defer c.topologyQueue.Done(key)
+func (c *Controller) processTopologyItem(ctx context.Context, _ string) {
 	c.checkNodeTopologyDistribution(ctx)
-	return true
 }

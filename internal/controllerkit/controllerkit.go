@@ -1,0 +1,100 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package controllerkit holds the scaffolding slicekit's controllers share,
+// in the shape of kube-controller-manager's controllers: event handler
+// registration with sync tracking, the Event pipeline, and queue workers.
+// The controllers' own logic (what to queue, how to sync, how to retry) stays
+// in each controller.
+package controllerkit
+
+import (
+	"context"
+
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+)
+
+// Handlers registers event handlers on informers and remembers, for each,
+// whether it has synced: the informer has listed and the handler has been
+// given every initial object. The zero value is ready to use; it is not safe
+// for concurrent use.
+type Handlers struct {
+	synced []cache.InformerSynced
+}
+
+// Add registers handler on inf. It returns the informer's error, for example
+// when inf has been stopped.
+func (h *Handlers) Add(inf cache.SharedIndexInformer, handler cache.ResourceEventHandler) error {
+	reg, err := inf.AddEventHandler(handler)
+	if err != nil {
+		return err
+	}
+	h.synced = append(h.synced, reg.HasSynced)
+	return nil
+}
+
+// Synced returns one InformerSynced per registered handler, in Add order,
+// for cache.WaitForNamedCacheSyncWithContext and [AllSynced].
+func (h *Handlers) Synced() []cache.InformerSynced {
+	return append([]cache.InformerSynced(nil), h.synced...)
+}
+
+// AllSynced reports whether every function in synced reports true (true for
+// none).
+func AllSynced(synced []cache.InformerSynced) bool {
+	for _, s := range synced {
+		if !s() {
+			return false
+		}
+	}
+	return true
+}
+
+// StartEvents starts b, when it is non-nil, logging Events at verbosity 3
+// and writing them to the Events API of events, as KCM's controllers do in
+// Run. It returns the function that shuts b down (a no-op for a nil b).
+func StartEvents(b record.EventBroadcaster, events typedcorev1.EventsGetter) (stop func()) {
+	if b == nil {
+		return func() {}
+	}
+	b.StartStructuredLogging(3)
+	b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: events.Events("")})
+	return b.Shutdown
+}
+
+// Worker returns a worker for wait.UntilWithContext: it takes items from q
+// and hands each to process, marking it done after process returns, until q
+// shuts down. The queue never hands one item to two workers at once.
+// Retrying is process's business (Forget, AddRateLimited).
+func Worker[T comparable](q workqueue.TypedInterface[T], process func(ctx context.Context, item T)) func(context.Context) {
+	return func(ctx context.Context) {
+		for processNext(ctx, q, process) {
+		}
+	}
+}
+
+func processNext[T comparable](ctx context.Context, q workqueue.TypedInterface[T], process func(context.Context, T)) bool {
+	item, quit := q.Get()
+	if quit {
+		return false
+	}
+	defer q.Done(item)
+	process(ctx, item)
+	return true
+}
