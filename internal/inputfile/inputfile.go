@@ -20,10 +20,16 @@ limitations under the License.
 package inputfile
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
 // StdinName is the name that reads standard input.
@@ -115,4 +121,56 @@ func expand(names []string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// Documents splits an input file's data into documents: YAML documents
+// separated by "---" lines, and, inside a document that is JSON (it starts
+// with '{'), every top-level object of a JSON stream, such as `jq -c` and
+// `kubectl get -o json` piped through `jq '.items[]'` print. Each object of
+// a stream is a document of its own, numbered in order. A document that
+// starts with '{' but is not JSON (a YAML flow mapping) is kept whole.
+// It returns the documents read before a malformed one together with the
+// error, so the malformed one is number len(docs)+1.
+func Documents(data []byte) ([][]byte, error) {
+	var docs [][]byte
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for {
+		raw, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return docs, err
+		}
+		objs, err := jsonStream(raw)
+		if err != nil {
+			return append(docs, objs...), err
+		}
+		docs = append(docs, objs...)
+	}
+}
+
+// jsonStream splits raw into its top-level JSON objects when it is a stream
+// of them, and returns raw whole otherwise.
+func jsonStream(raw []byte) ([][]byte, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return [][]byte{raw}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	var objs [][]byte
+	for {
+		var m json.RawMessage
+		err := dec.Decode(&m)
+		if errors.Is(err, io.EOF) {
+			return objs, nil
+		}
+		if err != nil {
+			if len(objs) == 0 {
+				return [][]byte{raw}, nil // not JSON: a YAML flow mapping
+			}
+			return objs, fmt.Errorf("invalid JSON after object %d of a JSON stream: %w", len(objs), err)
+		}
+		objs = append(objs, m)
+	}
 }

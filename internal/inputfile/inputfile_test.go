@@ -17,6 +17,8 @@ limitations under the License.
 package inputfile
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -87,4 +89,61 @@ func TestRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestDocuments(t *testing.T) {
+	tests := []struct {
+		name    string
+		data    string
+		want    []string
+		wantErr string
+	}{
+		{name: "empty", data: "", want: nil},
+		{name: "one YAML document", data: "a: 1\n", want: []string{"a: 1\n"}},
+		{name: "YAML documents", data: "a: 1\n---\nb: 2\n", want: []string{"a: 1\n", "b: 2\n"}},
+		{name: "one JSON object", data: `{"a":1}` + "\n", want: []string{`{"a":1}`}},
+		{name: "JSON stream, one per line", data: "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n", want: []string{`{"a":1}`, `{"b":2}`, `{"c":3}`}},
+		{name: "JSON stream on one line", data: `{"a":1}{"b":2}`, want: []string{`{"a":1}`, `{"b":2}`}},
+		{name: "pretty JSON objects", data: "{\n  \"a\": 1\n}\n{\n  \"b\": 2\n}\n", want: []string{"{\n  \"a\": 1\n}", "{\n  \"b\": 2\n}"}},
+		{name: "YAML flow mapping kept whole", data: "{a: 1, b: [x]}\n", want: []string{"{a: 1, b: [x]}\n"}},
+		{name: "JSON array kept whole", data: "[{\"a\":1}]\n", want: []string{"[{\"a\":1}]\n"}},
+		{name: "YAML then JSON stream", data: "a: 1\n---\n{\"b\":2}\n{\"c\":3}\n", want: []string{"a: 1\n", `{"b":2}`, `{"c":3}`}},
+		{name: "garbage after a JSON object", data: "{\"a\":1}\n{\"b\":\n", want: []string{`{"a":1}`}, wantErr: "invalid JSON after object 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			docs, err := Documents([]byte(tt.data))
+			if (err != nil) != (tt.wantErr != "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("Documents error = %v, want %q", err, tt.wantErr)
+			}
+			var got []string
+			for _, d := range docs {
+				got = append(got, string(d))
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+				t.Errorf("Documents = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzDocuments checks that splitting never panics and that a JSON stream
+// of n copies of an object yields n documents.
+func FuzzDocuments(f *testing.F) {
+	for _, s := range []string{"", "a: 1\n---\nb: 2\n", `{"a":1}{"b":2}`, "{a: 1}", "{\"a\":1}\n{", "---\n---\n", "[1,2]"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := Documents(data)
+		if err != nil {
+			return
+		}
+		if json.Valid(data) && len(bytes.TrimSpace(data)) > 0 && bytes.TrimSpace(data)[0] == '{' {
+			stream := bytes.Repeat(append(bytes.TrimSpace(data), '\n'), 3)
+			docs3, err := Documents(stream)
+			if err != nil || len(docs3) != 3*len(docs) {
+				t.Fatalf("a stream of 3 copies of %q gave %d documents (err %v), want %d", data, len(docs3), err, 3*len(docs))
+			}
+		}
+	})
 }

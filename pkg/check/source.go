@@ -17,7 +17,6 @@ limitations under the License.
 package check
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -34,7 +33,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2"
 	kjson "sigs.k8s.io/json"
@@ -151,15 +149,12 @@ func Decode(file string, data []byte) ([]runtime.Object, error) {
 func decode(file string, data []byte) ([]runtime.Object, []int, error) {
 	var out []runtime.Object
 	var docs []int
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for doc := 1; ; doc++ {
-		raw, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return out, docs, nil
-		}
-		if err != nil {
-			return nil, nil, &InputError{File: file, Document: doc, Err: err}
-		}
+	raws, err := inputfile.Documents(data)
+	if err != nil {
+		return nil, nil, &InputError{File: file, Document: len(raws) + 1, Err: err}
+	}
+	for i, raw := range raws {
+		doc := i + 1
 		objs, err := decodeDocument(raw)
 		if err != nil {
 			return nil, nil, &InputError{File: file, Document: doc, Err: err}
@@ -169,6 +164,7 @@ func decode(file string, data []byte) ([]runtime.Object, []int, error) {
 			docs = append(docs, doc)
 		}
 	}
+	return out, docs, nil
 }
 
 // decodeDocument decodes one YAML document, or one List item, into zero

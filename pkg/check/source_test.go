@@ -57,6 +57,8 @@ func TestDecode(t *testing.T) {
 		wantErr string
 	}{
 		{name: "one object", in: svcYAML, want: []string{"v1 Service ns/web"}},
+		{name: "JSON stream (jq -c)", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns"}}` + "\n" + `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"q","namespace":"ns"}}`,
+			want: []string{"v1 Pod ns/p", "v1 Pod ns/q"}},
 		{name: "empty documents and comments", in: "# nothing\n---\n---\n" + svcYAML + "---\n", want: []string{"v1 Service ns/web"}},
 		{
 			name: "v1 List of mixed kinds",

@@ -17,7 +17,6 @@ limitations under the License.
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -32,7 +31,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
@@ -192,15 +190,12 @@ func objectKey(obj runtime.Object) string {
 // Errors are *InputError.
 func Decode(file string, data []byte) ([]Object, error) {
 	var out []Object
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for doc := 1; ; doc++ {
-		raw, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, &InputError{File: file, Document: doc, Err: err}
-		}
+	raws, err := inputfile.Documents(data)
+	if err != nil {
+		return nil, &InputError{File: file, Document: len(raws) + 1, Err: err}
+	}
+	for i, raw := range raws {
+		doc := i + 1
 		objs, err := decodeDocument(raw)
 		if err != nil {
 			var ie *InputError
@@ -215,6 +210,7 @@ func Decode(file string, data []byte) ([]Object, error) {
 			out = append(out, o)
 		}
 	}
+	return out, nil
 }
 
 // decodeDocument decodes one YAML document into zero or more objects.
