@@ -22,6 +22,7 @@ package inputfile
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -172,5 +173,29 @@ func jsonStream(raw []byte) ([][]byte, error) {
 			return objs, fmt.Errorf("invalid JSON after object %d of a JSON stream: %w", len(objs), err)
 		}
 		objs = append(objs, m)
+	}
+}
+
+// WithContext runs read and returns its result, or an error wrapping ctx's
+// cause as soon as ctx is done: a read of a terminal, pipe or FIFO cannot be
+// interrupted otherwise, so without this a Ctrl-C while slicekit waits for
+// standard input would be ignored. After an early return read goes on in
+// the background until it returns; callers are expected to exit.
+func WithContext[T any](ctx context.Context, read func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := read()
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, fmt.Errorf("interrupted while reading input: %w", context.Cause(ctx))
 	}
 }

@@ -18,12 +18,15 @@ package inputfile
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRead(t *testing.T) {
@@ -146,4 +149,30 @@ func FuzzDocuments(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestWithContext(t *testing.T) {
+	got, err := WithContext(context.Background(), func() (string, error) { return "ok", nil })
+	if got != "ok" || err != nil {
+		t.Errorf("WithContext = %q, %v; want ok, nil", got, err)
+	}
+
+	// A read blocked on a pipe nobody writes to returns once ctx ends.
+	r, w := io.Pipe()
+	defer func() { _ = w.Close() }()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := WithContext(ctx, func() ([]File, error) { return Read([]string{StdinName}, r) })
+		done <- err
+	}()
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted while reading input") {
+			t.Errorf("WithContext after cancel = %v, want an interrupted error wrapping context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("WithContext did not return after ctx was cancelled")
+	}
 }

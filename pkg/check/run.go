@@ -26,10 +26,13 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/internal/inputfile"
 )
 
 // Exit statuses of `slicekit check`.
@@ -177,7 +180,10 @@ func Run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		source string
 	)
 	if len(o.Files) > 0 {
-		objs, err := ReadFiles(o.Files, o.Stdin)
+		objs, err := inputfile.WithContext(ctx, func() ([]runtime.Object, error) { return ReadFiles(o.Files, o.Stdin) })
+		if ctx.Err() != nil {
+			return ExitFindings, err // interrupted, not bad input
+		}
 		if err != nil {
 			return ExitUsage, err
 		}

@@ -24,6 +24,7 @@ import (
 	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/inputfile"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
 )
@@ -65,7 +66,7 @@ input (the error names the file and document).`,
 				return usageError(cmd, err)
 			}
 			defer klog.Flush()
-			objs, err := render.ReadFiles(files, s.In)
+			objs, err := inputfile.WithContext(cmd.Context(), func() ([]render.Object, error) { return render.ReadFiles(files, s.In) })
 			if err != nil {
 				return err
 			}
