@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Verifies formatting, vet, license headers and go.mod tidiness.
+# Verifies formatting, vet, license headers, go.mod tidiness and that no
+# tracked file reaches outside the repository.
 set -o errexit -o nounset -o pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +21,18 @@ for f in $files; do
 done
 
 go vet ./...
+
+# The repository stands alone: no tracked file may refer to a folder beside
+# the checkout (../shared) or to a machine's absolute paths (the folder that
+# holds the checkout, home folders). Test data lives in testdata/, facts in docs/.
+parent="$(cd .. && pwd)"
+outside=$( { git grep -nIE '\.\./shared([/"` ]|$)' -- . ':!hack/verify.sh' || true;
+             git grep -nIF "${parent}/" -- . || true;
+             git grep -nIE '(^|[^A-Za-z0-9_.~-])/(home|root|Users)/[A-Za-z0-9_.-]+' -- . ':!hack/verify.sh' || true; } | head -20)
+if [ -n "$outside" ]; then
+  echo "tracked files refer to paths outside the repository (copy what they need into testdata/ or docs/):"
+  echo "$outside"; fail=1
+fi
 
 # The root module must be tidy (tools modules are checked when they are built).
 cp go.mod /tmp/verify-go.mod.$$; cp go.sum /tmp/verify-go.sum.$$

@@ -39,9 +39,9 @@ func TestCasesDir(t *testing.T) {
 		t.Setenv(EnvCases, "")
 		d, err := CasesDir()
 		if err != nil {
-			t.Fatalf("CasesDir: %v (the regression cases must be checked out beside the repository)", err)
+			t.Fatalf("CasesDir: %v (the regression cases are the repository's testdata/cases)", err)
 		}
-		if filepath.Base(d) != "cases" || filepath.Base(filepath.Dir(d)) != "shared" {
+		if filepath.Base(d) != "cases" || filepath.Base(filepath.Dir(d)) != "testdata" {
 			t.Errorf("CasesDir = %s", d)
 		}
 	})
@@ -57,6 +57,17 @@ func TestCasesDir(t *testing.T) {
 		t.Setenv(EnvCases, filepath.Join(t.TempDir(), "missing"))
 		if _, err := CasesDir(); err == nil {
 			t.Error("want an error")
+		}
+	})
+	t.Run("testdata/cases without go.mod is not the module root", func(t *testing.T) {
+		t.Setenv(EnvCases, "")
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "testdata", "cases"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(dir)
+		if d, err := CasesDir(); err == nil {
+			t.Errorf("CasesDir = %q, want an error", d)
 		}
 	})
 	t.Run("missing everywhere", func(t *testing.T) {
@@ -88,7 +99,7 @@ func TestFindCase(t *testing.T) {
 	}
 }
 
-// Every case of the shared folder decodes strictly and has valid steps.
+// Every case of testdata/cases decodes strictly and has valid steps.
 func TestLoadAllCases(t *testing.T) {
 	dir := MustCasesDir(t)
 	entries, err := os.ReadDir(dir)

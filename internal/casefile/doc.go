@@ -14,16 +14,16 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package casefile loads the regression cases of /work/shared/cases (in a
-// clean checkout: ../shared/cases beside the repository) and runs them
+// Package casefile loads the regression cases of testdata/cases (the
+// repository's copy of reduced public bug reports) and runs them
 // against any implementation in-process: it decodes the objects of a case
 // strictly into k8s.io/api types, parses its steps.yaml, keeps an in-memory
 // world that steps can patch, compares EndpointSlices with the cases'
 // conventions and walks the steps through a Backend.
 //
 // It follows the conventions of the cases' README.md and of the casecheck
-// tool (shared/tools/casecheck), so a case passes here exactly when it
-// passes there:
+// tool that runs the same cases against the slicekit binary (testdata/cases/README.md),
+// so a case passes here exactly when it passes there:
 //   - server-assigned fields (name unless expected, generateName, uid,
 //     resourceVersion, generation, creationTimestamp, managedFields) and the
 //     endpoints.kubernetes.io/last-change-trigger-time annotation are
@@ -35,6 +35,6 @@ limitations under the License.
 //     slice of that name.
 //
 // Tests find the cases with CasesDir (environment variable SLICEKIT_CASES,
-// else shared/cases in the nearest parent directory) and must fail, not
+// else testdata/cases of the module root) and must fail, not
 // skip, when they are missing.
 package casefile

@@ -33,10 +33,11 @@ import (
 const EnvCases = "SLICEKIT_CASES"
 
 // CasesDir returns the folder of the regression cases: $SLICEKIT_CASES when
-// set (it must be an existing folder), else the first folder shared/cases
-// found in the working directory or one of its parents (from
-// pkg/source/servicepods of a checkout at /work/main, that is
-// /work/shared/cases). It returns an error when there is none.
+// set (it must be an existing folder), else testdata/cases of the module
+// root, found as the nearest folder at or above the working directory that
+// holds both go.mod and testdata/cases (from any package of a checkout, the
+// repository's own copy of the cases). It returns an error when there is
+// none.
 func CasesDir() (string, error) {
 	if d := os.Getenv(EnvCases); d != "" {
 		if !isDir(d) {
@@ -49,7 +50,8 @@ func CasesDir() (string, error) {
 		return "", err
 	}
 	for d := wd; ; {
-		if cand := filepath.Join(d, "shared", "cases"); isDir(cand) {
+		cand := filepath.Join(d, "testdata", "cases")
+		if isDir(cand) && isFile(filepath.Join(d, "go.mod")) {
 			return cand, nil
 		}
 		parent := filepath.Dir(d)
@@ -58,7 +60,7 @@ func CasesDir() (string, error) {
 		}
 		d = parent
 	}
-	return "", fmt.Errorf("regression cases not found: no shared/cases in %s or any parent folder; check out shared beside the repository or set %s", wd, EnvCases)
+	return "", fmt.Errorf("regression cases not found: no testdata/cases beside a go.mod in %s or any parent folder; run the tests inside the repository or set %s", wd, EnvCases)
 }
 
 // MustCasesDir is CasesDir for tests: a missing folder fails the test (it
@@ -70,6 +72,11 @@ func MustCasesDir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return d
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func isDir(p string) bool {

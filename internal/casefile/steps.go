@@ -28,7 +28,7 @@ import (
 )
 
 // Steps is the content of a case's steps.yaml (the schema of
-// shared/tools/README.md): the actions to run after the controllers have
+// testdata/cases/README.md, "steps.yaml"): the actions to run after the controllers have
 // processed input.yaml, in order. Mutations (patch, delete, apply, resync)
 // change the world; a checkpoint first runs the controllers until idle if
 // anything changed since the last run, then compares; run forces a run

@@ -54,7 +54,7 @@ var DefaultAPIServerFlags = map[string]string{
 	// hammer the server (envtest clients use QPS 1000) are never answered
 	// 429 by a seat-starved priority level on a loaded machine.
 	"enable-priority-and-fairness": "false",
-	// Dual stack, in the ranges the regression cases in ../shared/cases use
+	// Dual stack, in the ranges the regression cases in testdata/cases use
 	// (10.96.0.x and fd00:10:96::x), so their Services can be created with
 	// the clusterIPs they name and dual-stack Services work.
 	"service-cluster-ip-range": "10.96.0.0/16,fd00:10:96::/112",

@@ -205,7 +205,7 @@ var caseFindings = map[string]map[string][]string{
 	},
 }
 
-// TestCases checks every state of every case in shared/cases: the faulty
+// TestCases checks every state of every case in testdata/cases: the faulty
 // states are flagged with the right findings and the expected states have
 // no errors.
 func TestCases(t *testing.T) {

@@ -26,7 +26,7 @@ limitations under the License.
 // controllers' Service informer with a DoesNotExist label requirement, behind
 // the alpha feature gate ExternalEndpointController. This package keeps the
 // same presence-only rule (rules (a)1, (a)6 and (a)9 of
-// /work/shared/docs/kep4770-spec.md) but evaluates it per Service instead of
+// docs/kep4770.md) but evaluates it per Service instead of
 // in an informer filter, so one Service informer can serve every controller
 // and a controller sees the label being added (and can clean up, which the
 // KEP promised but its branch did not do; spec (e) O1, O2) instead of a

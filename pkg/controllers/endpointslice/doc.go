@@ -27,7 +27,7 @@ limitations under the License.
 // Informers for Pods, Services, EndpointSlices and Nodes; three queues
 // (Services, Pod projection keys, topology); the same triggers, batching,
 // rate limits and retry budget (behaviours C4 to C14 of
-// /work/shared/docs/kep4770-spec.md): a Service event queues the Service at
+// docs/kep4770.md): a Service event queues the Service at
 // once; a Pod event queues the Services whose selector matches the Pod's old
 // or new labels after Options.BatchPeriod; an event on an EndpointSlice of
 // this controller that is not the echo of its own write queues the Service

@@ -164,7 +164,7 @@ func syncPass(t *testing.T, ctx context.Context, w *casefile.World, client kuber
 	return nil
 }
 
-// TestCases runs the regression cases of /work/shared/cases that concern
+// TestCases runs the regression cases of testdata/cases that concern
 // mirroring through the controllers' sync functions on a fake clientset, as
 // each case's README and steps.yaml say: 01 (mirrored slices deleted when
 // the Service gains a selector; the pod-derived slice from the EndpointSlice

@@ -29,7 +29,7 @@ limitations under the License.
 //
 // # What is the same as KCM
 //
-// Rules b1 to b14 of /work/shared/docs/kep4770-spec.md:
+// Rules b1 to b14 of docs/kep4770.md:
 //   - Eligibility (b1): an Endpoints object is mirrored when it exists, is
 //     not labelled endpointslice.kubernetes.io/skip-mirror=true, has no
 //     control-plane.alpha.kubernetes.io/leader annotation, and a Service of

@@ -25,7 +25,7 @@ limitations under the License.
 // (github.com/slicekit/slicekit/pkg/controllers/endpoints) writes.
 //
 // A mirroring controller typically does, for an Endpoints object that is to
-// be mirrored (rules b1 to b14 of /work/shared/docs/kep4770-spec.md):
+// be mirrored (rules b1 to b14 of docs/kep4770.md):
 //
 //	res, err := endpoints.Desired(ep, endpoints.Options{MaxEndpointsPerSubset: 1000})
 //	// record res.InvalidAddresses / res.AddressesSkipped as Warning events

@@ -33,7 +33,7 @@ limitations under the License.
 //     podsource.Desired with that Source.
 //
 // Rules and where they come from: the annotation formats and pitfalls in
-// shared/docs/anchors.md §3 (network-attachment-definition client types.go,
+// docs/multus-network-status.md §1 (network-attachment-definition client types.go,
 // multus docs/how-to-use.md); the address selection of multus-service
 // (pkg/service-controller/utils.go getEndpointAddresses: the entry whose
 // name is the annotation's namespace/name, a bare name qualified with the

@@ -28,7 +28,7 @@ import (
 )
 
 // Pod annotations written by Multus (network-attachment-definition client,
-// pkg/apis/k8s.cni.cncf.io/v1/types.go; anchors.md §3).
+// pkg/apis/k8s.cni.cncf.io/v1/types.go; docs/multus-network-status.md §1).
 const (
 	// AnnotationNetworkStatus is the Pod annotation Multus writes with the
 	// result of every attachment: a JSON array of NetworkStatus.

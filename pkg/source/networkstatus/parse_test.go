@@ -26,7 +26,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// anchorsExample is the example of anchors.md §3.
+// anchorsExample is the example of docs/multus-network-status.md §1.
 const anchorsExample = `[{"name":"k8s-pod-network","ips":["172.30.79.53"],"default":true,"dns":{}},
  {"name":"default/vrouter1","interface":"net1","ips":["10.0.0.9","abcd::a00:4"],"mac":"02:00:00:17:98:B8","dns":{}}]`
 

@@ -28,7 +28,7 @@ import (
 
 // AnnotationServiceNetwork is the Service annotation naming the network(s)
 // whose addresses the Service's endpoints carry (multus-service's
-// convention, k8snetworkplumbingwg/multus-service README; anchors.md §3).
+// convention, k8snetworkplumbingwg/multus-service README; docs/multus-network-status.md §2).
 const AnnotationServiceNetwork = "k8s.v1.cni.cncf.io/service-network"
 
 // NetworkRef names one selected network: a NetworkAttachmentDefinition,

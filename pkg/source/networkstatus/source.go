@@ -119,7 +119,7 @@ func PodChanged(oldPod, curPod *corev1.Pod) bool {
 // Addresses returns pod's addresses on the networks svc selects, in
 // network-status order (a podsource.AddressFunc). The rules (multus-service
 // pkg/service-controller/utils.go getEndpointAddresses, with the checks it
-// lacked; anchors.md §3):
+// lacked; docs/multus-network-status.md §1):
 //
 //   - the networks are ServiceNetworks(svc);
 //   - the Pod's entries are its network-status annotation

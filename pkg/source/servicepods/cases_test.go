@@ -118,7 +118,7 @@ func (c *controller) syncService(ctx context.Context, svc *corev1.Service, allPo
 }
 
 // TestCases runs the regression cases of the EndpointSlice controller's
-// desired-endpoint rules (shared/cases) through Desired and the reconciler
+// desired-endpoint rules (testdata/cases) through Desired and the reconciler
 // on a fake API server, following each case's steps.yaml.
 func TestCases(t *testing.T) {
 	for _, id := range []string{"03", "04", "07", "08", "09", "20", "21"} {

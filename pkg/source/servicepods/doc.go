@@ -40,7 +40,7 @@ limitations under the License.
 // as secondary networks.
 //
 // Rules and the KCM code they come from (behaviours C15-C21, C25, C34 and C35
-// of shared/docs/kep4770-spec.md):
+// of docs/kep4770.md):
 //   - address types: utils.go getAddressTypesForService (AddressTypes);
 //   - pod inclusion: util/controller_utils.go ShouldPodBeInEndpoints with
 //     terminating pods included (ShouldPodBeInEndpoints);

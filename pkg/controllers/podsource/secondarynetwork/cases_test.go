@@ -114,7 +114,7 @@ func (o *offline) pass(ctx context.Context, w *casefile.World) error {
 	return errors.Join(errs...)
 }
 
-// TestCase19 runs shared/cases/19-secondary-network-multus: the default
+// TestCase19 runs testdata/cases/19-secondary-network-multus: the default
 // EndpointSlice controller and the secondary-network controller until
 // idle, then compares with expected.yaml and checks the case's assertions
 // (no default slice for svc-a, no primary address anywhere).

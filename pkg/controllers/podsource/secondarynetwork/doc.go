@@ -39,7 +39,7 @@ limitations under the License.
 // EndpointSlice controller writes no slice for the Service (and deletes
 // those it wrote), so consumers never see primary and secondary addresses
 // under one service name, the fault of multus-service issues #6, #7 and
-// #12 (shared/cases/19-secondary-network-multus).
+// #12 (testdata/cases/19-secondary-network-multus).
 //
 // The NetworkAttachmentDefinition custom resource is never read: the
 // controller needs neither the CRD nor RBAC for it.
