@@ -32,8 +32,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/klog/v2"
+	utilnet "k8s.io/utils/net"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
 const (
@@ -71,6 +73,19 @@ type Config struct {
 	// MirroringControllerName is the managed-by value of the EndpointSlice
 	// mirroring controller. Empty means DefaultMirroringControllerName.
 	MirroringControllerName string
+	// MaxEndpointsPerSlice is the default controller's
+	// --max-endpoints-per-slice (1..1000). 0 means
+	// DefaultMaxEndpointsPerSlice, KCM's default.
+	MaxEndpointsPerSlice int32
+	// MirroringMaxEndpointsPerSubset is the mirroring controller's
+	// --mirroring-max-endpoints-per-subset (1..1000). 0 means
+	// DefaultMirroringMaxEndpointsPerSubset, KCM's default.
+	MirroringMaxEndpointsPerSubset int32
+	// SecondaryNetworkControllerName is the managed-by value (and KEP-4770
+	// label value) of the secondary-network controller, whose desired
+	// endpoints the check derives from the Multus network-status of the
+	// Pods. Empty means DefaultSecondaryNetworkControllerName.
+	SecondaryNetworkControllerName string
 }
 
 // withDefaults returns c with empty fields set to their defaults.
@@ -80,6 +95,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MirroringControllerName == "" {
 		c.MirroringControllerName = DefaultMirroringControllerName
+	}
+	if c.MaxEndpointsPerSlice == 0 {
+		c.MaxEndpointsPerSlice = DefaultMaxEndpointsPerSlice
+	}
+	if c.MirroringMaxEndpointsPerSubset == 0 {
+		c.MirroringMaxEndpointsPerSubset = DefaultMirroringMaxEndpointsPerSubset
+	}
+	if c.SecondaryNetworkControllerName == "" {
+		c.SecondaryNetworkControllerName = DefaultSecondaryNetworkControllerName
 	}
 	return c
 }
@@ -92,6 +116,7 @@ func (c Config) Validate() error {
 	for _, n := range []struct{ flag, v string }{
 		{"default controller name", c.DefaultControllerName},
 		{"mirroring controller name", c.MirroringControllerName},
+		{"secondary-network controller name", c.SecondaryNetworkControllerName},
 	} {
 		if msgs := validation.IsValidLabelValue(n.v); len(msgs) > 0 {
 			errs = append(errs, fmt.Errorf("%s %q is not a valid label value: %s", n.flag, n.v, strings.Join(msgs, "; ")))
@@ -100,6 +125,7 @@ func (c Config) Validate() error {
 	if c.DefaultControllerName == c.MirroringControllerName {
 		errs = append(errs, fmt.Errorf("the default and mirroring controller names are both %q", c.DefaultControllerName))
 	}
+	errs = append(errs, c.validateLimits()...)
 	return errors.Join(errs...)
 }
 
@@ -121,6 +147,7 @@ func Check(ctx context.Context, inv *Inventory, cfg Config) *Report {
 	cfg = cfg.withDefaults()
 	logger := klog.FromContext(ctx)
 	c := &checker{
+		ctx:       ctx,
 		cfg:       cfg,
 		inv:       inv,
 		services:  map[types.NamespacedName]*corev1.Service{},
@@ -162,6 +189,8 @@ type capKey struct {
 }
 
 type checker struct {
+	// ctx carries the logger to the sources the oracle rules call.
+	ctx       context.Context
 	cfg       Config
 	inv       *Inventory
 	services  map[types.NamespacedName]*corev1.Service
@@ -269,6 +298,7 @@ func (c *checker) checkSlice(s *discoveryv1.EndpointSlice) {
 
 	c.checkLimits(ref, s)
 	c.checkAddressTypes(ref, s)
+	c.checkCapacity(ref, s, r)
 	if r == roleNone && !isAPIServerSlice(s) {
 		c.add(SeverityWarning, RuleMissingManagedBy, ref, "no %s label: no controller claims this slice", discoveryv1.LabelManagedBy)
 	}
@@ -445,8 +475,6 @@ func (c *checker) checkMirror(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *
 			c.add(SeverityError, RuleMirrorIneligible, ref, "Endpoints %s is labelled %s=true and must not be mirrored", svcName, discoveryv1.LabelSkipMirror)
 		case hasKey(ep.Annotations, leaderAnnotation):
 			c.add(SeverityError, RuleMirrorIneligible, ref, "Endpoints %s carries the %s annotation (leader election) and must not be mirrored", svcName, leaderAnnotation)
-		default:
-			c.checkMirrorDrift(ref, s, ep)
 		}
 	}
 
@@ -477,40 +505,12 @@ func hasKey(m map[string]string, k string) bool {
 	return ok
 }
 
-// checkMirrorDrift compares a mirrored slice with its Endpoints object.
-func (c *checker) checkMirrorDrift(ref ObjectRef, s *discoveryv1.EndpointSlice, ep *corev1.Endpoints) {
-	ready := map[string]bool{}
-	for _, ss := range ep.Subsets {
-		for _, a := range ss.NotReadyAddresses {
-			ready[canonicalIP(a.IP)] = false
-		}
-		for _, a := range ss.Addresses {
-			ready[canonicalIP(a.IP)] = true
-		}
-	}
-	for _, e := range s.Endpoints {
-		for _, a := range e.Addresses {
-			r, ok := ready[canonicalIP(a)]
-			switch {
-			case !ok:
-				c.addCapped(SeverityError, RuleMirrorDrift, ref, "address %s is not in Endpoints %s", a, ep.Name)
-			case e.Conditions.Ready != nil && *e.Conditions.Ready != r:
-				c.addCapped(SeverityError, RuleMirrorDrift, ref, "address %s is ready=%t, Endpoints %s lists it as %s", a, *e.Conditions.Ready, ep.Name, readyWord(r))
-			}
-		}
-	}
-}
-
-func readyWord(r bool) string {
-	if r {
-		return "ready"
-	}
-	return "not ready"
-}
-
-// canonicalIP returns the canonical form of an IP address, or s.
+// canonicalIP returns the canonical form of an IP address as KCM writes
+// it (k8s.io/utils/net ParseIPSloppy, then String: IPv4 octets with
+// leading zeros read as decimal, IPv4-mapped IPv6 as IPv4), or s when it is
+// not an IP address.
 func canonicalIP(s string) string {
-	if ip, err := netip.ParseAddr(s); err == nil {
+	if ip := utilnet.ParseIPSloppy(s); ip != nil {
 		return ip.String()
 	}
 	return s
@@ -669,11 +669,19 @@ func (c *checker) checkServicePorts(ref ObjectRef, s *discoveryv1.EndpointSlice,
 		case protocolOf(p.Protocol) != svcProtocol(sp.Protocol):
 			c.add(sev(derived), RulePortMismatch, ref, "port %q has protocol %s, Service %s has %s", name, protocolOf(p.Protocol), svc.Name, svcProtocol(sp.Protocol))
 		case derived && p.Port != nil && sp.TargetPort.Type == 0:
-			if want := numericTarget(sp); *p.Port != want {
+			if want := numericTarget(sp); *p.Port != want && !unsetTargetPortZero(sp, *p.Port) {
 				c.add(SeverityError, RulePortMismatch, ref, "port %q is %d, but Service %s's targetPort is %d", name, *p.Port, svc.Name, want)
 			}
 		}
 	}
+}
+
+// unsetTargetPortZero reports whether sp has no targetPort (the zero
+// IntOrString, which the API server defaults to the port) and got is 0:
+// KCM's FindPort returns the zero value as it is, so a Service object that
+// was not defaulted yields port 0.
+func unsetTargetPortZero(sp *corev1.ServicePort, got int32) bool {
+	return sp.TargetPort.Type == 0 && sp.TargetPort.IntVal == 0 && got == 0
 }
 
 // numericTarget returns the numeric targetPort of sp (its port when unset).
@@ -746,16 +754,6 @@ func (c *checker) checkPodIPs(ref ObjectRef, e *discoveryv1.Endpoint, name strin
 	}
 }
 
-// podReady reports the Pod's Ready condition.
-func podReady(pod *corev1.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
 func boolWord(p *bool) string {
 	if p == nil {
 		return "unset"
@@ -763,12 +761,13 @@ func boolWord(p *bool) string {
 	return fmt.Sprint(*p)
 }
 
-// checkConditions compares ready/serving/terminating with the Pod. Unset
-// conditions are accepted from controllers other than the default one.
+// checkConditions compares ready/serving/terminating with the conditions
+// the default controller derives from the Pod (servicepods.PodToEndpoint,
+// k8s.io/endpointslice podToEndpoint). Unset conditions are accepted from
+// controllers other than the default one.
 func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role) {
-	serving := podReady(pod)
-	terminating := pod.DeletionTimestamp != nil
-	ready := svc.Spec.PublishNotReadyAddresses || (serving && !terminating)
+	want := servicepods.PodToEndpoint(pod, nil, svc, nil).Conditions
+	ready, serving, terminating := *want.Ready, *want.Serving, *want.Terminating
 	strict := r == roleDefault
 	bad := func(got *bool, want bool) bool {
 		if got == nil {
@@ -788,6 +787,9 @@ func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name s
 func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod) {
 	node := pod.Spec.NodeName
 	if node == "" {
+		if e.NodeName != nil {
+			c.addCapped(SeverityError, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is %s, the Pod is not scheduled to a Node", name, pod.Name, *e.NodeName)
+		}
 		return
 	}
 	switch {
@@ -801,6 +803,9 @@ func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name str
 	}
 	n := c.nodes[node]
 	if n == nil {
+		if e.Zone != nil {
+			c.addCapped(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is %q, but Node %s does not exist", name, pod.Name, *e.Zone, node)
+		}
 		return
 	}
 	zone := n.Labels[corev1.LabelTopologyZone]
@@ -834,13 +839,14 @@ func (c *checker) checkPodPorts(ref ObjectRef, slicePorts map[string]*discoveryv
 	for i := range svc.Spec.Ports {
 		sp := svc.Spec.Ports[i]
 		sp.Protocol = svcProtocol(sp.Protocol)
-		if sp.TargetPort.Type == 0 && sp.TargetPort.IntVal == 0 {
+		unset := sp.TargetPort.Type == 0 && sp.TargetPort.IntVal == 0
+		if unset {
 			sp.TargetPort.IntVal = sp.Port
 		}
 		want, ok := findPort(pod, &sp)
 		got := slicePorts[sp.Name]
 		switch {
-		case ok && got != nil && got.Port != nil && *got.Port != want:
+		case ok && got != nil && got.Port != nil && *got.Port != want && !(unset && *got.Port == 0):
 			c.addCapped(SeverityError, RulePortMismatch, ref, "port %q is %d, but targetPort %s resolves to %d on Pod %s", sp.Name, *got.Port, sp.TargetPort.String(), want, pod.Name)
 		case ok && got == nil && r == roleDefault:
 			c.addCapped(SeverityError, RulePortMismatch, ref, "port %q is missing, but targetPort %s resolves to %d on Pod %s", sp.Name, sp.TargetPort.String(), want, pod.Name)
@@ -879,7 +885,8 @@ func findPort(pod *corev1.Pod, sp *corev1.ServicePort) (int32, bool) {
 }
 
 // checkServices applies the rules over all slices of one Service:
-// multiple-managers and duplicate-endpoint.
+// multiple-managers, duplicate-endpoint (duplicates.go), mirror-drift
+// (mirrordrift.go) and endpoint-missing (completeness.go).
 func (c *checker) checkServices() {
 	type group struct {
 		slices []*discoveryv1.EndpointSlice
@@ -904,6 +911,8 @@ func (c *checker) checkServices() {
 		g := groups[k]
 		c.checkManagers(k, g.slices)
 		c.checkDuplicates(k, g.slices)
+		c.checkMirrorDrift(k, g.slices)
+		c.checkCompleteness(k, g.slices)
 	}
 }
 
@@ -935,45 +944,6 @@ func (c *checker) checkManagers(k types.NamespacedName, ss []*discoveryv1.Endpoi
 		"slices come from %d controllers, which consumers merge: %s", len(count), strings.Join(parts, ", "))
 }
 
-// portsKey is the sorted port set of a slice.
-func portsKey(s *discoveryv1.EndpointSlice) string {
-	ps := make([]string, 0, len(s.Ports))
-	for _, p := range s.Ports {
-		ps = append(ps, fmt.Sprintf("%s:%d/%s", deref(p.Name), deref(p.Port), protocolOf(p.Protocol)))
-	}
-	slices.Sort(ps)
-	return "[" + strings.Join(ps, " ") + "]"
-}
-
-func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discoveryv1.EndpointSlice) {
-	type where struct{ slices []string }
-	seen := map[string]*where{}
-	var order []string
-	for _, s := range ss {
-		pk := portsKey(s)
-		for _, e := range s.Endpoints {
-			for _, a := range e.Addresses {
-				key := string(s.AddressType) + " " + canonicalIP(a) + " ports " + pk
-				w := seen[key]
-				if w == nil {
-					w = &where{}
-					seen[key] = w
-					order = append(order, key)
-				}
-				w.slices = append(w.slices, sliceRef(s).Name)
-			}
-		}
-	}
-	ref := serviceRef(k.Namespace, k.Name)
-	for _, key := range order {
-		w := seen[key]
-		if len(w.slices) < 2 {
-			continue
-		}
-		c.addCapped(SeverityError, RuleDuplicateEndpoint, ref, "%s is published %d times, in slices %s", key, len(w.slices), strings.Join(w.slices, ", "))
-	}
-}
-
 // skipped lists the rules that could not run for lack of a kind.
 func (c *checker) skipped() []Skip {
 	if len(c.inv.EndpointSlices) == 0 {
@@ -981,7 +951,7 @@ func (c *checker) skipped() []Skip {
 	}
 	var out []Skip
 	podRules := []RuleID{RuleEndpointPodMissing, RuleEndpointNotSelect, RuleEndpointTerminal, RuleEndpointAddress,
-		RuleEndpointConditions, RuleEndpointNodeName, RuleEndpointZone, RuleEndpointHostname}
+		RuleEndpointConditions, RuleEndpointNodeName, RuleEndpointZone, RuleEndpointHostname, RuleEndpointMissing}
 	if !c.inv.Have.Services {
 		rules := []RuleID{RuleOrphan, RuleOwnerMissing, RuleOwnerStaleUID, RuleOwnerMismatch, RuleExternalName, RuleDefaultNoSelec,
 			RuleDelegatedBuiltin, RuleDelegatedForeign, RuleMultipleManagers, RuleMirrorSelector, RuleMirrorIneligible, RuleMirrorDrift,

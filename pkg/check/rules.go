@@ -80,7 +80,7 @@ type Rule struct {
 
 // Rules returns every rule, in documentation order.
 func Rules() []Rule {
-	return []Rule{
+	return append([]Rule{
 		{RuleMissingServiceName, "error|warning",
 			"A slice without the kubernetes.io/service-name label: no Service uses it. Error for slices of the built-in controllers (they always set it), warning otherwise.",
 			"discovery.k8s.io/v1 LabelServiceName; kube-proxy selects slices by this label"},
@@ -168,5 +168,5 @@ func Rules() []Rule {
 		{RulePortMismatch, "error|warning",
 			"A slice port that the Service does not have (by name and protocol), a number other than the targetPort or than the Pod's named container port, or (default controller) a resolvable port missing. Warning for slices that are not selector-derived.",
 			"k8s.io/endpointslice getEndpointPorts, FindPort; kubernetes#127958"},
-	}
+	}, oracleRules()...)
 }

@@ -33,6 +33,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
 const (
@@ -128,7 +129,7 @@ func newPod(name, ip string, ready bool) *corev1.Pod {
 
 // podEndpoint is the endpoint the default controller publishes for pod.
 func podEndpoint(pod *corev1.Pod) discoveryv1.Endpoint {
-	ready := podReady(pod)
+	ready := servicepods.IsPodReady(pod)
 	return discoveryv1.Endpoint{
 		Addresses:  []string{pod.Status.PodIP},
 		Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(ready), Serving: ptr.To(ready), Terminating: ptr.To(false)},
@@ -438,7 +439,7 @@ func TestRules(t *testing.T) {
 		{
 			name:   "mirrored address not in the Endpoints",
 			mutate: func(f *fixture) { f.mirror.Endpoints[0].Addresses = []string{"10.1.0.9"} },
-			want:   []string{"error mirror-drift " + mirSlice},
+			want:   []string{"error mirror-drift " + mirSlice, "error mirror-drift Endpoints ns/ext"},
 		},
 		{
 			name:   "mirrored address with the wrong readiness",
@@ -474,7 +475,7 @@ func TestRules(t *testing.T) {
 					f.ep.Subsets[0].Addresses = append(f.ep.Subsets[0].Addresses, corev1.EndpointAddress{IP: ip})
 				}
 			},
-			want: []string{"error api-limits " + mirSlice},
+			want: []string{"error api-limits " + mirSlice, "error mirror-drift " + mirSlice, "warning max-endpoints-per-slice " + mirSlice},
 		},
 		{
 			name: "exactly 1000 endpoints",
@@ -501,12 +502,12 @@ func TestRules(t *testing.T) {
 				}
 				f.mirror.Endpoints = []discoveryv1.Endpoint{{}, {Addresses: many}}
 			},
-			want: []string{"error api-limits " + mirSlice, "error api-limits " + mirSlice},
+			want: []string{"error api-limits " + mirSlice, "error api-limits " + mirSlice, "error mirror-drift " + mirSlice, "error mirror-drift Endpoints ns/ext", "error mirror-drift Endpoints ns/ext", "error mirror-drift Endpoints ns/ext", "error mirror-drift Endpoints ns/ext", "error mirror-drift Endpoints ns/ext", "error mirror-drift Endpoints ns/ext"},
 		},
 		{
 			name:   "duplicate port names",
 			mutate: func(f *fixture) { f.mirror.Ports = append(f.mirror.Ports, f.mirror.Ports[0]) },
-			want:   []string{"error api-limits " + mirSlice},
+			want:   []string{"error api-limits " + mirSlice, "error mirror-drift " + mirSlice, "error mirror-drift " + mirSlice, "error mirror-drift Endpoints ns/ext", "error mirror-drift Endpoints ns/ext"},
 		},
 		{
 			name: "nine zone hints",
@@ -525,7 +526,7 @@ func TestRules(t *testing.T) {
 				f.mirror.Endpoints[0].Addresses = []string{"fd00::1"}
 				f.ep.Subsets[0].Addresses[0].IP = "fd00::1"
 			},
-			want:   []string{"error address-type-mismatch " + mirSlice},
+			want:   []string{"error address-type-mismatch " + mirSlice, "error mirror-drift " + mirSlice, "error mirror-drift Endpoints ns/ext"},
 			reason: "is an IPv6 address",
 		},
 		{
@@ -536,7 +537,7 @@ func TestRules(t *testing.T) {
 				f.mirror.Endpoints = f.mirror.Endpoints[:1]
 				f.ep.Subsets[0].NotReadyAddresses = nil
 			},
-			want: []string{"error address-type-mismatch " + mirSlice},
+			want: []string{"error address-type-mismatch " + mirSlice, "error mirror-drift " + mirSlice, "error mirror-drift Endpoints ns/ext"},
 		},
 		{
 			name: "invalid address",
@@ -544,12 +545,12 @@ func TestRules(t *testing.T) {
 				f.mirror.Endpoints[0].Addresses = []string{"10.1.0.300"}
 				f.ep.Subsets[0].Addresses[0].IP = "10.1.0.300"
 			},
-			want: []string{"error address-type-mismatch " + mirSlice},
+			want: []string{"error address-type-mismatch " + mirSlice, "error mirror-drift " + mirSlice},
 		},
 		{
 			name:   "unsupported address type",
 			mutate: func(f *fixture) { f.mirror.AddressType = "IPv5" },
-			want:   []string{"error address-type-mismatch " + mirSlice},
+			want:   []string{"error address-type-mismatch " + mirSlice, "error mirror-drift " + mirSlice, "error mirror-drift " + mirSlice, "error mirror-drift Endpoints ns/ext", "error mirror-drift Endpoints ns/ext"},
 		},
 		{
 			name: "default slice of a family the Service does not have",
@@ -558,7 +559,7 @@ func TestRules(t *testing.T) {
 				f.slice.AddressType = discoveryv1.AddressTypeIPv6
 				f.slice.Endpoints[0].Addresses = []string{"fd00::1"}
 			},
-			want: []string{"error address-family-not-served " + webSlice},
+			want: []string{"error address-family-not-served " + webSlice, "error endpoint-missing " + webSvc},
 		},
 		{
 			name: "custom slice of a family the Service does not have",
@@ -608,7 +609,7 @@ func TestRules(t *testing.T) {
 		{
 			name:   "endpoint of a deleted Pod",
 			mutate: func(f *fixture) { f.slice.Endpoints[0].TargetRef.Name = "web-0" },
-			want:   []string{"error endpoint-pod-missing " + webSlice},
+			want:   []string{"error endpoint-pod-missing " + webSlice, "error endpoint-missing " + webSvc},
 		},
 		{
 			name:   "endpoint of a replaced Pod",
@@ -618,7 +619,7 @@ func TestRules(t *testing.T) {
 		{
 			name:   "default endpoint without targetRef",
 			mutate: func(f *fixture) { f.slice.Endpoints[0].TargetRef = nil },
-			want:   []string{"error endpoint-pod-missing " + webSlice},
+			want:   []string{"error endpoint-pod-missing " + webSlice, "error endpoint-missing " + webSvc},
 		},
 		{
 			name: "custom endpoint without targetRef",
@@ -650,7 +651,7 @@ func TestRules(t *testing.T) {
 		{
 			name:   "default endpoint with an address that is not the Pod's",
 			mutate: func(f *fixture) { f.slice.Endpoints[0].Addresses = []string{"10.0.0.77"} },
-			want:   []string{"error endpoint-address-not-pod-ip " + webSlice},
+			want:   []string{"error endpoint-address-not-pod-ip " + webSlice, "error endpoint-missing " + webSvc},
 		},
 		{
 			name: "custom endpoint with a secondary-network address",
@@ -866,8 +867,8 @@ func TestRulesAreDocumented(t *testing.T) {
 			t.Errorf("rule %s: severity %q", r.ID, r.Severity)
 		}
 	}
-	if len(seen) != 29 {
-		t.Errorf("Rules() has %d rules, want 29 (update this test with the package doc)", len(seen))
+	if len(seen) != 31 {
+		t.Errorf("Rules() has %d rules, want 31 (update this test with the package doc)", len(seen))
 	}
 }
 

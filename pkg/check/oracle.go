@@ -1,0 +1,90 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+import (
+	"fmt"
+
+	discoveryv1 "k8s.io/api/discovery/v1"
+
+	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
+	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
+)
+
+// Defaults of the Config fields that describe how the controllers are
+// configured.
+const (
+	// DefaultMaxEndpointsPerSlice is KCM's default
+	// --max-endpoints-per-slice (pkg/controller/endpointslice/config/
+	// v1alpha1 defaults.go), also slicekit run's.
+	DefaultMaxEndpointsPerSlice = 100
+	// DefaultMirroringMaxEndpointsPerSubset is KCM's default
+	// --mirroring-max-endpoints-per-subset (mirroring rule b4).
+	DefaultMirroringMaxEndpointsPerSubset = srcendpoints.DefaultMaxEndpointsPerSubset
+	// DefaultSecondaryNetworkControllerName is slicekit's default
+	// --secondary-network-controller-name.
+	DefaultSecondaryNetworkControllerName = secondarynetwork.DefaultControllerName
+)
+
+// Rules that compare the slices with the desired state of the controller
+// that writes them (oracle rules; completeness.go, mirrordrift.go).
+const (
+	// RuleEndpointMissing: a Pod the responsible controller publishes is
+	// missing from the Service's slices (completeness).
+	RuleEndpointMissing RuleID = "endpoint-missing"
+	// RuleMaxEndpointsPerSlice: a built-in controller's slice holds more
+	// endpoints than the controller's configured maximum.
+	RuleMaxEndpointsPerSlice RuleID = "max-endpoints-per-slice"
+)
+
+// oracleRules describes the rules of this file's group; Rules appends them.
+func oracleRules() []Rule {
+	return []Rule{
+		{RuleEndpointMissing, "error",
+			"A Service that has slices of its controller (the default controller, or the secondary-network controller named by --secondary-network-controller-name) lacks an endpoint that controller publishes: a selected Pod that is not terminal, has an address of the slice's family (on the selected network for the secondary-network controller) and a known Node (or publishNotReadyAddresses), or one of its addresses. The desired endpoints come from the controller's own source code (pkg/source/servicepods, pkg/source/networkstatus). Services being deleted are skipped; a Service without any slice of its controller is not judged (missing slices are not findings).",
+			"k8s.io/endpointslice reconciler.go reconcileByAddressType, utils.go podToEndpoint, util/controller_utils.go ShouldPodBeInEndpoints; docs/multus-network-status.md"},
+		{RuleMaxEndpointsPerSlice, "warning",
+			"A slice of the default controller holds more endpoints than --max-endpoints-per-slice, or a mirrored slice more than --mirroring-max-endpoints-per-subset. The controllers never create or fill a slice beyond that, but leave a slice made larger by hand as it is (so this is a warning).",
+			"k8s.io/endpointslice reconciler.go reconcileByPortMapping; KCM endpointslicemirroring reconciler.go"},
+	}
+}
+
+// validateLimits checks the limits of c (defaults applied).
+func (c Config) validateLimits() []error {
+	var errs []error
+	if n := c.MaxEndpointsPerSlice; n < 1 || n > maxEndpoints {
+		errs = append(errs, fmt.Errorf("max endpoints per slice %d is outside 1..%d", n, maxEndpoints))
+	}
+	if n := c.MirroringMaxEndpointsPerSubset; n < 1 || n > srcendpoints.MaxEndpointsPerSubsetLimit {
+		errs = append(errs, fmt.Errorf("mirroring max endpoints per subset %d is outside 1..%d", n, srcendpoints.MaxEndpointsPerSubsetLimit))
+	}
+	return errs
+}
+
+// checkCapacity applies max-endpoints-per-slice to the slices of the
+// built-in controllers.
+func (c *checker) checkCapacity(ref ObjectRef, s *discoveryv1.EndpointSlice, r role) {
+	n := len(s.Endpoints)
+	switch {
+	case r == roleDefault && n > int(c.cfg.MaxEndpointsPerSlice):
+		c.add(SeverityWarning, RuleMaxEndpointsPerSlice, ref,
+			"%d endpoints, more than the default controller's --max-endpoints-per-slice=%d: it never fills a slice beyond that (edited by hand?)", n, c.cfg.MaxEndpointsPerSlice)
+	case r == roleMirror && n > int(c.cfg.MirroringMaxEndpointsPerSubset):
+		c.add(SeverityWarning, RuleMaxEndpointsPerSlice, ref,
+			"%d endpoints, more than the mirroring controller's --mirroring-max-endpoints-per-subset=%d: it never fills a slice beyond that (edited by hand?)", n, c.cfg.MirroringMaxEndpointsPerSubset)
+	}
+}
