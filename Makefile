@@ -26,7 +26,7 @@ verify: ## gofmt, go vet, license headers, go.mod tidy.
 test: controlplane verify ## Everything CI runs: verify, all tests (unit, differential, integration on a real kube-apiserver), the mirroring differential test.
 	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /test/differential)
 	@# The differential test against KCM, verbose so the log shows its step count and writes.
-	$(GO) test -count=1 -v ./test/differential/ 2>&1 | grep -E '^(--- |ok|FAIL|PASS|panic)|differential \(|difference'
+	$(GO) test -count=1 -v ./test/differential/ 2>&1 | grep -E '^(--- |ok|FAIL|PASS|panic)|differential \(|difference|check oracle'
 	$(MAKE) test-mirroring
 
 E2E_MODES ?= slicekit,none

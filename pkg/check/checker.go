@@ -535,7 +535,18 @@ func (c *checker) checkDefault(ref ObjectRef, s *discoveryv1.EndpointSlice, svc 
 
 // checkServiceOwner checks the ownerReferences of a slice owned by its
 // Service; required makes a missing controller reference an error.
+//
+// A placeholder of the default controller (no endpoint, no port) with a
+// wrong owner is only a warning: KCM keeps it, because its placeholder
+// comparison (k8s.io/endpointslice reconciler.go placeholderSliceCompare)
+// looks at namespace and labels only; the garbage collector deletes it
+// when its owner is gone, and KCM then creates a new one.
 func (c *checker) checkServiceOwner(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, required bool) {
+	placeholderSev, placeholderNote := SeverityError, ""
+	if required && len(s.Endpoints) == 0 && len(s.Ports) == 0 {
+		placeholderSev = SeverityWarning
+		placeholderNote = " (an empty placeholder, which KCM keeps whatever its owner: it compares placeholders by labels only)"
+	}
 	var ctrl *ownerRef
 	for i := range s.OwnerReferences {
 		o := &s.OwnerReferences[i]
@@ -550,15 +561,15 @@ func (c *checker) checkServiceOwner(ref ObjectRef, s *discoveryv1.EndpointSlice,
 		case o.Name != svc.Name:
 			c.add(SeverityError, RuleOwnerMismatch, ref, "owned by Service %s but labelled %s=%s", o.Name, discoveryv1.LabelServiceName, svc.Name)
 		case o.UID != "" && svc.UID != "" && o.UID != svc.UID:
-			c.add(SeverityError, RuleOwnerStaleUID, ref,
-				"owned by an earlier Service %s (uid %s); the Service now has uid %s, so this slice is a leftover", svc.Name, o.UID, svc.UID)
+			c.add(placeholderSev, RuleOwnerStaleUID, ref,
+				"owned by an earlier Service %s (uid %s); the Service now has uid %s, so this slice is a leftover%s", svc.Name, o.UID, svc.UID, placeholderNote)
 		}
 	}
 	switch {
 	case ctrl == nil:
-		c.add(sev(required), RuleOwnerMissing, ref, "no controller ownerReference to Service %s: the slice outlives the Service", svc.Name)
+		c.add(sev(required && placeholderSev == SeverityError), RuleOwnerMissing, ref, "no controller ownerReference to Service %s: the slice outlives the Service%s", svc.Name, placeholderNote)
 	case required && (ctrl.apiVersion != "v1" || ctrl.kind != "Service"):
-		c.add(SeverityError, RuleOwnerMismatch, ref, "the controller owner is %s %s, want Service %s", ctrl.kind, ctrl.name, svc.Name)
+		c.add(placeholderSev, RuleOwnerMismatch, ref, "the controller owner is %s %s, want Service %s%s", ctrl.kind, ctrl.name, svc.Name, placeholderNote)
 	}
 }
 
@@ -789,6 +800,9 @@ func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name str
 	if node == "" {
 		if e.NodeName != nil {
 			c.addCapped(SeverityError, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is %s, the Pod is not scheduled to a Node", name, pod.Name, *e.NodeName)
+		}
+		if e.Zone != nil {
+			c.addCapped(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is %q, the Pod is not scheduled to a Node", name, pod.Name, *e.Zone)
 		}
 		return
 	}
