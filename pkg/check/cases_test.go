@@ -223,7 +223,7 @@ var caseFindings = map[string]map[string][]string{
 	},
 	// 30 (an address listed ready and not ready, one IP behind two
 	// targets): every state is clean, with KCM's endpoint identity and
-	// mirroring rules (TestMirrorDriftCase30 checks the faulty variants).
+	// mirroring rules (TestOracleFaultsOnRenderedCases checks faulty variants).
 	"33-selector-removed-slices-cleaned": {
 		// The selector was removed: the default controller's slice stays
 		// behind (kubernetes#118376). Pinned as the current warning; issue

@@ -1,0 +1,145 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+import (
+	"slices"
+	"testing"
+
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2/ktesting"
+	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/internal/casefile"
+	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/render"
+)
+
+// renderedCase renders case id's input (default controllers plus the
+// secondary-network controller named caseSecondaryName) and returns the
+// objects other than slices and the rendered slices.
+func renderedCase(t *testing.T, id string) ([]runtime.Object, []*discoveryv1.EndpointSlice) {
+	t.Helper()
+	_, ctx := ktesting.NewTestContext(t)
+	c := casefile.MustLoad(t, id)
+	var objs []runtime.Object
+	for _, o := range c.Input {
+		switch o.(type) {
+		case *unstructured.Unstructured, *discoveryv1.EndpointSlice:
+		default:
+			objs = append(objs, o)
+		}
+	}
+	copts := manager.NewControllerOptions()
+	copts.Controllers = []string{"*", manager.SecondaryNetworkControllerName}
+	copts.SecondaryNetworkControllerName = caseSecondaryName
+	res, err := render.Render(ctx, objs, render.Options{Controllers: copts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs, res.EndpointSlices
+}
+
+// TestOracleFaultsOnRenderedCases injects single faults into rendered
+// states of the mirroring and secondary-network cases (the differential
+// oracle test covers the default controller): each must be flagged by the
+// rule that names it, and the unmodified state must be clean.
+func TestOracleFaultsOnRenderedCases(t *testing.T) {
+	find := func(ss []*discoveryv1.EndpointSlice, managedBy, addr string) (*discoveryv1.EndpointSlice, int) {
+		for _, s := range ss {
+			if s.Labels[discoveryv1.LabelManagedBy] != managedBy {
+				continue
+			}
+			for i, e := range s.Endpoints {
+				if slices.Contains(e.Addresses, addr) {
+					return s, i
+				}
+			}
+		}
+		t.Fatalf("no endpoint %s managed by %s", addr, managedBy)
+		return nil, 0
+	}
+	type fault struct {
+		name      string
+		managedBy string
+		addr      string
+		mutate    func(s *discoveryv1.EndpointSlice, i int)
+		want      RuleID
+	}
+	mirror := DefaultMirroringControllerName
+	tests := []struct {
+		id     string
+		faults []fault
+	}{
+		{"30", []fault{
+			// 10.0.0.11 is listed ready and not ready: not-ready wins.
+			{"ready where not-ready wins", mirror, "10.0.0.11", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].Conditions.Ready = ptr.To(true) }, RuleMirrorDrift},
+			{"dropped mirrored endpoint", mirror, "10.0.0.12", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints = slices.Delete(s.Endpoints, i, i+1) }, RuleMirrorDrift},
+			{"re-addressed mirrored endpoint", mirror, "10.0.0.13", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].Addresses = []string{"10.0.0.99"} }, RuleMirrorDrift},
+			{"duplicated mirrored endpoint", mirror, "10.0.0.14", func(s *discoveryv1.EndpointSlice, i int) {
+				s.Endpoints = append(s.Endpoints, *s.Endpoints[i].DeepCopy())
+			}, RuleDuplicateEndpoint},
+			{"wrong nodeName", mirror, "10.0.0.12", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].NodeName = ptr.To("node-z") }, RuleMirrorDrift},
+		}},
+		{"15", []fault{
+			// Only the first 1000 addresses of a subset are mirrored, ready
+			// ones first: not-ready 10.0.4.1 is beyond the limit.
+			{"not-ready address beyond the per-subset limit", mirror, "10.0.3.232", func(s *discoveryv1.EndpointSlice, i int) {
+				s.Endpoints[i].Addresses = []string{"10.0.4.1"}
+				s.Endpoints[i].Conditions.Ready = ptr.To(false)
+			}, RuleMirrorDrift},
+		}},
+		{"19", []fault{
+			{"dropped secondary endpoint", caseSecondaryName, "10.0.1.11", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints = slices.Delete(s.Endpoints, i, i+1) }, RuleEndpointMissing},
+			{"primary address instead of the attachment's", caseSecondaryName, "10.0.1.11", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].Addresses = []string{"10.0.0.11"} }, RuleEndpointAddress},
+			{"flipped readiness", caseSecondaryName, "10.0.1.13", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].Conditions.Ready = ptr.To(true) }, RuleEndpointConditions},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.id, func(t *testing.T) {
+			_, ctx := ktesting.NewTestContext(t)
+			objs, rendered := renderedCase(t, tc.id)
+			inv := func(ss []*discoveryv1.EndpointSlice) *Inventory {
+				all := slices.Clone(objs)
+				for _, s := range ss {
+					all = append(all, s)
+				}
+				return NewInventory(all)
+			}
+			cfg := Config{SecondaryNetworkControllerName: caseSecondaryName}
+			if rep := Check(ctx, inv(rendered), cfg); rep.Errors() > 0 {
+				t.Fatalf("the rendered state has errors:\n%s", findingLines(rep))
+			}
+			for _, f := range tc.faults {
+				t.Run(f.name, func(t *testing.T) {
+					ss := make([]*discoveryv1.EndpointSlice, len(rendered))
+					for i, s := range rendered {
+						ss[i] = s.DeepCopy()
+					}
+					s, i := find(ss, f.managedBy, f.addr)
+					f.mutate(s, i)
+					rep := Check(ctx, inv(ss), cfg)
+					if !slices.ContainsFunc(rep.Findings, func(x Finding) bool { return x.Rule == f.want && x.Severity == SeverityError }) {
+						t.Errorf("no %s error:\n%s", f.want, findingLines(rep))
+					}
+				})
+			}
+		})
+	}
+}
