@@ -48,9 +48,11 @@ limitations under the License.
 //
 // # What is not a finding
 //
-// Missing slices or missing endpoints: the check judges what exists, so a
-// state "before the controller ran" is clean unless it holds stale, foreign,
-// duplicate or malformed slices. Rules that need a kind absent from the
+// Missing slices: the check judges what exists, so a Service without any
+// slice of its controller ("before the controller ran") is clean unless it
+// holds stale, foreign, duplicate or malformed slices. Once a Service has
+// slices of its controller, a missing endpoint is a finding
+// (endpoint-missing). Rules that need a kind absent from the
 // input (for example Pods in a dump of slices only) are skipped and listed
 // in Report.Skipped. kube-apiserver's own default/kubernetes slice, which
 // has no managed-by label, is not reported for it. A cluster is read
@@ -73,11 +75,21 @@ limitations under the License.
 //   - multiple-managers: an undelegated Service's slices come from several
 //     controllers (warning).
 //   - mirror-for-selector-service, mirror-ineligible, mirror-drift:
-//     mirrored slices that must not exist or differ from their Endpoints.
+//     mirrored slices that must not exist or differ from what the mirroring
+//     controller publishes for their Endpoints (computed by its own source,
+//     pkg/source/endpoints).
 //   - default-for-selectorless-service, externalname-service-slice: slices
 //     the default controller no longer maintains or must not write.
 //   - api-limits, address-type-mismatch, address-family-not-served,
-//     duplicate-endpoint (same address and port set twice for a Service).
+//     duplicate-endpoint (the same endpoint, by KCM's identity: addresses,
+//     hostname and target, twice for a Service), max-endpoints-per-slice.
+//   - endpoint-missing (completeness): an endpoint the responsible
+//     controller publishes is absent, computed by that controller's own
+//     source (pkg/source/servicepods for the default controller,
+//     pkg/source/networkstatus for the secondary-network controller named
+//     by Config.SecondaryNetworkControllerName). It only judges Services
+//     that have at least one slice of that controller and are not being
+//     deleted.
 //   - endpoint-pod-missing, endpoint-pod-not-selected, endpoint-pod-terminal,
 //     endpoint-address-not-pod-ip, endpoint-conditions, endpoint-nodename,
 //     endpoint-zone, endpoint-hostname: selector-derived endpoints against

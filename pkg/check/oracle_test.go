@@ -143,3 +143,21 @@ func TestOracleFaultsOnRenderedCases(t *testing.T) {
 		})
 	}
 }
+
+func TestConfigLimits(t *testing.T) {
+	for _, tc := range []struct {
+		cfg Config
+		ok  bool
+	}{
+		{Config{}, true},
+		{Config{MaxEndpointsPerSlice: 1000, MirroringMaxEndpointsPerSubset: 1}, true},
+		{Config{MaxEndpointsPerSlice: 1001}, false},
+		{Config{MaxEndpointsPerSlice: -1}, false},
+		{Config{MirroringMaxEndpointsPerSubset: 1001}, false},
+		{Config{SecondaryNetworkControllerName: "not a label value!"}, false},
+	} {
+		if err := tc.cfg.Validate(); (err == nil) != tc.ok {
+			t.Errorf("%+v: Validate() = %v, want ok=%t", tc.cfg, err, tc.ok)
+		}
+	}
+}

@@ -86,8 +86,11 @@ type Options struct {
 func NewOptions() *Options {
 	return &Options{
 		Config: Config{
-			DefaultControllerName:   DefaultControllerName,
-			MirroringControllerName: DefaultMirroringControllerName,
+			DefaultControllerName:          DefaultControllerName,
+			MirroringControllerName:        DefaultMirroringControllerName,
+			MaxEndpointsPerSlice:           DefaultMaxEndpointsPerSlice,
+			MirroringMaxEndpointsPerSubset: DefaultMirroringMaxEndpointsPerSubset,
+			SecondaryNetworkControllerName: DefaultSecondaryNetworkControllerName,
 		},
 		Output: OutputText,
 	}
@@ -95,8 +98,9 @@ func NewOptions() *Options {
 
 // AddFlags registers the flags of `slicekit check` on fs: -f/--filename,
 // --kubeconfig, --context, -n/--namespace, -A/--all-namespaces,
-// -o/--output, --default-controller-name, --mirroring-controller-name and
-// --list-rules.
+// -o/--output, --default-controller-name, --mirroring-controller-name,
+// --max-endpoints-per-slice, --mirroring-max-endpoints-per-subset,
+// --secondary-network-controller-name and --list-rules.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&o.Files, "filename", "f", o.Files,
 		"A YAML or JSON dump to check instead of a cluster (multi-document, List kinds allowed); '-' reads standard input, a directory its *.yaml, *.yml and *.json files. Repeatable.")
@@ -109,6 +113,12 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"The managed-by value of the default EndpointSlice controller, which serves Services without the KEP-4770 label.")
 	fs.StringVar(&o.MirroringControllerName, "mirroring-controller-name", o.MirroringControllerName,
 		"The managed-by value of the EndpointSlice mirroring controller.")
+	fs.Int32Var(&o.MaxEndpointsPerSlice, "max-endpoints-per-slice", o.MaxEndpointsPerSlice,
+		"The default controller's --max-endpoints-per-slice (1..1000): fuller slices of it are reported (max-endpoints-per-slice).")
+	fs.Int32Var(&o.MirroringMaxEndpointsPerSubset, "mirroring-max-endpoints-per-subset", o.MirroringMaxEndpointsPerSubset,
+		"The mirroring controller's --mirroring-max-endpoints-per-subset (1..1000): addresses mirrored per Endpoints subset (mirror-drift).")
+	fs.StringVar(&o.SecondaryNetworkControllerName, "secondary-network-controller-name", o.SecondaryNetworkControllerName,
+		"The managed-by value of the secondary-network controller, whose endpoints are derived from the Pods' Multus network-status (endpoint-missing).")
 	fs.BoolVar(&o.ListRules, "list-rules", o.ListRules, "Print the rules with their severities and exit.")
 }
 

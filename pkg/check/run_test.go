@@ -203,13 +203,15 @@ func TestAddFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	o.AddFlags(fs)
 	err := fs.Parse([]string{"-f", "a.yaml", "-f", "b.yaml", "-n", "ns", "-o", "json",
-		"--default-controller-name", "d.example.com", "--mirroring-controller-name", "m.example.com", "--context", "c", "--kubeconfig", "k", "-A", "--list-rules"})
+		"--default-controller-name", "d.example.com", "--mirroring-controller-name", "m.example.com", "--context", "c", "--kubeconfig", "k", "-A", "--list-rules",
+		"--max-endpoints-per-slice", "7", "--mirroring-max-endpoints-per-subset", "9", "--secondary-network-controller-name", "s.example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Options{
-		Config: Config{DefaultControllerName: "d.example.com", MirroringControllerName: "m.example.com"},
-		Files:  []string{"a.yaml", "b.yaml"}, Kubeconfig: "k", Context: "c", Namespace: "ns", AllNamespaces: true, Output: OutputJSON, ListRules: true,
+		Config: Config{DefaultControllerName: "d.example.com", MirroringControllerName: "m.example.com",
+			MaxEndpointsPerSlice: 7, MirroringMaxEndpointsPerSubset: 9, SecondaryNetworkControllerName: "s.example.com"},
+		Files: []string{"a.yaml", "b.yaml"}, Kubeconfig: "k", Context: "c", Namespace: "ns", AllNamespaces: true, Output: OutputJSON, ListRules: true,
 	}
 	if d := cmp.Diff(want, *o); d != "" {
 		t.Errorf("options (-want +got):\n%s", d)
