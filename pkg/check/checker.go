@@ -34,6 +34,7 @@ import (
 	"k8s.io/klog/v2"
 	utilnet "k8s.io/utils/net"
 
+	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
@@ -58,10 +59,6 @@ const (
 	maxPorts     = 20000
 	maxZoneHints = 8
 	maxNodeHints = 8
-
-	// maxPerSliceRule caps the findings of one rule on one object; the
-	// rest are summarised in one more finding.
-	maxPerSliceRule = 5
 )
 
 // Config tunes Check.
@@ -108,24 +105,36 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Validate checks that the controller names are valid label values and
-// differ.
+// Validate checks c with its defaults applied (an empty or zero field
+// means its default): the controller names must be label values that
+// differ from each other, and the limits must be in KCM's ranges. The
+// checks and their words are those of slicekit run and render (package
+// internal/controllerflags); the errors name the flags of slicekit check.
 func (c Config) Validate() error {
-	c = c.withDefaults()
+	return c.withDefaults().validate()
+}
+
+// validate checks c as it is (no defaults): what Options.Validate does for
+// the command line, where "" and 0 are invalid values, not defaults.
+func (c Config) validate() error {
+	names := []controllerflags.Name{
+		{Flag: "--default-controller-name", Value: c.DefaultControllerName},
+		{Flag: "--mirroring-controller-name", Value: c.MirroringControllerName},
+		{Flag: "--secondary-network-controller-name", Value: c.SecondaryNetworkControllerName},
+	}
 	var errs []error
-	for _, n := range []struct{ flag, v string }{
-		{"default controller name", c.DefaultControllerName},
-		{"mirroring controller name", c.MirroringControllerName},
-		{"secondary-network controller name", c.SecondaryNetworkControllerName},
-	} {
-		if msgs := validation.IsValidLabelValue(n.v); len(msgs) > 0 {
-			errs = append(errs, fmt.Errorf("%s %q is not a valid label value: %s", n.flag, n.v, strings.Join(msgs, "; ")))
+	for _, n := range names {
+		if err := controllerflags.ControllerName(n.Flag, n.Value); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	if c.DefaultControllerName == c.MirroringControllerName {
-		errs = append(errs, fmt.Errorf("the default and mirroring controller names are both %q", c.DefaultControllerName))
+	errs = append(errs, controllerflags.Distinct(names...)...)
+	if err := controllerflags.MaxEndpointsPerSlice(c.MaxEndpointsPerSlice); err != nil {
+		errs = append(errs, err)
 	}
-	errs = append(errs, c.validateLimits()...)
+	if err := controllerflags.MirroringMaxEndpointsPerSubset(c.MirroringMaxEndpointsPerSubset); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -154,7 +163,6 @@ func Check(ctx context.Context, inv *Inventory, cfg Config) *Report {
 		pods:      map[types.NamespacedName]*corev1.Pod{},
 		nodes:     map[string]*corev1.Node{},
 		endpoints: map[types.NamespacedName]*corev1.Endpoints{},
-		capped:    map[capKey]int{},
 	}
 	for _, o := range inv.Services {
 		c.services[nn(o.Namespace, o.Name)] = o
@@ -172,7 +180,6 @@ func Check(ctx context.Context, inv *Inventory, cfg Config) *Report {
 		c.checkSlice(s)
 	}
 	c.checkServices()
-	c.flushCapped()
 
 	rep := &Report{Findings: sortFindings(c.findings), Checked: inv.counts(), Skipped: c.skipped()}
 	if rep.Findings == nil {
@@ -181,11 +188,6 @@ func Check(ctx context.Context, inv *Inventory, cfg Config) *Report {
 	logger.V(2).Info("Checked EndpointSlices", "endpointSlices", len(inv.EndpointSlices), "services", len(inv.Services),
 		"errors", rep.Errors(), "warnings", rep.Warnings())
 	return rep
-}
-
-type capKey struct {
-	obj  ObjectRef
-	rule RuleID
 }
 
 type checker struct {
@@ -198,40 +200,12 @@ type checker struct {
 	nodes     map[string]*corev1.Node
 	endpoints map[types.NamespacedName]*corev1.Endpoints
 	findings  []Finding
-	// capped counts the findings per object and rule for the rules that
-	// report per endpoint or per address.
-	capped map[capKey]int
-	// cappedSev is the worst severity of the findings beyond the cap.
-	cappedSev map[capKey]Severity
 }
 
 func nn(ns, name string) types.NamespacedName { return types.NamespacedName{Namespace: ns, Name: name} }
 
 func (c *checker) add(sev Severity, rule RuleID, obj ObjectRef, format string, args ...any) {
 	c.findings = append(c.findings, Finding{Severity: sev, Rule: rule, Object: obj, Reason: fmt.Sprintf(format, args...)})
-}
-
-// addCapped is add for per-endpoint findings: after maxPerSliceRule
-// findings of the rule on obj, the rest are only counted.
-func (c *checker) addCapped(sev Severity, rule RuleID, obj ObjectRef, format string, args ...any) {
-	k := capKey{obj, rule}
-	c.capped[k]++
-	if c.capped[k] <= maxPerSliceRule {
-		c.add(sev, rule, obj, format, args...)
-		return
-	}
-	if c.cappedSev == nil {
-		c.cappedSev = map[capKey]Severity{}
-	}
-	if c.cappedSev[k] != SeverityError {
-		c.cappedSev[k] = sev
-	}
-}
-
-func (c *checker) flushCapped() {
-	for k, sev := range c.cappedSev {
-		c.add(sev, k.rule, k.obj, "... and %d more finding(s) of this rule on this object", c.capped[k]-maxPerSliceRule)
-	}
 }
 
 func (c *checker) role(managedBy string) role {
@@ -376,16 +350,16 @@ func (c *checker) checkLimits(ref ObjectRef, s *discoveryv1.EndpointSlice) {
 	for i, e := range s.Endpoints {
 		switch n := len(e.Addresses); {
 		case n == 0:
-			c.addCapped(SeverityError, RuleAPILimits, ref, "endpoint %d has no address; the API requires 1 to %d", i, maxAddresses)
+			c.add(SeverityError, RuleAPILimits, ref, "endpoint %d has no address; the API requires 1 to %d", i, maxAddresses)
 		case n > maxAddresses:
-			c.addCapped(SeverityError, RuleAPILimits, ref, "endpoint %s has %d addresses, the API allows at most %d", epName(i, &e), n, maxAddresses)
+			c.add(SeverityError, RuleAPILimits, ref, "endpoint %s has %d addresses, the API allows at most %d", epName(i, &e), n, maxAddresses)
 		}
 		if e.Hints != nil {
 			if n := len(e.Hints.ForZones); n > maxZoneHints {
-				c.addCapped(SeverityError, RuleAPILimits, ref, "endpoint %s has %d zone hints, the API allows at most %d", epName(i, &e), n, maxZoneHints)
+				c.add(SeverityError, RuleAPILimits, ref, "endpoint %s has %d zone hints, the API allows at most %d", epName(i, &e), n, maxZoneHints)
 			}
 			if n := len(e.Hints.ForNodes); n > maxNodeHints {
-				c.addCapped(SeverityError, RuleAPILimits, ref, "endpoint %s has %d node hints, the API allows at most %d", epName(i, &e), n, maxNodeHints)
+				c.add(SeverityError, RuleAPILimits, ref, "endpoint %s has %d node hints, the API allows at most %d", epName(i, &e), n, maxNodeHints)
 			}
 		}
 	}
@@ -419,7 +393,7 @@ func (c *checker) checkAddressTypes(ref ObjectRef, s *discoveryv1.EndpointSlice)
 	for _, e := range s.Endpoints {
 		for _, a := range e.Addresses {
 			if ok, what := addressMatches(at, a); !ok {
-				c.addCapped(SeverityError, RuleAddressType, ref, "address %q in a slice of addressType %s is %s", a, at, what)
+				c.add(SeverityError, RuleAddressType, ref, "address %q in a slice of addressType %s is %s", a, at, what)
 			}
 		}
 	}
@@ -717,7 +691,7 @@ func (c *checker) checkPodEndpoints(ref ObjectRef, s *discoveryv1.EndpointSlice,
 		tr := e.TargetRef
 		if tr == nil || tr.Kind != "Pod" {
 			if r == roleDefault {
-				c.addCapped(SeverityError, RuleEndpointPodMissing, ref, "endpoint %s has no Pod targetRef: the EndpointSlice controller only publishes Pods", name)
+				c.add(SeverityError, RuleEndpointPodMissing, ref, "endpoint %s has no Pod targetRef: the EndpointSlice controller only publishes Pods", name)
 			}
 			continue
 		}
@@ -728,16 +702,16 @@ func (c *checker) checkPodEndpoints(ref ObjectRef, s *discoveryv1.EndpointSlice,
 		pod := c.pods[nn(ns, tr.Name)]
 		switch {
 		case pod == nil:
-			c.addCapped(SeverityError, RuleEndpointPodMissing, ref, "endpoint %s: Pod %s/%s does not exist", name, ns, tr.Name)
+			c.add(SeverityError, RuleEndpointPodMissing, ref, "endpoint %s: Pod %s/%s does not exist", name, ns, tr.Name)
 			continue
 		case tr.UID != "" && pod.UID != "" && tr.UID != pod.UID:
-			c.addCapped(SeverityError, RuleEndpointPodMissing, ref, "endpoint %s: Pod %s was replaced (targetRef uid %s, Pod uid %s)", name, tr.Name, tr.UID, pod.UID)
+			c.add(SeverityError, RuleEndpointPodMissing, ref, "endpoint %s: Pod %s was replaced (targetRef uid %s, Pod uid %s)", name, tr.Name, tr.UID, pod.UID)
 			continue
 		case pod.Namespace != svc.Namespace || !sel.Matches(labels.Set(pod.Labels)):
-			c.addCapped(SeverityError, RuleEndpointNotSelect, ref, "endpoint %s: Pod %s/%s does not match the selector of Service %s (%s)", name, pod.Namespace, pod.Name, svc.Name, sel)
+			c.add(SeverityError, RuleEndpointNotSelect, ref, "endpoint %s: Pod %s/%s does not match the selector of Service %s (%s)", name, pod.Namespace, pod.Name, svc.Name, sel)
 			continue
 		case pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed:
-			c.addCapped(SeverityError, RuleEndpointTerminal, ref, "endpoint %s: Pod %s has ended (phase %s); its IP may belong to another Pod", name, pod.Name, pod.Status.Phase)
+			c.add(SeverityError, RuleEndpointTerminal, ref, "endpoint %s: Pod %s has ended (phase %s); its IP may belong to another Pod", name, pod.Name, pod.Status.Phase)
 			continue
 		}
 		if r == roleDefault {
@@ -760,7 +734,7 @@ func (c *checker) checkPodIPs(ref ObjectRef, e *discoveryv1.Endpoint, name strin
 	}
 	for _, a := range e.Addresses {
 		if !ips[canonicalIP(a)] {
-			c.addCapped(SeverityError, RuleEndpointAddress, ref, "endpoint %s: %s is not an IP of Pod %s (podIPs %v)", name, a, pod.Name, slices.Sorted(maps.Keys(ips)))
+			c.add(SeverityError, RuleEndpointAddress, ref, "endpoint %s: %s is not an IP of Pod %s (podIPs %v)", name, a, pod.Name, slices.Sorted(maps.Keys(ips)))
 		}
 	}
 }
@@ -788,7 +762,7 @@ func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name s
 	}
 	cond := e.Conditions
 	if bad(cond.Ready, ready) || bad(cond.Serving, serving) || bad(cond.Terminating, terminating) {
-		c.addCapped(SeverityError, RuleEndpointConditions, ref,
+		c.add(SeverityError, RuleEndpointConditions, ref,
 			"endpoint %s (Pod %s): ready=%s serving=%s terminating=%s, want ready=%t serving=%t terminating=%t",
 			name, pod.Name, boolWord(cond.Ready), boolWord(cond.Serving), boolWord(cond.Terminating), ready, serving, terminating)
 	}
@@ -799,18 +773,18 @@ func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name str
 	node := pod.Spec.NodeName
 	if node == "" {
 		if e.NodeName != nil {
-			c.addCapped(SeverityError, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is %s, the Pod is not scheduled to a Node", name, pod.Name, *e.NodeName)
+			c.add(SeverityError, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is %s, the Pod is not scheduled to a Node", name, pod.Name, *e.NodeName)
 		}
 		if e.Zone != nil {
-			c.addCapped(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is %q, the Pod is not scheduled to a Node", name, pod.Name, *e.Zone)
+			c.add(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is %q, the Pod is not scheduled to a Node", name, pod.Name, *e.Zone)
 		}
 		return
 	}
 	switch {
 	case e.NodeName == nil:
-		c.addCapped(SeverityWarning, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is not set, the Pod runs on %s", name, pod.Name, node)
+		c.add(SeverityWarning, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is not set, the Pod runs on %s", name, pod.Name, node)
 	case *e.NodeName != node:
-		c.addCapped(SeverityError, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is %s, the Pod runs on %s", name, pod.Name, *e.NodeName, node)
+		c.add(SeverityError, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is %s, the Pod runs on %s", name, pod.Name, *e.NodeName, node)
 	}
 	if !c.inv.Have.Nodes {
 		return
@@ -818,16 +792,16 @@ func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name str
 	n := c.nodes[node]
 	if n == nil {
 		if e.Zone != nil {
-			c.addCapped(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is %q, but Node %s does not exist", name, pod.Name, *e.Zone, node)
+			c.add(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is %q, but Node %s does not exist", name, pod.Name, *e.Zone, node)
 		}
 		return
 	}
 	zone := n.Labels[corev1.LabelTopologyZone]
 	switch {
 	case zone != "" && e.Zone == nil:
-		c.addCapped(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is not set, Node %s is in zone %s", name, pod.Name, node, zone)
+		c.add(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is not set, Node %s is in zone %s", name, pod.Name, node, zone)
 	case e.Zone != nil && *e.Zone != zone:
-		c.addCapped(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is %q, Node %s is in zone %q", name, pod.Name, *e.Zone, node, zone)
+		c.add(SeverityWarning, RuleEndpointZone, ref, "endpoint %s (Pod %s): zone is %q, Node %s is in zone %q", name, pod.Name, *e.Zone, node, zone)
 	}
 }
 
@@ -839,11 +813,11 @@ func (c *checker) checkHostname(ref ObjectRef, e *discoveryv1.Endpoint, name str
 	}
 	switch {
 	case e.Hostname == nil && want != "":
-		c.addCapped(SeverityWarning, RuleEndpointHostname, ref, "endpoint %s (Pod %s): hostname is not set, want %q (the Pod's subdomain names this Service)", name, pod.Name, want)
+		c.add(SeverityWarning, RuleEndpointHostname, ref, "endpoint %s (Pod %s): hostname is not set, want %q (the Pod's subdomain names this Service)", name, pod.Name, want)
 	case e.Hostname != nil && want == "":
-		c.addCapped(SeverityError, RuleEndpointHostname, ref, "endpoint %s (Pod %s): hostname %q is set, but the Pod's subdomain %q does not name Service %s", name, pod.Name, *e.Hostname, pod.Spec.Subdomain, svc.Name)
+		c.add(SeverityError, RuleEndpointHostname, ref, "endpoint %s (Pod %s): hostname %q is set, but the Pod's subdomain %q does not name Service %s", name, pod.Name, *e.Hostname, pod.Spec.Subdomain, svc.Name)
 	case e.Hostname != nil && *e.Hostname != want:
-		c.addCapped(SeverityError, RuleEndpointHostname, ref, "endpoint %s (Pod %s): hostname is %q, want %q", name, pod.Name, *e.Hostname, want)
+		c.add(SeverityError, RuleEndpointHostname, ref, "endpoint %s (Pod %s): hostname is %q, want %q", name, pod.Name, *e.Hostname, want)
 	}
 }
 
@@ -861,11 +835,11 @@ func (c *checker) checkPodPorts(ref ObjectRef, slicePorts map[string]*discoveryv
 		got := slicePorts[sp.Name]
 		switch {
 		case ok && got != nil && got.Port != nil && *got.Port != want && !(unset && *got.Port == 0):
-			c.addCapped(SeverityError, RulePortMismatch, ref, "port %q is %d, but targetPort %s resolves to %d on Pod %s", sp.Name, *got.Port, sp.TargetPort.String(), want, pod.Name)
+			c.add(SeverityError, RulePortMismatch, ref, "port %q is %d, but targetPort %s resolves to %d on Pod %s", sp.Name, *got.Port, sp.TargetPort.String(), want, pod.Name)
 		case ok && got == nil && r == roleDefault:
-			c.addCapped(SeverityError, RulePortMismatch, ref, "port %q is missing, but targetPort %s resolves to %d on Pod %s", sp.Name, sp.TargetPort.String(), want, pod.Name)
+			c.add(SeverityError, RulePortMismatch, ref, "port %q is missing, but targetPort %s resolves to %d on Pod %s", sp.Name, sp.TargetPort.String(), want, pod.Name)
 		case !ok && got != nil:
-			c.addCapped(SeverityError, RulePortMismatch, ref, "port %q is published, but Pod %s has no %s container port named %q", sp.Name, pod.Name, sp.Protocol, sp.TargetPort.StrVal)
+			c.add(SeverityError, RulePortMismatch, ref, "port %q is published, but Pod %s has no %s container port named %q", sp.Name, pod.Name, sp.Protocol, sp.TargetPort.StrVal)
 		}
 	}
 }

@@ -169,7 +169,7 @@ func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discoveryv1.En
 			pod := want.TargetRef.Namespace + "/" + want.TargetRef.Name
 			got := published[g.AddressType][pod]
 			if len(got) == 0 {
-				c.addCapped(SeverityError, RuleEndpointMissing, ref,
+				c.add(SeverityError, RuleEndpointMissing, ref,
 					"Pod %s (%s %s, ready=%t) is selected and published by %s, but no %s slice of it lists the Pod",
 					want.TargetRef.Name, g.AddressType, strings.Join(want.Addresses, ","), deref(want.Conditions.Ready), mgr, g.AddressType)
 				continue
@@ -182,7 +182,7 @@ func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discoveryv1.En
 			}
 			for _, a := range want.Addresses {
 				if a = canonicalIP(a); !have[a] {
-					c.addCapped(SeverityError, RuleEndpointMissing, ref,
+					c.add(SeverityError, RuleEndpointMissing, ref,
 						"Pod %s: address %s is missing from its %s endpoint in slice %s (published: %s)",
 						want.TargetRef.Name, a, g.AddressType, got[0].slice, strings.Join(got[0].ep.Addresses, ","))
 				}
@@ -203,7 +203,7 @@ func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discoveryv1.En
 			for _, p := range got {
 				for _, a := range p.ep.Addresses {
 					if !want[canonicalIP(a)] {
-						c.addCapped(SeverityError, RuleEndpointAddress, ref,
+						c.add(SeverityError, RuleEndpointAddress, ref,
 							"Pod %s: address %s in slice %s is not one of its %s addresses on the Service's network(s) (%s)",
 							pod, a, p.slice, at, strings.Join(slices.Sorted(maps.Keys(want)), ","))
 					}

@@ -98,6 +98,9 @@ limitations under the License.
 //     container ports.
 //   - headless-label, labels-drift: slice labels against the Service.
 //
-// Per-endpoint rules report at most five findings per object and rule and
-// summarise the rest in one more finding.
+// The report holds every finding and its summary counts them all. Only
+// the text output (WriteText) shortens per-endpoint rules: it lists at most
+// MaxTextFindingsPerObjectRule findings per object and rule, followed by a
+// note (not a finding) that says how many more there are; -o json (WriteJSON)
+// lists them all.
 package check

@@ -133,7 +133,7 @@ func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discoveryv1.Endp
 		}
 		at, pk, _ := strings.Cut(key, "\x00")
 		pk, _, _ = strings.Cut(pk, "\x00")
-		c.addCapped(SeverityError, RuleDuplicateEndpoint, ref, "%s endpoint %s is published %d times with ports %s, in slices %s",
+		c.add(SeverityError, RuleDuplicateEndpoint, ref, "%s endpoint %s is published %d times with ports %s, in slices %s",
 			at, w.desc, len(w.slices), pk, strings.Join(w.slices, ", "))
 	}
 	for _, key := range *byDefaultOrder {
@@ -142,7 +142,7 @@ func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discoveryv1.Endp
 			continue // once, or reported above
 		}
 		at, _, _ := strings.Cut(key, "\x00")
-		c.addCapped(SeverityError, RuleDuplicateEndpoint, ref,
+		c.add(SeverityError, RuleDuplicateEndpoint, ref,
 			"%s endpoint %s is published %d times by the default controller with different port sets %s (slices %s); a Pod belongs to exactly one port group",
 			at, w.desc, len(w.slices), strings.Join(slices.Sorted(maps.Keys(w.ports)), " "), strings.Join(w.slices, ", "))
 	}

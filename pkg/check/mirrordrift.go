@@ -113,11 +113,11 @@ func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discoveryv1.End
 			w := desired[gk+"\x00"+id]
 			switch {
 			case w == nil && identities[id]:
-				c.addCapped(SeverityError, RuleMirrorDrift, ref, "endpoint %s: Endpoints %s does not list it with ports %s (addressType %s)",
+				c.add(SeverityError, RuleMirrorDrift, ref, "endpoint %s: Endpoints %s does not list it with ports %s (addressType %s)",
 					describeEndpoint(e), ep.Name, portsKey(s), s.AddressType)
 				continue
 			case w == nil:
-				c.addCapped(SeverityError, RuleMirrorDrift, ref, "endpoint %s is not mirrored from Endpoints %s (not listed, beyond the %d addresses mirrored per subset, or not a valid IP)",
+				c.add(SeverityError, RuleMirrorDrift, ref, "endpoint %s is not mirrored from Endpoints %s (not listed, beyond the %d addresses mirrored per subset, or not a valid IP)",
 					describeEndpoint(e), ep.Name, c.cfg.MirroringMaxEndpointsPerSubset)
 				continue
 			}
@@ -128,11 +128,11 @@ func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discoveryv1.End
 				if !wantReady {
 					why = " (an address listed both ready and not ready is not ready: not-ready wins)"
 				}
-				c.addCapped(SeverityError, RuleMirrorDrift, ref, "endpoint %s is ready=%s, Endpoints %s lists it as %s%s",
+				c.add(SeverityError, RuleMirrorDrift, ref, "endpoint %s is ready=%s, Endpoints %s lists it as %s%s",
 					describeEndpoint(e), boolWord(e.Conditions.Ready), ep.Name, readyWord(wantReady), why)
 			}
 			if deref(e.NodeName) != deref(w.ep.NodeName) {
-				c.addCapped(SeverityError, RuleMirrorDrift, ref, "endpoint %s has nodeName %q, Endpoints %s lists %q",
+				c.add(SeverityError, RuleMirrorDrift, ref, "endpoint %s has nodeName %q, Endpoints %s lists %q",
 					describeEndpoint(e), deref(e.NodeName), ep.Name, deref(w.ep.NodeName))
 			}
 		}
@@ -143,7 +143,7 @@ func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discoveryv1.End
 		if w.seen {
 			continue
 		}
-		c.addCapped(SeverityError, RuleMirrorDrift, epRef, "%s endpoint %s (%s) is not in any mirrored slice of Service %s",
+		c.add(SeverityError, RuleMirrorDrift, epRef, "%s endpoint %s (%s) is not in any mirrored slice of Service %s",
 			addressTypeOf(key), describeEndpoint(&w.ep), readyWord(deref(w.ep.Conditions.Ready)), svc.Name)
 	}
 }

@@ -17,8 +17,6 @@ limitations under the License.
 package check
 
 import (
-	"fmt"
-
 	discoveryv1 "k8s.io/api/discovery/v1"
 
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
@@ -61,18 +59,6 @@ func oracleRules() []Rule {
 			"A slice of the default controller holds more endpoints than --max-endpoints-per-slice, or a mirrored slice more than --mirroring-max-endpoints-per-subset. The controllers never create or fill a slice beyond that, but leave a slice made larger by hand as it is (so this is a warning).",
 			"k8s.io/endpointslice reconciler.go reconcileByPortMapping; KCM endpointslicemirroring reconciler.go"},
 	}
-}
-
-// validateLimits checks the limits of c (defaults applied).
-func (c Config) validateLimits() []error {
-	var errs []error
-	if n := c.MaxEndpointsPerSlice; n < 1 || n > maxEndpoints {
-		errs = append(errs, fmt.Errorf("max endpoints per slice %d is outside 1..%d", n, maxEndpoints))
-	}
-	if n := c.MirroringMaxEndpointsPerSubset; n < 1 || n > srcendpoints.MaxEndpointsPerSubsetLimit {
-		errs = append(errs, fmt.Errorf("mirroring max endpoints per subset %d is outside 1..%d", n, srcendpoints.MaxEndpointsPerSubsetLimit))
-	}
-	return errs
 }
 
 // checkCapacity applies max-endpoints-per-slice to the slices of the

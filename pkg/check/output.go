@@ -30,6 +30,11 @@ const (
 	OutputJSON = "json"
 )
 
+// MaxTextFindingsPerObjectRule is the most findings of one rule on one
+// object that WriteText lists; a note line after them says how many more
+// there are. The report, its counts and WriteJSON keep every finding.
+const MaxTextFindingsPerObjectRule = 5
+
 // jsonReport is the -o json document.
 type jsonReport struct {
 	// Source describes where the objects came from.
@@ -37,6 +42,30 @@ type jsonReport struct {
 	Findings []Finding   `json:"findings"`
 	Summary  jsonSummary `json:"summary"`
 	Skipped  []Skip      `json:"skipped,omitempty"`
+	// Notes are remarks on the input (such as "no objects read from
+	// ..."); they are not findings.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// jsonError is the -o json document of a check that could not be made
+// (exit status 2, or 1 when interrupted).
+type jsonError struct {
+	// Error says why the check could not be made.
+	Error string `json:"error"`
+	// ExitStatus is the exit status of `slicekit check`.
+	ExitStatus int `json:"exitStatus"`
+}
+
+// WriteJSONError writes {"error": msg, "exitStatus": code} as one
+// indented JSON document, for -o json consumers of a check that could not
+// be made (invalid options or input). It returns the write error.
+func WriteJSONError(w io.Writer, code int, err error) error {
+	b, merr := json.MarshalIndent(jsonError{Error: err.Error(), ExitStatus: code}, "", "  ")
+	if merr != nil {
+		return merr
+	}
+	_, werr := w.Write(append(b, '\n'))
+	return werr
 }
 
 type jsonSummary struct {
@@ -49,14 +78,16 @@ type jsonSummary struct {
 
 // WriteJSON writes the report as one indented JSON document:
 // {"source", "findings": [...], "summary": {"errors", "warnings",
-// "checked": {...}, "ignored"}, "skipped": [...]}. source and ignored
-// describe the input and may be empty.
-func WriteJSON(w io.Writer, r *Report, source string, ignored int) error {
+// "checked": {...}, "ignored"}, "skipped": [...], "notes": [...]}. Every
+// finding is listed (no truncation) and the summary counts them all.
+// source, ignored and notes describe the input and may be empty.
+func WriteJSON(w io.Writer, r *Report, source string, ignored int, notes ...string) error {
 	doc := jsonReport{
 		Source:   source,
 		Findings: r.Findings,
 		Summary:  jsonSummary{Errors: r.Errors(), Warnings: r.Warnings(), Checked: r.Checked, Ignored: ignored},
 		Skipped:  r.Skipped,
+		Notes:    notes,
 	}
 	if doc.Findings == nil {
 		doc.Findings = []Finding{}
@@ -71,14 +102,31 @@ func WriteJSON(w io.Writer, r *Report, source string, ignored int) error {
 
 // WriteText writes the report as a table (SEVERITY, RULE, OBJECT, REASON)
 // followed by a summary line, and notes on skipped rules and ignored
-// objects.
+// objects. Of the findings of one rule on one object it lists the first
+// MaxTextFindingsPerObjectRule and then one note row, with an empty
+// SEVERITY, saying how many more there are (the note is not a finding; the
+// summary line counts every finding).
 func WriteText(w io.Writer, r *Report, source string, ignored int) error {
 	var b strings.Builder
 	if len(r.Findings) > 0 {
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "SEVERITY\tRULE\tOBJECT\tREASON")
-		for _, f := range r.Findings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Severity, f.Rule, f.Object, f.Reason)
+		fs := r.Findings
+		for i := 0; i < len(fs); {
+			// fs is sorted: the findings of one rule on one object are
+			// consecutive.
+			j := i + 1
+			for j < len(fs) && fs[j].Object == fs[i].Object && fs[j].Rule == fs[i].Rule {
+				j++
+			}
+			for _, f := range fs[i:min(j, i+MaxTextFindingsPerObjectRule)] {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Severity, f.Rule, f.Object, f.Reason)
+			}
+			if more := j - i - MaxTextFindingsPerObjectRule; more > 0 {
+				fmt.Fprintf(tw, "\t%s\t%s\t... and %s of this rule on this object (-o json lists them all)\n",
+					fs[i].Rule, fs[i].Object, plural(more, "more finding"))
+			}
+			i = j
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -18,6 +18,7 @@ package check
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -48,9 +49,10 @@ const (
 	ExitUsage = 2
 )
 
-// Options are the settings of `slicekit check`. The zero value checks the
-// current kubeconfig context's namespace and writes text; NewOptions
-// returns the same with the defaults spelled out.
+// Options are the settings of `slicekit check`. Create them with
+// NewOptions, which spells out the defaults: Validate takes the Config
+// fields as given, like the command line does (an empty controller name
+// or a zero limit is refused, not defaulted).
 type Options struct {
 	Config
 
@@ -76,6 +78,9 @@ type Options struct {
 
 	// Stdin is read for "-f -"; nil means os.Stdin.
 	Stdin io.Reader
+	// Stderr receives notes on the input that are not part of the report
+	// (such as "no objects read from ..."); nil discards them.
+	Stderr io.Writer
 	// RESTConfig, when set, is used instead of Kubeconfig and Context (for
 	// callers that already have one, and for tests). The namespace then
 	// defaults to "default".
@@ -119,7 +124,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"The mirroring controller's --mirroring-max-endpoints-per-subset (1..1000): addresses mirrored per Endpoints subset (mirror-drift).")
 	fs.StringVar(&o.SecondaryNetworkControllerName, "secondary-network-controller-name", o.SecondaryNetworkControllerName,
 		"The managed-by value of the secondary-network controller, whose endpoints are derived from the Pods' Multus network-status (endpoint-missing).")
-	fs.BoolVar(&o.ListRules, "list-rules", o.ListRules, "Print the rules with their severities and exit.")
+	fs.BoolVar(&o.ListRules, "list-rules", o.ListRules, "Print the rules with their severities and exit (-o json: {\"rules\": [...]}).")
 }
 
 // UsageError is an invalid option or combination of options (exit status
@@ -154,7 +159,8 @@ func (o *Options) Validate() error {
 			errs = append(errs, errors.New("-f needs a file name"))
 		}
 	}
-	if err := o.Config.Validate(); err != nil {
+	// The flags' values as given: "" and 0 are invalid here, not defaults.
+	if err := o.Config.validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -174,12 +180,31 @@ func (o *Options) Validate() error {
 //   - ExitFindings, err: the report could not be written.
 //
 // ctx supplies the logger (klog.FromContext) and cancels cluster calls.
+//
+// With -o json (o.Output OutputJSON), a check that could not be made also
+// writes {"error": "...", "exitStatus": N} to out (WriteJSONError), so that
+// a JSON consumer reading out sees the failure; the error is returned as
+// well, for the caller to print on standard error.
 func Run(ctx context.Context, o Options, out io.Writer) (int, error) {
+	code, err := run(ctx, o, out)
+	if err != nil && o.Output == OutputJSON {
+		if werr := WriteJSONError(out, code, err); werr != nil {
+			return code, errors.Join(err, fmt.Errorf("writing the JSON error: %w", werr))
+		}
+	}
+	return code, err
+}
+
+func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 	if err := o.Validate(); err != nil {
 		return ExitUsage, err
 	}
 	if o.ListRules {
-		if err := WriteRules(out); err != nil {
+		write := WriteRules
+		if o.Output == OutputJSON {
+			write = WriteRulesJSON
+		}
+		if err := write(out); err != nil {
 			return ExitFindings, err
 		}
 		return ExitOK, nil
@@ -188,6 +213,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (int, error) {
 	var (
 		inv    *Inventory
 		source string
+		notes  []string
 	)
 	if len(o.Files) > 0 {
 		objs, err := inputfile.WithContext(ctx, func() ([]runtime.Object, error) { return ReadFiles(o.Files, o.Stdin) })
@@ -196,6 +222,12 @@ func Run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		}
 		if err != nil {
 			return ExitUsage, err
+		}
+		if len(objs) == 0 {
+			// An empty file, one of only "---", or an empty directory: not
+			// an input error (an empty cluster dump is a valid state), but
+			// the user likely gave the wrong file.
+			notes = append(notes, fmt.Sprintf("no objects read from %s: nothing to check", strings.Join(o.Files, ", ")))
 		}
 		inv = NewInventory(objs).InNamespace(o.Namespace)
 		source = strings.Join(o.Files, ", ")
@@ -225,10 +257,15 @@ func Run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		source = fmt.Sprintf("cluster %s (%s)", cfg.Host, where)
 	}
 
+	if o.Stderr != nil {
+		for _, n := range notes {
+			fmt.Fprintf(o.Stderr, "note: %s\n", n)
+		}
+	}
 	rep := Check(ctx, inv, o.Config)
 	var err error
 	if o.Output == OutputJSON {
-		err = WriteJSON(out, rep, source, inv.Ignored)
+		err = WriteJSON(out, rep, source, inv.Ignored, notes...)
 	} else {
 		err = WriteText(out, rep, source, inv.Ignored)
 	}
@@ -270,6 +307,19 @@ func WriteRules(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Summary)
 	}
 	return tw.Flush()
+}
+
+// WriteRulesJSON writes the rules as one indented JSON document
+// {"rules": [{"id", "severity", "summary", "source"}, ...]}.
+func WriteRulesJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(struct {
+		Rules []Rule `json:"rules"`
+	}{Rules()}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // ExitError is returned by the command of NewCommand when the exit status
@@ -331,6 +381,7 @@ func NewCommand() *cobra.Command {
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Stdin = cmd.InOrStdin()
+			o.Stderr = cmd.ErrOrStderr()
 			code, err := Run(cmd.Context(), *o, cmd.OutOrStdout())
 			if code == ExitOK && err == nil {
 				return nil

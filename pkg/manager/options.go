@@ -31,9 +31,11 @@ import (
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/component-base/featuregate"
 	logsapi "k8s.io/component-base/logs/api/v1"
+
 	// Registers the json logging format (--logging-format=json).
 	_ "k8s.io/component-base/logs/json/register"
 
+	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
@@ -239,17 +241,17 @@ func (o *ControllerOptions) Validate() error {
 	} else {
 		errs = append(errs, o.validatePodSource(enabled)...)
 	}
-	if msgs := validation.IsValidLabelValue(o.ControllerName); o.ControllerName == "" || len(msgs) > 0 {
-		errs = append(errs, fmt.Errorf("--controller-name %q must be a non-empty label value: %s", o.ControllerName, strings.Join(msgs, "; ")))
+	if err := controllerflags.ControllerName("--controller-name", o.ControllerName); err != nil {
+		errs = append(errs, err)
 	}
 	if o.ConcurrentServiceEndpointSyncs < 1 || o.ConcurrentServiceEndpointSyncs > MaxConcurrentServiceEndpointSyncs {
 		errs = append(errs, fmt.Errorf("--concurrent-service-endpoint-syncs=%d must be between 1 and %d", o.ConcurrentServiceEndpointSyncs, MaxConcurrentServiceEndpointSyncs))
 	}
-	if o.MaxEndpointsPerSlice < 1 || o.MaxEndpointsPerSlice > MaxMaxEndpointsPerSlice {
-		errs = append(errs, fmt.Errorf("--max-endpoints-per-slice=%d must be between 1 and %d", o.MaxEndpointsPerSlice, MaxMaxEndpointsPerSlice))
+	if err := controllerflags.MaxEndpointsPerSlice(o.MaxEndpointsPerSlice); err != nil {
+		errs = append(errs, err)
 	}
-	if o.MirroringMaxEndpointsPerSubset < 1 || o.MirroringMaxEndpointsPerSubset > 1000 {
-		errs = append(errs, fmt.Errorf("--mirroring-max-endpoints-per-subset=%d must be between 1 and 1000", o.MirroringMaxEndpointsPerSubset))
+	if err := controllerflags.MirroringMaxEndpointsPerSubset(o.MirroringMaxEndpointsPerSubset); err != nil {
+		errs = append(errs, err)
 	}
 	if o.MirroringConcurrentServiceEndpointSyncs < 1 || o.MirroringConcurrentServiceEndpointSyncs > MaxConcurrentServiceEndpointSyncs {
 		errs = append(errs, fmt.Errorf("--mirroring-concurrent-service-endpoint-syncs=%d must be between 1 and %d", o.MirroringConcurrentServiceEndpointSyncs, MaxConcurrentServiceEndpointSyncs))

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
@@ -91,12 +92,16 @@ func (o *ControllerOptions) validatePodSource(enabled []string) []error {
 	var errs []error
 	// The EndpointSlice controller's managed-by value must not be the
 	// mirroring controller's: each would delete the other's slices.
-	if slices.Contains(enabled, MirroringControllerName) && o.ControllerName == mirroring.DefaultControllerName {
-		errs = append(errs, fmt.Errorf("--controller-name %q is the mirroring controller's managed-by value", o.ControllerName))
+	// The same holds for the secondary-network controller (shared with
+	// slicekit check, package controllerflags).
+	names := []controllerflags.Name{{Flag: "--controller-name", Value: o.ControllerName}}
+	if slices.Contains(enabled, MirroringControllerName) {
+		names = append(names, controllerflags.Name{Flag: "the mirroring controller's managed-by value", Value: mirroring.DefaultControllerName})
 	}
-	if slices.Contains(enabled, SecondaryNetworkControllerName) && o.SecondaryNetworkControllerName == o.ControllerName {
-		errs = append(errs, fmt.Errorf("--secondary-network-controller-name %q must differ from --controller-name", o.SecondaryNetworkControllerName))
+	if slices.Contains(enabled, SecondaryNetworkControllerName) {
+		names = append(names, controllerflags.Name{Flag: "--secondary-network-controller-name", Value: o.SecondaryNetworkControllerName})
 	}
+	errs = append(errs, controllerflags.Distinct(names...)...)
 	if !slices.Contains(enabled, CELControllerName) {
 		return errs
 	}

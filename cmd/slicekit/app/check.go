@@ -36,6 +36,7 @@ func newCheckCommand(s Streams) *cobra.Command {
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Stdin = s.In
+			o.Stderr = s.Err
 			code, err := check.Run(cmd.Context(), *o, s.Out)
 			var ue *check.UsageError
 			switch {
