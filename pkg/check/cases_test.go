@@ -230,6 +230,20 @@ var caseFindings = map[string]map[string][]string{
 		// 12 makes this finding an error.
 		"before step 3": {"warning default-for-selectorless-service EndpointSlice ns-a/svc-a-expected-0"},
 	},
+	"25-traffic-distribution-prefer-close": {
+		// spec.trafficDistribution was removed: until the controller runs,
+		// the two ready endpoints keep their zone hints, which kube-proxy
+		// still honours (the fault the case is about).
+		"before step 3": {
+			"error endpoint-hints EndpointSlice ns-a/svc-a-expected-0",
+			"error endpoint-hints EndpointSlice ns-a/svc-a-expected-0",
+		},
+	},
+	"28-app-protocol": {
+		// The Service port's appProtocol changed: until the controller
+		// runs, the slice port carries the old one.
+		"before step 4": {"error port-mismatch EndpointSlice ns-a/svc-a-expected-0"},
+	},
 	"21-service-labels-copied": {
 		// svc-a-abc12 has team=red and old=leftover and lacks
 		// app.kubernetes.io/name.

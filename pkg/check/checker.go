@@ -326,6 +326,9 @@ func (c *checker) checkSlice(s *discoveryv1.EndpointSlice) {
 	c.checkHeadless(ref, s, svc, r)
 	c.checkFamily(ref, s, svc, r)
 	c.checkServicePorts(ref, s, svc, r)
+	if r == roleDefault && !stale && selectorDerived(svc, r) && svc.DeletionTimestamp == nil {
+		c.checkHints(ref, s, svc)
+	}
 	if selectorDerived(svc, r) && c.inv.Have.Pods {
 		c.checkPodEndpoints(ref, s, svc, r)
 	}
@@ -653,12 +656,28 @@ func (c *checker) checkServicePorts(ref ObjectRef, s *discoveryv1.EndpointSlice,
 			c.add(sev(derived), RulePortMismatch, ref, "port %q is not a port of Service %s (ports: %s)", name, svc.Name, strings.Join(names, ", "))
 		case protocolOf(p.Protocol) != svcProtocol(sp.Protocol):
 			c.add(sev(derived), RulePortMismatch, ref, "port %q has protocol %s, Service %s has %s", name, protocolOf(p.Protocol), svc.Name, svcProtocol(sp.Protocol))
-		case derived && p.Port != nil && sp.TargetPort.Type == 0:
-			if want := numericTarget(sp); *p.Port != want && !unsetTargetPortZero(sp, *p.Port) {
-				c.add(SeverityError, RulePortMismatch, ref, "port %q is %d, but Service %s's targetPort is %d", name, *p.Port, svc.Name, want)
-			}
+		case derived && p.Port != nil && sp.TargetPort.Type == 0 && *p.Port != numericTarget(sp) && !unsetTargetPortZero(sp, *p.Port):
+			c.add(SeverityError, RulePortMismatch, ref, "port %q is %d, but Service %s's targetPort is %d", name, *p.Port, svc.Name, numericTarget(sp))
+		case derived && !equalStrPtr(p.AppProtocol, sp.AppProtocol):
+			// KCM copies the Service port's appProtocol (k8s.io/endpointslice
+			// utils.go getEndpointPorts).
+			c.add(sev(r == roleDefault), RulePortMismatch, ref, "port %q has appProtocol %s, Service %s's port has %s", name, strPtrWord(p.AppProtocol), svc.Name, strPtrWord(sp.AppProtocol))
 		}
 	}
+}
+
+// equalStrPtr reports whether a and b are both nil or point to equal
+// strings (KCM's port hash tells nil from "").
+func equalStrPtr(a, b *string) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+// strPtrWord returns "unset" for nil, else the quoted value.
+func strPtrWord(p *string) string {
+	if p == nil {
+		return "unset"
+	}
+	return fmt.Sprintf("%q", *p)
 }
 
 // unsetTargetPortZero reports whether sp has no targetPort (the zero
@@ -718,7 +737,7 @@ func (c *checker) checkPodEndpoints(ref ObjectRef, s *discoveryv1.EndpointSlice,
 			c.checkPodIPs(ref, e, name, pod)
 		}
 		c.checkConditions(ref, e, name, pod, svc, r)
-		c.checkTopology(ref, e, name, pod)
+		c.checkTopology(ref, e, name, pod, svc, r)
 		c.checkHostname(ref, e, name, pod, svc)
 		c.checkPodPorts(ref, slicePorts, pod, svc, r)
 	}
@@ -768,9 +787,19 @@ func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name s
 	}
 }
 
-// checkTopology compares nodeName and zone with the Pod and its Node.
-func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod) {
+// checkTopology compares nodeName and zone with the Pod and its Node. When
+// the input has Nodes, an endpoint of the default controller for a Pod
+// whose Node does not exist is an error unless the Service has
+// publishNotReadyAddresses: KCM skips such Pods (k8s.io/endpointslice
+// reconciler.go reconcileByAddressType, nodeLister.Get NotFound; behaviour
+// C18, edge case E14), and so does servicepods.Desired.
+func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role) {
 	node := pod.Spec.NodeName
+	if c.inv.Have.Nodes && r == roleDefault && !svc.Spec.PublishNotReadyAddresses && c.nodes[node] == nil {
+		c.add(SeverityError, RuleEndpointNodeName, ref,
+			"endpoint %s (Pod %s): the Pod's Node %q does not exist; the EndpointSlice controller skips such Pods (Service %s has no publishNotReadyAddresses)",
+			name, pod.Name, node, svc.Name)
+	}
 	if node == "" {
 		if e.NodeName != nil {
 			c.add(SeverityError, RuleEndpointNodeName, ref, "endpoint %s (Pod %s): nodeName is %s, the Pod is not scheduled to a Node", name, pod.Name, *e.NodeName)
@@ -939,11 +968,11 @@ func (c *checker) skipped() []Skip {
 	}
 	var out []Skip
 	podRules := []RuleID{RuleEndpointPodMissing, RuleEndpointNotSelect, RuleEndpointTerminal, RuleEndpointAddress,
-		RuleEndpointConditions, RuleEndpointNodeName, RuleEndpointZone, RuleEndpointHostname, RuleEndpointMissing}
+		RuleEndpointConditions, RuleEndpointNodeName, RuleEndpointZone, RuleEndpointHostname, RuleEndpointMissing, RuleEmptySliceStale}
 	if !c.inv.Have.Services {
 		rules := []RuleID{RuleOrphan, RuleOwnerMissing, RuleOwnerStaleUID, RuleOwnerMismatch, RuleExternalName, RuleDefaultNoSelec,
 			RuleDelegatedBuiltin, RuleDelegatedForeign, RuleMultipleManagers, RuleMirrorSelector, RuleMirrorIneligible, RuleMirrorDrift,
-			RuleAddressFamily, RuleHeadlessLabel, RuleLabelsDrift, RulePortMismatch}
+			RuleAddressFamily, RuleHeadlessLabel, RuleLabelsDrift, RulePortMismatch, RuleEndpointHints}
 		return append(out, Skip{Rules: append(rules, podRules...), Reason: "no Services in the input"})
 	}
 	if !c.inv.Have.Pods {

@@ -113,12 +113,12 @@ func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discoveryv1.En
 	}
 	// published[address type][namespace/name of the Pod]
 	published := map[discoveryv1.AddressType]map[string][]pubEndpoint{}
-	own := 0
+	var own []*discoveryv1.EndpointSlice
 	for _, s := range ss {
 		if s.Labels[discoveryv1.LabelManagedBy] != mgr {
 			continue
 		}
-		own++
+		own = append(own, s)
 		m := published[s.AddressType]
 		if m == nil {
 			m = map[string][]pubEndpoint{}
@@ -137,8 +137,11 @@ func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discoveryv1.En
 			m[key] = append(m[key], pubEndpoint{sliceRef(s).Name, e})
 		}
 	}
-	if own == 0 {
+	if len(own) == 0 {
 		return
+	}
+	if mgr == c.cfg.DefaultControllerName {
+		c.checkEmptySlices(own, desired)
 	}
 	ref := serviceRef(svc.Namespace, svc.Name)
 	secondary := mgr != c.cfg.DefaultControllerName

@@ -96,8 +96,8 @@ type Skip struct {
 
 // Report is the outcome of Check.
 type Report struct {
-	// Findings are sorted by namespace, object kind and name, rule and
-	// reason; never nil.
+	// Findings are every finding (none is left out), sorted by namespace,
+	// object kind and name, rule, severity and reason; never nil.
 	Findings []Finding `json:"findings"`
 	// Checked counts the objects read.
 	Checked Counts `json:"checked"`
@@ -130,8 +130,10 @@ func (r *Report) ExitCode() int {
 	return ExitOK
 }
 
-// sortFindings orders findings by namespace, kind, name, rule, reason and
-// removes exact duplicates.
+// sortFindings orders findings by namespace, kind, name, rule, severity
+// (errors first) and reason, and removes exact duplicates. The findings of
+// one rule on one object are thus consecutive, errors first (WriteText
+// relies on it).
 func sortFindings(fs []Finding) []Finding {
 	slices.SortFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
@@ -139,8 +141,8 @@ func sortFindings(fs []Finding) []Finding {
 			cmp.Compare(a.Object.Kind, b.Object.Kind),
 			cmp.Compare(a.Object.Name, b.Object.Name),
 			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Severity, b.Severity), // errors first
 			cmp.Compare(a.Reason, b.Reason),
-			cmp.Compare(a.Severity, b.Severity),
 		)
 	})
 	return slices.Compact(fs)

@@ -168,5 +168,5 @@ func Rules() []Rule {
 		{RulePortMismatch, "error|warning",
 			"A slice port that the Service does not have (by name and protocol), a number other than the targetPort or than the Pod's named container port, or (default controller) a resolvable port missing. Warning for slices that are not selector-derived.",
 			"k8s.io/endpointslice getEndpointPorts, FindPort; kubernetes#127958"},
-	}, oracleRules()...)
+	}, append(oracleRules(), hintRules()...)...)
 }
