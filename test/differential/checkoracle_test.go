@@ -30,9 +30,12 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/endpointslice"
+	endpointsliceutil "k8s.io/endpointslice/util"
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/check"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
 var flagOracleSteps = flag.Int("differential.oraclesteps", 10000, "TestCheckOracle runs scenarios until at least this many steps have run (2000 with -short)")
@@ -256,6 +259,77 @@ var oracleMutants = []mutant{
 			s.AddressType = discovery.AddressTypeIPv4
 		}
 		return true
+	}},
+	{"wrong appProtocol", []check.RuleID{check.RulePortMismatch}, func(m *mutationState) bool {
+		// KCM copies the Service port's appProtocol (getEndpointPorts).
+		var with []*discovery.EndpointSlice
+		for _, s := range m.slices {
+			if len(s.Ports) > 0 {
+				with = append(with, s)
+			}
+		}
+		if len(with) == 0 {
+			return false
+		}
+		s := with[m.rng.IntN(len(with))]
+		p := &s.Ports[m.rng.IntN(len(s.Ports))]
+		if p.AppProtocol == nil {
+			p.AppProtocol = ptr.To("example.com/mutated")
+		} else {
+			p.AppProtocol = nil
+		}
+		return true
+	}},
+	{"stray hints", []check.RuleID{check.RuleEndpointHints}, func(m *mutationState) bool {
+		// Hints on an endpoint of a Service that asks for none: KCM
+		// removes them (RemoveHintsFromSlices). Services with topology
+		// mode Auto or a valid trafficDistribution are left out (their
+		// hints depend on the cluster or the endpoint).
+		// A Service being deleted is not synced by KCM: not a fault.
+		if m.svc.DeletionTimestamp != nil || servicepods.TopologyAuto(m.svc.Annotations) || servicepods.Hints(m.svc, servicepods.Options{}).TrafficDistribution != nil {
+			return false
+		}
+		s, i, ok := m.endpointRef()
+		if ok {
+			s.Endpoints[i].Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: pick(m.rng, zones)}}}
+		}
+		return ok
+	}},
+	{"stale empty slice", []check.RuleID{check.RuleEmptySliceStale}, func(m *mutationState) bool {
+		// An empty placeholder (no ports) beside a slice with endpoints,
+		// when the empty port group is not desired: KCM deletes it (C31).
+		// The group is desired, for every address type, as soon as one Pod
+		// KCM considers (ShouldPodBeInEndpoints) resolves none of the
+		// Service's ports (FindPort): KCM records a Pod's port group
+		// before it looks at its Node and addresses, and keeps empty
+		// slices of desired groups. Both functions are KCM's own.
+		if m.svc.DeletionTimestamp != nil {
+			return false // not synced by KCM: not a fault
+		}
+		for _, p := range m.pods {
+			if !endpointsliceutil.ShouldPodBeInEndpoints(p, true) { // as reconciler.go calls it
+				continue
+			}
+			resolves := false
+			for i := range m.svc.Spec.Ports {
+				if _, err := endpointslice.FindPort(p, &m.svc.Spec.Ports[i]); err == nil {
+					resolves = true
+				}
+			}
+			if !resolves {
+				return false
+			}
+		}
+		for _, s := range m.slices {
+			if len(s.Endpoints) > 0 {
+				e := s.DeepCopy()
+				e.Name += "-empty"
+				e.Endpoints, e.Ports = []discovery.Endpoint{}, nil
+				m.slices = append(m.slices, e)
+				return true
+			}
+		}
+		return false
 	}},
 	{"slice beyond max endpoints", []check.RuleID{check.RuleMaxEndpointsPerSlice, check.RuleAPILimits}, func(m *mutationState) bool {
 		// Move endpoints of the same group (address type and ports) into
