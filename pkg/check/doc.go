@@ -93,9 +93,15 @@ limitations under the License.
 //   - endpoint-pod-missing, endpoint-pod-not-selected, endpoint-pod-terminal,
 //     endpoint-address-not-pod-ip, endpoint-conditions, endpoint-nodename,
 //     endpoint-zone, endpoint-hostname: selector-derived endpoints against
-//     their Pods.
-//   - port-mismatch: slice ports against the Service's ports and the Pods'
-//     container ports.
+//     their Pods (endpoint-nodename also flags, in the default controller's
+//     slices, a Pod whose Node is absent from an input with Nodes: KCM
+//     skips it unless publishNotReadyAddresses).
+//   - port-mismatch: slice ports against the Service's ports (name,
+//     protocol, number, appProtocol) and the Pods' container ports.
+//   - endpoint-hints: hints the default controller would remove or set
+//     otherwise (trafficDistribution, topology mode; hints.go).
+//   - empty-slice-stale: an empty slice of the default controller that KCM
+//     deletes (warning; hints.go).
 //   - headless-label, labels-drift: slice labels against the Service.
 //
 // The report holds every finding and its summary counts them all. Only
