@@ -796,9 +796,13 @@ func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name s
 func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role) {
 	node := pod.Spec.NodeName
 	if c.inv.Have.Nodes && r == roleDefault && !svc.Spec.PublishNotReadyAddresses && c.nodes[node] == nil {
+		what := fmt.Sprintf("the Pod's Node %s does not exist", node)
+		if node == "" {
+			what = "the Pod names no Node (a Node lookup of \"\" finds none)"
+		}
 		c.add(SeverityError, RuleEndpointNodeName, ref,
-			"endpoint %s (Pod %s): the Pod's Node %q does not exist; the EndpointSlice controller skips such Pods (Service %s has no publishNotReadyAddresses)",
-			name, pod.Name, node, svc.Name)
+			"endpoint %s (Pod %s): %s; the EndpointSlice controller skips such Pods (Service %s has no publishNotReadyAddresses)",
+			name, pod.Name, what, svc.Name)
 	}
 	if node == "" {
 		if e.NodeName != nil {

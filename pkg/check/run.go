@@ -359,6 +359,12 @@ JSON, List kinds allowed, decoded strictly; objects of other kinds are ignored).
 Missing slices are not findings: the check judges the slices that exist.
 --list-rules prints the rules.
 
+The summary and the exit status count every finding; the text output lists at
+most 5 findings per rule and object and a note with the number of the others
+(-o json lists them all). With -o json, a check that cannot be made still
+writes a JSON document, {"error": ..., "exitStatus": 2}. An input without any
+object draws a note on standard error.
+
 Exit status: 0 no errors (warnings allowed), 1 at least one error finding,
 2 invalid flags or input (unreadable file, unreachable cluster).`
 
