@@ -76,6 +76,22 @@ func (m *mutationState) endpointRef() (*discovery.EndpointSlice, int, bool) {
 	return s, m.rng.IntN(len(s.Endpoints)), true
 }
 
+// portRef picks a random port of a random slice that has one; nil when
+// no slice has a port.
+func (m *mutationState) portRef() *discovery.EndpointPort {
+	var with []*discovery.EndpointSlice
+	for _, s := range m.slices {
+		if len(s.Ports) > 0 {
+			with = append(with, s)
+		}
+	}
+	if len(with) == 0 {
+		return nil
+	}
+	s := with[m.rng.IntN(len(with))]
+	return &s.Ports[m.rng.IntN(len(s.Ports))]
+}
+
 // freshIP returns an address of the family of at that no Pod has.
 func (m *mutationState) freshIP(at discovery.AddressType) string {
 	if at == discovery.AddressTypeIPv6 {
@@ -170,17 +186,10 @@ var oracleMutants = []mutant{
 		return true
 	}},
 	{"wrong protocol", []check.RuleID{check.RulePortMismatch}, func(m *mutationState) bool {
-		var with []*discovery.EndpointSlice
-		for _, s := range m.slices {
-			if len(s.Ports) > 0 {
-				with = append(with, s)
-			}
-		}
-		if len(with) == 0 {
+		p := m.portRef()
+		if p == nil {
 			return false
 		}
-		s := with[m.rng.IntN(len(with))]
-		p := &s.Ports[m.rng.IntN(len(s.Ports))]
 		if ptr.Deref(p.Protocol, corev1.ProtocolTCP) == corev1.ProtocolUDP {
 			p.Protocol = ptr.To(corev1.ProtocolTCP)
 		} else {
@@ -262,17 +271,10 @@ var oracleMutants = []mutant{
 	}},
 	{"wrong appProtocol", []check.RuleID{check.RulePortMismatch}, func(m *mutationState) bool {
 		// KCM copies the Service port's appProtocol (getEndpointPorts).
-		var with []*discovery.EndpointSlice
-		for _, s := range m.slices {
-			if len(s.Ports) > 0 {
-				with = append(with, s)
-			}
-		}
-		if len(with) == 0 {
+		p := m.portRef()
+		if p == nil {
 			return false
 		}
-		s := with[m.rng.IntN(len(with))]
-		p := &s.Ports[m.rng.IntN(len(s.Ports))]
 		if p.AppProtocol == nil {
 			p.AppProtocol = ptr.To("example.com/mutated")
 		} else {
