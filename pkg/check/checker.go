@@ -700,6 +700,12 @@ func numericTarget(sp *corev1.ServicePort) int32 {
 // against its Pod.
 func (c *checker) checkPodEndpoints(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, r role) {
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
+	// The controllers whose source the check runs skip Pods on a missing
+	// Node: the default one, and the secondary-network one for the
+	// Services delegated to it (pkg/controllers/podsource Desired).
+	target, delegated := c.delegatedTo(svc)
+	mgr := s.Labels[discoveryv1.LabelManagedBy]
+	skipsMissingNodes := r == roleDefault || delegated && target == c.cfg.SecondaryNetworkControllerName && mgr == target
 	slicePorts := map[string]*discoveryv1.EndpointPort{}
 	for i := range s.Ports {
 		slicePorts[deref(s.Ports[i].Name)] = &s.Ports[i]
@@ -737,7 +743,7 @@ func (c *checker) checkPodEndpoints(ref ObjectRef, s *discoveryv1.EndpointSlice,
 			c.checkPodIPs(ref, e, name, pod)
 		}
 		c.checkConditions(ref, e, name, pod, svc, r)
-		c.checkTopology(ref, e, name, pod, svc, r)
+		c.checkTopology(ref, e, name, pod, svc, skipsMissingNodes)
 		c.checkHostname(ref, e, name, pod, svc)
 		c.checkPodPorts(ref, slicePorts, pod, svc, r)
 	}
@@ -788,20 +794,21 @@ func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name s
 }
 
 // checkTopology compares nodeName and zone with the Pod and its Node. When
-// the input has Nodes, an endpoint of the default controller for a Pod
-// whose Node does not exist is an error unless the Service has
+// the input has Nodes and skipsMissingNodes (the slice's controller is the
+// default one, or the secondary-network one for its Service), an endpoint
+// for a Pod whose Node does not exist is an error unless the Service has
 // publishNotReadyAddresses: KCM skips such Pods (k8s.io/endpointslice
 // reconciler.go reconcileByAddressType, nodeLister.Get NotFound; behaviour
-// C18, edge case E14), and so does servicepods.Desired.
-func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role) {
+// C18, edge case E14), and so do servicepods.Desired and podsource.Desired.
+func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, skipsMissingNodes bool) {
 	node := pod.Spec.NodeName
-	if c.inv.Have.Nodes && r == roleDefault && !svc.Spec.PublishNotReadyAddresses && c.nodes[node] == nil {
+	if c.inv.Have.Nodes && skipsMissingNodes && !svc.Spec.PublishNotReadyAddresses && c.nodes[node] == nil {
 		what := fmt.Sprintf("the Pod's Node %s does not exist", node)
 		if node == "" {
 			what = "the Pod names no Node (a Node lookup of \"\" finds none)"
 		}
 		c.add(SeverityError, RuleEndpointNodeName, ref,
-			"endpoint %s (Pod %s): %s; the EndpointSlice controller skips such Pods (Service %s has no publishNotReadyAddresses)",
+			"endpoint %s (Pod %s): %s; the slice's controller, like KCM, skips such Pods (Service %s has no publishNotReadyAddresses)",
 			name, pod.Name, what, svc.Name)
 	}
 	if node == "" {

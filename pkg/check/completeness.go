@@ -77,8 +77,10 @@ func (c *checker) oracle(ctx context.Context, svc *corev1.Service) (managedBy st
 		d, _ := servicepods.Desired(ctx, svc, pods, inventoryNodes{c}, servicepods.Options{})
 		return c.cfg.DefaultControllerName, d, d != nil
 	case target == c.cfg.SecondaryNetworkControllerName:
-		d, _, err := networkstatus.Desired(ctx, svc, pods, inventoryNodes{c})
-		return target, d, err == nil && d != nil
+		// As above: Pods on a missing Node are left out (joined
+		// *SkippedPodError), the rest is desired.
+		d, _, _ := networkstatus.Desired(ctx, svc, pods, inventoryNodes{c})
+		return target, d, d != nil
 	}
 	return "", nil, false
 }

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -139,6 +140,78 @@ func TestOracleFaultsOnRenderedCases(t *testing.T) {
 						t.Errorf("no %s error:\n%s", f.want, findingLines(rep))
 					}
 				})
+			}
+		})
+	}
+}
+
+// TestPodOnMissingNodeOnRenderedCase: in rendered case 19 (a Service
+// delegated to the secondary-network controller), the Pod behind 10.0.1.11
+// is moved to a Node that is not in the input, its endpoint following it:
+// the controller skips such a Pod (as KCM does), so its slice is flagged
+// with endpoint-nodename; with publishNotReadyAddresses it is not.
+func TestPodOnMissingNodeOnRenderedCase(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		publishNotReady bool
+		want            []string // managed-by values of the flagged slices
+	}{
+		{name: "skipped by the secondary-network controller", want: []string{caseSecondaryName}},
+		{name: "publishNotReadyAddresses keeps it", publishNotReady: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ctx := ktesting.NewTestContext(t)
+			objs, rendered := renderedCase(t, "19")
+			var pod string
+			for _, s := range rendered {
+				for _, e := range s.Endpoints {
+					if slices.Contains(e.Addresses, "10.0.1.11") {
+						pod = e.TargetRef.Name
+					}
+				}
+			}
+			all := []runtime.Object{}
+			for _, o := range objs {
+				switch v := o.(type) {
+				case *corev1.Pod:
+					if v.Name == pod {
+						v = v.DeepCopy()
+						v.Spec.NodeName = "node-gone"
+						o = v
+					}
+				case *corev1.Service:
+					v = v.DeepCopy()
+					v.Spec.PublishNotReadyAddresses = tc.publishNotReady
+					o = v
+				}
+				all = append(all, o)
+			}
+			managers := map[string]string{}
+			for _, s := range rendered {
+				s = s.DeepCopy()
+				managers[s.Name] = s.Labels[discoveryv1.LabelManagedBy]
+				for i := range s.Endpoints {
+					if e := &s.Endpoints[i]; e.TargetRef != nil && e.TargetRef.Name == pod {
+						e.NodeName, e.Zone = ptr.To("node-gone"), nil
+						if tc.publishNotReady {
+							e.Conditions.Ready = ptr.To(true) // publishNotReadyAddresses makes every endpoint ready
+						}
+					}
+				}
+				all = append(all, s)
+			}
+			rep := Check(ctx, NewInventory(all), Config{SecondaryNetworkControllerName: caseSecondaryName})
+			got := []string{}
+			for _, f := range rep.Findings {
+				if f.Rule == RuleEndpointNodeName && f.Severity == SeverityError {
+					got = append(got, managers[f.Object.Name])
+				}
+			}
+			slices.Sort(got)
+			want := append([]string{}, tc.want...)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("endpoint-nodename errors on slices of %v, want %v:\n%s", got, want, findingLines(rep))
 			}
 		})
 	}
