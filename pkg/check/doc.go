@@ -93,9 +93,10 @@ limitations under the License.
 //   - endpoint-pod-missing, endpoint-pod-not-selected, endpoint-pod-terminal,
 //     endpoint-address-not-pod-ip, endpoint-conditions, endpoint-nodename,
 //     endpoint-zone, endpoint-hostname: selector-derived endpoints against
-//     their Pods (endpoint-nodename also flags, in the default controller's
-//     slices, a Pod whose Node is absent from an input with Nodes: KCM
-//     skips it unless publishNotReadyAddresses).
+//     their Pods (endpoint-nodename also flags, in the slices of the default
+//     controller and of the secondary-network one, a Pod whose Node is
+//     absent from an input with Nodes: they skip it, as KCM does, unless
+//     publishNotReadyAddresses).
 //   - port-mismatch: slice ports against the Service's ports (name,
 //     protocol, number, appProtocol) and the Pods' container ports.
 //   - endpoint-hints: hints the default controller would remove or set

@@ -157,8 +157,8 @@ func Rules() []Rule {
 			"In a selector-derived slice: ready/serving/terminating disagree with the Pod (serving = Pod Ready, terminating = deletionTimestamp set, ready = publishNotReadyAddresses or serving and not terminating).",
 			"k8s.io/endpointslice podToEndpoint; kubernetes#116285"},
 		{RuleEndpointNodeName, "error|warning",
-			"In a selector-derived slice: nodeName missing (warning) or not the Pod's spec.nodeName (error).",
-			"k8s.io/endpointslice podToEndpoint"},
+			"In a selector-derived slice: nodeName missing (warning) or not the Pod's spec.nodeName (error); or, when the input has Nodes, an endpoint of the default controller (or of the secondary-network controller for its Services) for a Pod whose Node does not exist, unless the Service has publishNotReadyAddresses (error: the controllers skip such Pods).",
+			"k8s.io/endpointslice podToEndpoint, reconciler.go reconcileByAddressType (Node not found); docs/kep4770.md C18, E14"},
 		{RuleEndpointZone, "warning",
 			"In a selector-derived slice: zone missing or not the topology.kubernetes.io/zone label of the Pod's Node.",
 			"k8s.io/endpointslice podToEndpoint (zone may lag Node changes)"},
@@ -166,7 +166,7 @@ func Rules() []Rule {
 			"In a selector-derived slice: hostname missing although the Pod's subdomain names the Service (warning), or set when it must not be or different (error).",
 			"k8s.io/endpointslice ShouldSetHostname; kubernetes#124207, PR #84207"},
 		{RulePortMismatch, "error|warning",
-			"A slice port that the Service does not have (by name and protocol), a number other than the targetPort or than the Pod's named container port, or (default controller) a resolvable port missing. Warning for slices that are not selector-derived.",
+			"A slice port that the Service does not have (by name and protocol), a number other than the targetPort or than the Pod's named container port, an appProtocol other than the Service port's (KCM copies it; warning for controllers other than the default one), or (default controller) a resolvable port missing. Warning for slices that are not selector-derived.",
 			"k8s.io/endpointslice getEndpointPorts, FindPort; kubernetes#127958"},
 	}, append(oracleRules(), hintRules()...)...)
 }
