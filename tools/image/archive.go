@@ -278,4 +278,3 @@ func extractArchive(p, dir string) error {
 		}
 	}
 }
-

@@ -266,7 +266,8 @@ func layerFrom(entries []tarEntry, t time.Time) (v1.Layer, error) {
 }
 
 // baseLayer holds what every platform shares: CA certificates, the user
-// and group 65532 (nonroot) for tools that resolve names, and a /tmp.
+// and group 65532 (nonroot, home /: the root filesystem is meant to be
+// read-only) for tools that resolve names, and a /tmp.
 func baseLayer(t time.Time) (v1.Layer, error) {
 	certs, n := caBundle()
 	if n < 100 {
@@ -275,12 +276,10 @@ func baseLayer(t time.Time) (v1.Layer, error) {
 	return layerFrom([]tarEntry{
 		{name: "etc", mode: 0o755, dir: true},
 		{name: "etc/group", mode: 0o644, data: []byte("root:x:0:\nnonroot:x:65532:\n")},
-		{name: "etc/passwd", mode: 0o644, data: []byte("root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n")},
+		{name: "etc/passwd", mode: 0o644, data: []byte("root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/:/sbin/nologin\n")},
 		{name: "etc/ssl", mode: 0o755, dir: true},
 		{name: "etc/ssl/certs", mode: 0o755, dir: true},
 		{name: strings.TrimPrefix(CACertificatesPath, "/"), mode: 0o644, data: certs},
-		{name: "home", mode: 0o755, dir: true},
-		{name: "home/nonroot", mode: 0o700, dir: true},
 		{name: "tmp", mode: 0o1777, dir: true},
 	}, t)
 }
@@ -327,4 +326,3 @@ func platformImage(base v1.Layer, bin string, p v1.Platform, t time.Time, labels
 	}
 	return mutate.Annotations(img, labels).(v1.Image), nil
 }
-
