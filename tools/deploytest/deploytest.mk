@@ -26,4 +26,14 @@ DEPLOYTEST_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 test-deploy: controlplane ## Test charts/slicekit: helm lint, render (defaults, every controller), server-side dry-run on a real kube-apiserver, agreement with config/, monitoring rules.
 	cd $(DEPLOYTEST_DIR) && $(GO) vet ./... && $(GO) test -count=1 -timeout 30m ./...
 
+HELM_VERSION ?= v3.22.0
+HELM := $(GO) run helm.sh/helm/v3/cmd/helm@$(HELM_VERSION)
+
+.PHONY: helm-lint helm-template
+helm-lint: ## helm lint charts/slicekit with the helm CLI (HELM_VERSION, built from the Go module proxy on first use).
+	$(HELM) lint charts/slicekit
+
+helm-template: ## helm template charts/slicekit (HELM_ARGS='--set controllers.endpoints.enabled=true' and so on).
+	$(HELM) template slicekit charts/slicekit --namespace slicekit-system $(HELM_ARGS)
+
 .DEFAULT_GOAL := $(DEPLOYTEST_SAVED_DEFAULT_GOAL)
