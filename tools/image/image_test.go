@@ -23,6 +23,8 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"io"
+	"log"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +34,9 @@ import (
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/google/go-containerregistry/pkg/registry"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 )
 
@@ -146,6 +150,31 @@ func TestBuild(t *testing.T) {
 		if d1 != d2 {
 			t.Errorf("layer %d: manifest.json %s, index %s", i, d1, d2)
 		}
+	}
+
+	// make image-push: push the index to a registry (go-containerregistry's
+	// in-memory one) and read it back.
+	srv := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))
+	defer srv.Close()
+	pushRef := strings.TrimPrefix(srv.URL, "http://") + "/slicekit/slicekit:pushed"
+	pushed, err := Push(t.Context(), out, pushRef)
+	if err != nil {
+		t.Fatalf("Push: %v", err)
+	}
+	if pushed != res.IndexDigest {
+		t.Errorf("pushed %s, built %s", pushed, res.IndexDigest)
+	}
+	remoteIdx, err := remote.Index(mustTag(t, pushRef))
+	if err != nil {
+		t.Fatalf("reading the pushed index: %v", err)
+	}
+	if d, _ := remoteIdx.Digest(); d != res.IndexDigest {
+		t.Errorf("registry serves index %s, built %s", d, res.IndexDigest)
+	}
+	if rm, err := remoteIdx.IndexManifest(); err != nil {
+		t.Errorf("pushed index: %v", err)
+	} else if len(rm.Manifests) != len(Platforms) {
+		t.Errorf("pushed index has %d manifests, want %d", len(rm.Manifests), len(Platforms))
 	}
 
 	// Run the amd64 binary from its layer.
