@@ -323,15 +323,21 @@ func TestRBACFollowsControllers(t *testing.T) {
 // or that would run two writers.
 func TestRenderFailures(t *testing.T) {
 	for name, vals := range map[string]map[string]any{
-		"no controller":               controllerValues(false, false, false, false, false),
-		"cel without profiles":        {"controllers": map[string]any{"cel": map[string]any{"enabled": true}}},
-		"two replicas without leader": {"replicas": 2, "leaderElection": map[string]any{"enabled": false}},
+		"no controller":                controllerValues(false, false, false, false, false),
+		"cel without profiles":         {"controllers": map[string]any{"cel": map[string]any{"enabled": true}}},
+		"two replicas without leader":  {"replicas": 2, "leaderElection": map[string]any{"enabled": false}},
+		"misspelt controller (schema)": {"controllers": map[string]any{"endpoint": map[string]any{"enabled": true}}},
+		"unknown top-level value":      {"replica": 3},
+		"bad duration (schema)":        {"leaderElection": map[string]any{"leaseDuration": "15 seconds"}},
 		"ServiceMonitor without Service": {"metrics": map[string]any{"service": map[string]any{"enabled": false},
 			"serviceMonitor": map[string]any{"enabled": true}}},
 	} {
-		if _, err := renderErr(vals); err == nil {
+		_, err := renderErr(vals)
+		if err == nil {
 			t.Errorf("%s: rendered without error", name)
+			continue
 		}
+		t.Logf("%s: %v", name, err)
 	}
 	// One replica without leader election renders, without the Lease Role.
 	r := render(t, map[string]any{"replicas": 1, "leaderElection": map[string]any{"enabled": false}})
