@@ -28,6 +28,8 @@ test: controlplane verify ## Everything CI runs: verify, all tests (unit, differ
 	@# The differential test against KCM, verbose so the log shows its step count and writes.
 	$(GO) test -count=1 -v ./test/differential/ 2>&1 | grep -E '^(--- |ok|FAIL|PASS|panic)|differential \(|difference|check oracle'
 	$(MAKE) test-mirroring
+	$(MAKE) test-image
+	$(MAKE) test-deploy
 
 E2E_MODES ?= slicekit,none
 E2E_FLAGS ?=
@@ -58,3 +60,5 @@ fuzz: ## Run the differential fuzz target for FUZZTIME (default 60s).
 include hack/controlplane.mk
 include hack/demo.mk
 include test/mirroring/mirroring.mk
+include tools/image/image.mk
+include tools/deploytest/deploytest.mk

@@ -21,7 +21,24 @@ import (
 	"runtime/debug"
 )
 
-// BuildInfo describes the running binary, from runtime/debug.ReadBuildInfo.
+// Set at link time by release builds (tools/image, `make image`):
+//
+//	go build -ldflags "-X github.com/slicekit/slicekit/pkg/manager.version=v1.2.3 -X github.com/slicekit/slicekit/pkg/manager.revision=<commit>"
+//
+// They take precedence over runtime/debug.ReadBuildInfo, which reports
+// "(devel)" and no revision when the build has no VCS stamping (for example
+// with GOFLAGS=-buildvcs=false or from a source archive).
+var (
+	version  string
+	revision string
+	// buildTime is the commit time (RFC 3339) of revision.
+	buildTime string
+	// modified is "true" when the work tree had uncommitted changes.
+	modified string
+)
+
+// BuildInfo describes the running binary, from runtime/debug.ReadBuildInfo
+// and the link-time variables above.
 type BuildInfo struct {
 	// Module is the main module's path.
 	Module string `json:"module"`
@@ -40,10 +57,27 @@ type BuildInfo struct {
 	Platform string `json:"platform"`
 }
 
-// ReadBuildInfo returns the build information of the running binary. The
-// fields are "unknown" or empty when the binary carries none (for example
-// in some test binaries).
+// ReadBuildInfo returns the build information of the running binary: the
+// version, revision and time stamped with -ldflags -X when set, else those
+// of runtime/debug.ReadBuildInfo. The fields are "unknown" or empty when the
+// binary carries none (for example in some test binaries).
 func ReadBuildInfo() BuildInfo {
+	bi := readBuildInfo()
+	if version != "" {
+		bi.Version = version
+	}
+	if revision != "" {
+		bi.Revision = revision
+		bi.Modified = modified == "true"
+	}
+	if buildTime != "" {
+		bi.Time = buildTime
+	}
+	return bi
+}
+
+// readBuildInfo returns what runtime/debug.ReadBuildInfo knows.
+func readBuildInfo() BuildInfo {
 	bi := BuildInfo{
 		Module:    "github.com/slicekit/slicekit",
 		Version:   "unknown",

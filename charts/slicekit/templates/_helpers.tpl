@@ -1,0 +1,76 @@
+{{/* Chart name, truncated to a DNS label. */}}
+{{- define "slicekit.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Full name: the release name when it contains the chart name ("slicekit"), else release-chart. */}}
+{{- define "slicekit.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Labels of every object; config/ sets app.kubernetes.io/part-of and name too. */}}
+{{- define "slicekit.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "slicekit.selectorLabels" . }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: slicekit
+{{- end }}
+
+{{/* Selector labels (immutable in a Deployment). */}}
+{{- define "slicekit.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "slicekit.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "slicekit.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "slicekit.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "slicekit.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/*
+The --controllers value: "*" (endpointslice and endpointslice-mirroring, the
+controllers slicekit enables by default) with the differences the values ask
+for. Names are pkg/manager's registry names.
+*/}}
+{{- define "slicekit.controllers" -}}
+{{- $c := .Values.controllers }}
+{{- if not (or $c.endpointslice.enabled $c.mirroring.enabled $c.endpoints.enabled $c.secondaryNetwork.enabled $c.cel.enabled) }}
+{{- fail "controllers: enable at least one controller" }}
+{{- end }}
+{{- $l := list "*" }}
+{{- if not $c.endpointslice.enabled }}{{ $l = append $l "-endpointslice" }}{{ end }}
+{{- if not $c.mirroring.enabled }}{{ $l = append $l "-endpointslice-mirroring" }}{{ end }}
+{{- if $c.endpoints.enabled }}{{ $l = append $l "endpoints" }}{{ end }}
+{{- if $c.secondaryNetwork.enabled }}{{ $l = append $l "secondary-network" }}{{ end }}
+{{- if $c.cel.enabled }}{{ $l = append $l "cel" }}{{ end }}
+{{- join "," $l }}
+{{- end }}
+
+{{/* Whether a controller that writes EndpointSlices for Services with selectors (and reads Pods and Nodes) is enabled. */}}
+{{- define "slicekit.podSlices" -}}
+{{- $c := .Values.controllers }}
+{{- if or $c.endpointslice.enabled $c.secondaryNetwork.enabled $c.cel.enabled }}true{{ end }}
+{{- end }}
+
+{{/* Where the CEL profiles are mounted. */}}
+{{- define "slicekit.celConfigPath" -}}/etc/slicekit/cel/profiles.yaml{{- end }}
