@@ -87,12 +87,17 @@ type Manager struct {
 	shuttingDown atomic.Bool
 	// synced latches once every controller has synced.
 	synced atomic.Bool
+	// permissions holds the outcome of the permission preflight.
+	permissions permissionState
 }
 
 // New validates opts (which must have been completed), builds the API
 // clients, the shared informer factory, the metrics registry and the
-// enabled controllers, and binds the metrics and probe listeners, so that
-// configuration and port errors surface before Run. ctx supplies the
+// enabled controllers, runs the permission preflight (opts.Preflight,
+// preflight.go: in fail mode a missing permission returns an error wrapping
+// a *preflight.MissingPermissionsError), and binds the metrics and probe
+// listeners, so that configuration, permission and port errors surface
+// before Run. ctx supplies the
 // logger. The caller must call Run, or Close when it does not.
 func New(ctx context.Context, opts *Options) (*Manager, error) {
 	if err := opts.Validate(); err != nil {
@@ -145,6 +150,10 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 		Options:         &opts.ControllerOptions,
 		Registerer:      m.registry,
 	}); err != nil {
+		return nil, err
+	}
+
+	if err := m.checkPermissions(ctx); err != nil {
 		return nil, err
 	}
 
@@ -236,10 +245,11 @@ func (m *Manager) Close() {
 	}
 }
 
-// Ready reports readiness as /readyz does: every controller has synced and
-// shutdown has not begun.
+// Ready reports readiness as /readyz does: every controller has synced,
+// the permission preflight has not found a missing permission (warn mode),
+// and shutdown has not begun.
 func (m *Manager) Ready() bool {
-	return !m.shuttingDown.Load() && m.cachesSynced()
+	return !m.shuttingDown.Load() && m.cachesSynced() && m.permissions.check(nil) == nil
 }
 
 func (m *Manager) cachesSynced() bool {
@@ -291,6 +301,7 @@ func (m *Manager) Run(ctx context.Context) error {
 
 	runCtx, cancelRun := context.WithCancelCause(ctx)
 	defer cancelRun(nil)
+	go m.recheckPermissions(runCtx)
 	go func() {
 		select {
 		case err := <-srvErr:

@@ -1,0 +1,203 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package manager
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/pflag"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/preflight"
+)
+
+// Modes of the permission preflight (--preflight).
+const (
+	// PreflightFail stops the start-up when a permission is missing: New
+	// returns an error wrapping a *preflight.MissingPermissionsError
+	// (`slicekit run` exits with status 2).
+	PreflightFail = "fail"
+	// PreflightWarn logs every missing permission at error level and keeps
+	// /readyz failing until a later check (every minute) finds them all;
+	// the controllers run.
+	PreflightWarn = "warn"
+	// PreflightOff skips the preflight.
+	PreflightOff = "off"
+	// DefaultPreflight is the default of --preflight.
+	DefaultPreflight = PreflightFail
+)
+
+// preflightRecheckPeriod is how often the warn mode asks again, so that a
+// fixed RBAC makes the replica ready without a restart.
+const preflightRecheckPeriod = time.Minute
+
+// LeaderElectionRBACRules returns the RBAC rules leader election needs in
+// the Lease's namespace: client-go's LeaseLock gets, creates and updates
+// the Lease. config/rbac's leader election Role is tested against them.
+// Each call returns a new slice.
+func LeaderElectionRBACRules() []rbacv1.PolicyRule {
+	return []rbacv1.PolicyRule{
+		{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}},
+	}
+}
+
+// ControllerRBACRules returns the RBAC rules the named controllers (names or
+// aliases of --controllers) need in every namespace, each controller's
+// rules in the order of names; an error names an unknown controller. The
+// rules are not merged: two controllers may list the same permission.
+func ControllerRBACRules(names ...string) ([]rbacv1.PolicyRule, error) {
+	var rules []rbacv1.PolicyRule
+	for _, name := range names {
+		r, ok := lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("unknown controller %q; known controllers: %v", name, KnownControllers())
+		}
+		if r.RBACRules == nil {
+			return nil, fmt.Errorf("controller %q declares no RBAC rules", r.Name)
+		}
+		rules = append(rules, r.RBACRules()...)
+	}
+	return rules, nil
+}
+
+// PermissionRequirements returns what `slicekit run` with o needs from the
+// API server: each enabled controller's RBAC rules in every namespace and,
+// with leader election, LeaderElectionRBACRules in the Lease's namespace.
+// o must have been completed; the error is EnabledControllers'.
+func (o *Options) PermissionRequirements() ([]preflight.Requirement, error) {
+	enabled, err := o.EnabledControllers()
+	if err != nil {
+		return nil, err
+	}
+	var reqs []preflight.Requirement
+	for _, name := range enabled {
+		rules, err := ControllerRBACRules(name)
+		if err != nil {
+			return nil, err
+		}
+		reqs = append(reqs, preflight.Requirement{Component: fmt.Sprintf("controller %q", name), Rules: rules})
+	}
+	if le := o.LeaderElection; le.LeaderElect {
+		reqs = append(reqs, preflight.Requirement{Component: "leader election", Namespace: le.ResourceNamespace, Rules: LeaderElectionRBACRules()})
+	}
+	return reqs, nil
+}
+
+// addPreflightFlag adds --preflight to fs.
+func (o *Options) addPreflightFlag(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Preflight, "preflight", o.Preflight,
+		"At start-up, ask the API server (SelfSubjectAccessReview) for every permission the enabled controllers and leader election need. "+
+			"'fail' stops with exit status 2 and names each missing rule; 'warn' logs them at error level and keeps /readyz failing until they are granted; 'off' skips the check.")
+}
+
+// validatePreflight checks --preflight.
+func (o *Options) validatePreflight() error {
+	if !slices.Contains([]string{PreflightFail, PreflightWarn, PreflightOff}, o.Preflight) {
+		return fmt.Errorf("--preflight=%q must be one of %s, %s, %s", o.Preflight, PreflightFail, PreflightWarn, PreflightOff)
+	}
+	return nil
+}
+
+// permissionState is the outcome of the preflight for /readyz.
+type permissionState struct {
+	// missing is the last preflight's error; nil once everything was
+	// allowed or the preflight is off.
+	missing atomic.Pointer[error]
+}
+
+// check is the /readyz check: nil, or why the permissions make the
+// replica unready.
+func (p *permissionState) check(*http.Request) error {
+	if err := p.missing.Load(); err != nil {
+		return fmt.Errorf("permission preflight failed (see the log): %w", *err)
+	}
+	return nil
+}
+
+// checkPermissions runs the preflight at start-up (from New). It returns
+// the error that stops the start-up in fail mode; in warn mode it logs and
+// remembers the failure for /readyz.
+func (m *Manager) checkPermissions(ctx context.Context) error {
+	if m.opts.Preflight == PreflightOff {
+		return nil
+	}
+	err := m.runPreflight(ctx)
+	if err == nil {
+		return nil
+	}
+	if m.opts.Preflight == PreflightFail {
+		return fmt.Errorf("permission preflight: %w", err)
+	}
+	m.permissions.missing.Store(&err)
+	return nil
+}
+
+// runPreflight asks the API server once and logs the outcome: success at
+// verbosity 1, each missing permission at error level.
+func (m *Manager) runPreflight(ctx context.Context) error {
+	logger := klog.FromContext(ctx)
+	reqs, err := m.opts.PermissionRequirements()
+	if err != nil {
+		return err
+	}
+	err = preflight.Check(ctx, m.client, reqs)
+	var missing *preflight.MissingPermissionsError
+	switch {
+	case err == nil:
+		logger.V(1).Info("Permission preflight passed", "components", len(reqs))
+	case errors.As(err, &missing) && m.opts.Preflight == PreflightWarn:
+		for _, g := range missing.Grouped() {
+			logger.Error(nil, "Missing permission", "component", g.Component, "verbs", g.Verbs,
+				"resource", g.Rule.Resources[0], "apiGroup", g.Rule.APIGroups[0], "namespace", g.Namespace,
+				"user", missing.User, "ruleToAdd", preflight.FormatRule(g.Rule))
+		}
+	case m.opts.Preflight == PreflightWarn:
+		logger.Error(err, "Permission preflight could not run")
+	}
+	return err
+}
+
+// recheckPermissions, in warn mode after a failed preflight, asks again
+// every preflightRecheckPeriod until everything is allowed or ctx is done,
+// so that /readyz recovers once the RBAC rules are fixed.
+func (m *Manager) recheckPermissions(ctx context.Context) {
+	if m.permissions.missing.Load() == nil {
+		return
+	}
+	logger := klog.FromContext(ctx)
+	_ = wait.PollUntilContextCancel(ctx, preflightRecheckPeriod, false, func(ctx context.Context) (bool, error) {
+		err := m.runPreflight(ctx)
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if err != nil {
+			m.permissions.missing.Store(&err)
+			return false, nil
+		}
+		m.permissions.missing.Store(nil)
+		logger.Info("Permission preflight passed after missing permissions were granted")
+		return true, nil
+	})
+}
