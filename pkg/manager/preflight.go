@@ -35,9 +35,10 @@ import (
 
 // Modes of the permission preflight (--preflight).
 const (
-	// PreflightFail stops the start-up when a permission is missing: New
-	// returns an error wrapping a *preflight.MissingPermissionsError
-	// (`slicekit run` exits with status 2).
+	// PreflightFail stops the start-up when a permission is missing: Run
+	// returns, before leader election, an error wrapping a
+	// *preflight.MissingPermissionsError (`slicekit run` exits with status
+	// 2).
 	PreflightFail = "fail"
 	// PreflightWarn logs every missing permission at error level and keeps
 	// /readyz failing until a later check (every minute) finds them all;
@@ -122,8 +123,9 @@ func (o *Options) validatePreflight() error {
 
 // permissionState is the outcome of the preflight for /readyz.
 type permissionState struct {
-	// missing is the last preflight's error; nil once everything was
-	// allowed or the preflight is off.
+	// missing is errPreflightPending until the preflight ran, then the
+	// last preflight's error; nil once everything was allowed or when the
+	// preflight is off.
 	missing atomic.Pointer[error]
 }
 
@@ -131,31 +133,58 @@ type permissionState struct {
 // replica unready.
 func (p *permissionState) check(*http.Request) error {
 	if err := p.missing.Load(); err != nil {
-		return fmt.Errorf("permission preflight failed (see the log): %w", *err)
+		return fmt.Errorf("permissions: %w", *err)
 	}
 	return nil
 }
 
-// checkPermissions runs the preflight at start-up (from New). It returns
-// the error that stops the start-up in fail mode; in warn mode it logs and
-// remembers the failure for /readyz.
-func (m *Manager) checkPermissions(ctx context.Context) error {
+// errPreflightPending makes /readyz fail until the preflight has run.
+var errPreflightPending = errors.New("the permission preflight has not completed yet")
+
+// preflightRetryCap bounds the back-off between attempts to ask the API
+// server when it cannot be reached.
+const preflightRetryCap = 30 * time.Second
+
+// startupPreflight runs the preflight when Run starts, before leader
+// election and the controllers. When the API server cannot be asked it
+// retries with back-off (1s doubling to 30s) until it can or ctx is done.
+// It returns an error wrapping the *preflight.MissingPermissionsError in
+// fail mode, and nil otherwise: in warn mode after logging the missing
+// permissions and starting recheckPermissions, and when ctx is done.
+func (m *Manager) startupPreflight(ctx context.Context) error {
 	if m.opts.Preflight == PreflightOff {
 		return nil
 	}
-	err := m.runPreflight(ctx)
-	if err == nil {
-		return nil
+	logger := klog.FromContext(ctx)
+	delay := time.Second
+	for {
+		err := m.runPreflight(ctx)
+		switch {
+		case err == nil:
+			m.permissions.missing.Store(nil)
+			return nil
+		case preflight.IsMissingPermissions(err) && m.opts.Preflight == PreflightFail:
+			return fmt.Errorf("permission preflight (--preflight=%s): %w", PreflightFail, err)
+		case preflight.IsMissingPermissions(err):
+			m.permissions.missing.Store(&err)
+			go m.recheckPermissions(ctx)
+			return nil
+		case ctx.Err() != nil:
+			return nil
+		}
+		logger.Error(err, "Permission preflight could not ask the API server, retrying", "delay", delay)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, preflightRetryCap)
 	}
-	if m.opts.Preflight == PreflightFail {
-		return fmt.Errorf("permission preflight: %w", err)
-	}
-	m.permissions.missing.Store(&err)
-	return nil
 }
 
-// runPreflight asks the API server once and logs the outcome: success at
-// verbosity 1, each missing permission at error level.
+// runPreflight asks the API server once. It logs success at verbosity 1
+// and each missing permission at error level (one line per component and
+// resource, with the rule to add).
 func (m *Manager) runPreflight(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	reqs, err := m.opts.PermissionRequirements()
@@ -167,19 +196,17 @@ func (m *Manager) runPreflight(ctx context.Context) error {
 	switch {
 	case err == nil:
 		logger.V(1).Info("Permission preflight passed", "components", len(reqs))
-	case errors.As(err, &missing) && m.opts.Preflight == PreflightWarn:
+	case errors.As(err, &missing):
 		for _, g := range missing.Grouped() {
 			logger.Error(nil, "Missing permission", "component", g.Component, "verbs", g.Verbs,
 				"resource", g.Rule.Resources[0], "apiGroup", g.Rule.APIGroups[0], "namespace", g.Namespace,
-				"user", missing.User, "ruleToAdd", preflight.FormatRule(g.Rule))
+				"user", missing.User, "ruleToAdd", preflight.FormatRule(g.Rule), "preflight", m.opts.Preflight)
 		}
-	case m.opts.Preflight == PreflightWarn:
-		logger.Error(err, "Permission preflight could not run")
 	}
 	return err
 }
 
-// recheckPermissions, in warn mode after a failed preflight, asks again
+// recheckPermissions, in warn mode after missing permissions, asks again
 // every preflightRecheckPeriod until everything is allowed or ctx is done,
 // so that /readyz recovers once the RBAC rules are fixed.
 func (m *Manager) recheckPermissions(ctx context.Context) {
@@ -189,11 +216,14 @@ func (m *Manager) recheckPermissions(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	_ = wait.PollUntilContextCancel(ctx, preflightRecheckPeriod, false, func(ctx context.Context) (bool, error) {
 		err := m.runPreflight(ctx)
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return false, ctx.Err()
-		}
-		if err != nil {
+		case preflight.IsMissingPermissions(err):
 			m.permissions.missing.Store(&err)
+			return false, nil
+		case err != nil:
+			logger.Error(err, "Permission preflight could not ask the API server")
 			return false, nil
 		}
 		m.permissions.missing.Store(nil)

@@ -62,14 +62,15 @@ or is logged at error level while /readyz fails (--preflight=warn).`,
 				"goVersion", bi.GoVersion, "platform", bi.Platform)
 			manager.LogFlags(logger, cmd.Flags())
 			m, err := manager.New(ctx, o)
-			if preflight.IsMissingPermissions(err) {
-				// Exit status 2: a configuration error, the RBAC rules.
-				return &ExitError{Code: ExitUsage, Err: err}
-			}
 			if err != nil {
 				return fmt.Errorf("starting the manager: %w", err)
 			}
-			return m.Run(ctx)
+			err = m.Run(ctx)
+			if preflight.IsMissingPermissions(err) {
+				// Exit status 2: a configuration error, in the RBAC rules.
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			return err
 		},
 	}
 	o.AddFlags(cmd.Flags())
