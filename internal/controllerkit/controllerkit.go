@@ -123,6 +123,7 @@ const forbiddenHint = "the API server forbids this request: grant the missing RB
 // info at verbosity v, the level of the KCM controller the caller replaces.
 // keysAndValues are logged with msg (the item's key).
 func LogRetry(logger klog.Logger, v int, err error, msg string, keysAndValues ...any) {
+	logger = logger.WithCallDepth(1) // the caller's file and line
 	if IsForbidden(err) {
 		logger.Error(err, msg, slices.Concat(keysAndValues, []any{"hint", forbiddenHint})...)
 		return
