@@ -124,7 +124,7 @@ func TestStartupPreflight(t *testing.T) {
 		return true, ssar, nil
 	})
 	for _, tc := range []struct {
-		mode, controllers string
+		mode, controllers  string
 		wantErr, wantReady bool
 	}{
 		{mode: PreflightFail, controllers: "*", wantReady: true},
