@@ -32,8 +32,8 @@ func TestIsPlugin(t *testing.T) {
 	}{
 		{"kubectl-slicekit", true},
 		{"/usr/local/bin/kubectl-slicekit", true},
-		{"/home/me/.krew/bin/kubectl-slicekit", true},
-		{`C:\Users\me\.krew\bin\kubectl-slicekit.exe`, true},
+		{"/opt/krew/bin/kubectl-slicekit", true},
+		{`C:\krew\bin\kubectl-slicekit.exe`, true},
 		{"kubectl-slicekit.EXE", true},
 		{"slicekit", false},
 		{"./bin/slicekit", false},
