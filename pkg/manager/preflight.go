@@ -51,8 +51,9 @@ const (
 )
 
 // preflightRecheckPeriod is how often the warn mode asks again, so that a
-// fixed RBAC makes the replica ready without a restart.
-const preflightRecheckPeriod = time.Minute
+// fixed RBAC makes the replica ready without a restart; a variable for
+// tests.
+var preflightRecheckPeriod = time.Minute
 
 // LeaderElectionRBACRules returns the RBAC rules leader election needs in
 // the Lease's namespace: client-go's LeaseLock gets, creates and updates
@@ -156,9 +157,13 @@ func (m *Manager) startupPreflight(ctx context.Context) error {
 		return nil
 	}
 	logger := klog.FromContext(ctx)
+	reqs, err := m.opts.PermissionRequirements()
+	if err != nil {
+		return fmt.Errorf("permission preflight: %w", err) // a controller without rules: a programming error
+	}
 	delay := time.Second
 	for {
-		err := m.runPreflight(ctx)
+		err := m.runPreflight(ctx, reqs)
 		switch {
 		case err == nil:
 			m.permissions.missing.Store(nil)
@@ -167,7 +172,7 @@ func (m *Manager) startupPreflight(ctx context.Context) error {
 			return fmt.Errorf("permission preflight (--preflight=%s): %w", PreflightFail, err)
 		case preflight.IsMissingPermissions(err):
 			m.permissions.missing.Store(&err)
-			go m.recheckPermissions(ctx)
+			go m.recheckPermissions(ctx, reqs, preflightRecheckPeriod)
 			return nil
 		case ctx.Err() != nil:
 			return nil
@@ -182,16 +187,12 @@ func (m *Manager) startupPreflight(ctx context.Context) error {
 	}
 }
 
-// runPreflight asks the API server once. It logs success at verbosity 1
-// and each missing permission at error level (one line per component and
-// resource, with the rule to add).
-func (m *Manager) runPreflight(ctx context.Context) error {
+// runPreflight asks the API server once about reqs. It logs success at
+// verbosity 1 and each missing permission at error level (one line per
+// component and resource, with the rule to add).
+func (m *Manager) runPreflight(ctx context.Context, reqs []preflight.Requirement) error {
 	logger := klog.FromContext(ctx)
-	reqs, err := m.opts.PermissionRequirements()
-	if err != nil {
-		return err
-	}
-	err = preflight.Check(ctx, m.client, reqs)
+	err := preflight.Check(ctx, m.client, reqs)
 	var missing *preflight.MissingPermissionsError
 	switch {
 	case err == nil:
@@ -207,15 +208,15 @@ func (m *Manager) runPreflight(ctx context.Context) error {
 }
 
 // recheckPermissions, in warn mode after missing permissions, asks again
-// every preflightRecheckPeriod until everything is allowed or ctx is done,
+// every period until everything is allowed or ctx is done,
 // so that /readyz recovers once the RBAC rules are fixed.
-func (m *Manager) recheckPermissions(ctx context.Context) {
+func (m *Manager) recheckPermissions(ctx context.Context, reqs []preflight.Requirement, period time.Duration) {
 	if m.permissions.missing.Load() == nil {
 		return
 	}
 	logger := klog.FromContext(ctx)
-	_ = wait.PollUntilContextCancel(ctx, preflightRecheckPeriod, false, func(ctx context.Context) (bool, error) {
-		err := m.runPreflight(ctx)
+	_ = wait.PollUntilContextCancel(ctx, period, false, func(ctx context.Context) (bool, error) {
+		err := m.runPreflight(ctx, reqs)
 		switch {
 		case ctx.Err() != nil:
 			return false, ctx.Err()

@@ -18,7 +18,9 @@ package manager
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	authorizationv1 "k8s.io/api/authorization/v1"
@@ -164,5 +166,40 @@ func TestStartupPreflight(t *testing.T) {
 				t.Errorf("%d error lines about missing permissions, want %d", errorLines, want)
 			}
 		})
+	}
+}
+
+// TestPreflightWarnRecovers: in warn mode the replica becomes ready once
+// the missing permission is granted, without a restart.
+func TestPreflightWarnRecovers(t *testing.T) {
+	period := preflightRecheckPeriod
+	preflightRecheckPeriod = 10 * time.Millisecond
+	t.Cleanup(func() { preflightRecheckPeriod = period })
+	var granted atomic.Bool
+	client := fake.NewClientset()
+	client.PrependReactor("create", "selfsubjectaccessreviews", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		ssar := a.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
+		ssar.Status.Allowed = granted.Load() || ssar.Spec.ResourceAttributes.Resource != "endpoints"
+		return true, ssar, nil
+	})
+	o, err := parse(t, "--preflight=warn", "--controllers=*,endpoints", "--leader-elect=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ctx := ktesting.NewTestContext(t)
+	m := &Manager{opts: o, client: client}
+	if err := m.startupPreflight(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if m.permissions.check(nil) == nil {
+		t.Fatal("ready with a missing permission")
+	}
+	granted.Store(true)
+	deadline := time.Now().Add(30 * time.Second)
+	for m.permissions.check(nil) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("still not ready 30s after the permission was granted")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
