@@ -18,6 +18,33 @@ help: ## Show this help.
 build: ## Build bin/slicekit.
 	$(GO) build -o $(BIN)/slicekit ./cmd/slicekit
 
+# Where install-plugin puts kubectl-slicekit: GOBIN, else GOPATH/bin.
+PLUGIN_DIR ?= $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bin)
+
+.PHONY: install-plugin
+install-plugin: build ## Install bin/slicekit as the kubectl plugin kubectl-slicekit in PLUGIN_DIR (default: GOBIN or GOPATH/bin; must be on PATH).
+	install -d '$(PLUGIN_DIR)'
+	install -m 0755 $(BIN)/slicekit '$(PLUGIN_DIR)/kubectl-slicekit'
+	@echo "Installed $(PLUGIN_DIR)/kubectl-slicekit: try 'kubectl slicekit version'."
+
+# plugin-archives: the release archives plugins/krew/slicekit.yaml points to.
+PLUGIN_VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.0.0-dev)
+PLUGIN_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+
+.PHONY: plugin-archives
+plugin-archives: ## Build bin/plugin/slicekit_<PLUGIN_VERSION>_<os>_<arch>.tar.gz (binary and LICENSE) for PLUGIN_PLATFORMS, the archives of the krew manifest.
+	@for p in $(PLUGIN_PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
+	  dir=$(BIN)/plugin/slicekit_$(PLUGIN_VERSION)_$${os}_$${arch}; \
+	  rm -rf "$$dir"; mkdir -p "$$dir"; \
+	  echo "building $$dir.tar.gz"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -o "$$dir/slicekit$$ext" ./cmd/slicekit; \
+	  cp LICENSE "$$dir/"; \
+	  tar -C "$$dir" -czf "$$dir.tar.gz" "slicekit$$ext" LICENSE; \
+	  rm -rf "$$dir"; \
+	done
+	@cd $(BIN)/plugin && sha256sum slicekit_$(PLUGIN_VERSION)_*.tar.gz
+
 .PHONY: verify
 verify: ## gofmt, go vet, license headers, go.mod tidy.
 	hack/verify.sh

@@ -193,21 +193,42 @@ func TestKustomizeBuild(t *testing.T) {
 	}
 }
 
-// TestClusterRoleIsLeastPrivilege pins the ClusterRole to what the
-// default controllers use: every rule is needed, none is missing.
+// permissions expands rules into sorted "group resource verb" triples.
+func permissions(rules []rbacv1.PolicyRule) []string {
+	var out []string
+	for _, r := range rules {
+		for _, g := range r.APIGroups {
+			for _, res := range r.Resources {
+				for _, v := range r.Verbs {
+					out = append(out, g+" "+res+" "+v)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestClusterRoleIsLeastPrivilege checks the ClusterRole against what the
+// default controllers declare they need (each controller package's
+// RBACRules, the single source the permission preflight of `slicekit run`
+// also checks): every needed permission is granted, none more.
 func TestClusterRoleIsLeastPrivilege(t *testing.T) {
 	role := build(t)["ClusterRole /slicekit"].(*rbacv1.ClusterRole)
-	want := []rbacv1.PolicyRule{
-		{APIGroups: []string{""}, Resources: []string{"services", "pods", "nodes"}, Verbs: []string{"get", "list", "watch"}},
-		{APIGroups: []string{""}, Resources: []string{"endpoints"}, Verbs: []string{"get", "list", "watch"}},
-		{APIGroups: []string{""}, Resources: []string{"services/finalizers", "endpoints/finalizers"}, Verbs: []string{"update"}},
-		{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: []string{"get", "list", "watch", "create", "update", "delete"}},
-		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
+	needed, err := manager.ControllerRBACRules(manager.DefaultControllers()...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if d := cmp.Diff(want, role.Rules); d != "" {
-		t.Errorf("ClusterRole rules (-want +got):\n%s", d)
+	if len(needed) == 0 {
+		t.Fatal("the default controllers declare no rules")
+	}
+	if d := cmp.Diff(permissions(needed), permissions(role.Rules)); d != "" {
+		t.Errorf("ClusterRole permissions (-needed by %v +granted):\n%s", manager.DefaultControllers(), d)
 	}
 	for _, r := range role.Rules {
+		if len(r.ResourceNames) > 0 || len(r.NonResourceURLs) > 0 {
+			t.Errorf("unexpected resourceNames or nonResourceURLs in rule %+v", r)
+		}
 		for _, s := range append(append(r.Verbs, r.Resources...), r.APIGroups...) {
 			if s == "*" {
 				t.Errorf("wildcard in rule %+v", r)
@@ -219,9 +240,8 @@ func TestClusterRoleIsLeastPrivilege(t *testing.T) {
 func TestLeaderElectionRole(t *testing.T) {
 	objs := build(t)
 	role := objs["Role slicekit-system/slicekit-leader-election"].(*rbacv1.Role)
-	want := []rbacv1.PolicyRule{{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}}}
-	if d := cmp.Diff(want, role.Rules); d != "" {
-		t.Errorf("Role rules (-want +got):\n%s", d)
+	if d := cmp.Diff(permissions(manager.LeaderElectionRBACRules()), permissions(role.Rules)); d != "" {
+		t.Errorf("Role permissions (-needed by leader election +granted):\n%s", d)
 	}
 	dep := objs["Deployment slicekit-system/slicekit"].(*appsv1.Deployment)
 	sa := dep.Spec.Template.Spec.ServiceAccountName

@@ -16,7 +16,8 @@ limitations under the License.
 
 // Command slicekit runs and renders slicekit's EndpointSlice controllers.
 // See `slicekit --help` and package
-// github.com/slicekit/slicekit/cmd/slicekit/app.
+// github.com/slicekit/slicekit/cmd/slicekit/app. Installed as
+// kubectl-slicekit it is the kubectl plugin `kubectl slicekit`.
 package main
 
 import (
@@ -36,5 +37,5 @@ func main() {
 func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	return app.Main(ctx, os.Args[1:], app.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	return app.MainArgv(ctx, os.Args, app.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
 }

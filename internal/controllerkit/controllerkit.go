@@ -16,18 +16,23 @@ limitations under the License.
 
 // Package controllerkit holds the scaffolding slicekit's controllers share,
 // in the shape of kube-controller-manager's controllers: event handler
-// registration with sync tracking, the Event pipeline, and queue workers.
+// registration with sync tracking, the Event pipeline, queue workers, and
+// the logging of failed syncs.
 // The controllers' own logic (what to queue, how to sync, how to retry) stays
 // in each controller.
 package controllerkit
 
 import (
 	"context"
+	"slices"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
 )
 
 // Handlers registers event handlers on informers and remembers, for each,
@@ -97,4 +102,31 @@ func processNext[T comparable](ctx context.Context, q workqueue.TypedInterface[T
 	defer q.Done(item)
 	process(ctx, item)
 	return true
+}
+
+// IsForbidden reports whether err is or wraps (also within errors.Join) a
+// Forbidden API error that retries cannot fix: a missing RBAC permission or
+// an admission denial. The Forbidden error of a create in a terminating
+// namespace (cause NamespaceTerminating) is not one: the controllers treat
+// it as done, as KCM does.
+func IsForbidden(err error) bool {
+	return apierrors.IsForbidden(err) && !apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause)
+}
+
+// forbiddenHint tells the operator what a Forbidden sync error means.
+const forbiddenHint = "the API server forbids this request: grant the missing RBAC permission (slicekit run names it at start-up, see --preflight)"
+
+// LogRetry logs a failed sync that is requeued with back-off. A Forbidden
+// error (IsForbidden) is logged at error level at once, with a hint, since
+// it is a configuration error that retrying does not fix and that would
+// otherwise show only after the retry budget; any other error is logged as
+// info at verbosity v, the level of the KCM controller the caller replaces.
+// keysAndValues are logged with msg (the item's key).
+func LogRetry(logger klog.Logger, v int, err error, msg string, keysAndValues ...any) {
+	logger = logger.WithCallDepth(1) // the caller's file and line
+	if IsForbidden(err) {
+		logger.Error(err, msg, slices.Concat(keysAndValues, []any{"hint", forbiddenHint})...)
+		return
+	}
+	logger.V(v).Info(msg, slices.Concat(keysAndValues, []any{"err", err})...)
 }

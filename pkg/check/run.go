@@ -85,6 +85,10 @@ type Options struct {
 	// callers that already have one, and for tests). The namespace then
 	// defaults to "default".
 	RESTConfig *rest.Config
+
+	// overrides hold kubectl's other connection flags (--server, --user,
+	// --as, ...), bound by AddFlags.
+	overrides clientcmd.ConfigOverrides
 }
 
 // NewOptions returns the default options.
@@ -105,7 +109,13 @@ func NewOptions() *Options {
 // --kubeconfig, --context, -n/--namespace, -A/--all-namespaces,
 // -o/--output, --default-controller-name, --mirroring-controller-name,
 // --max-endpoints-per-slice, --mirroring-max-endpoints-per-subset,
-// --secondary-network-controller-name and --list-rules.
+// --secondary-network-controller-name, --list-rules, and kubectl's other
+// connection flags (client-go's clientcmd.RecommendedConfigOverrideFlags,
+// the ones kubectl has: --cluster, --user, -s/--server, --token, --as,
+// --as-group, --as-uid, --certificate-authority, --client-certificate,
+// --client-key, --insecure-skip-tls-verify, --tls-server-name, --proxy-url,
+// --disable-compression, --request-timeout), so that `kubectl slicekit
+// check` takes the flags kubectl users type, with kubectl's meaning.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&o.Files, "filename", "f", o.Files,
 		"A YAML or JSON dump to check instead of a cluster (multi-document, List kinds allowed); '-' reads standard input, a directory its *.yaml, *.yml and *.json files. Repeatable.")
@@ -125,6 +135,37 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SecondaryNetworkControllerName, "secondary-network-controller-name", o.SecondaryNetworkControllerName,
 		"The managed-by value of the secondary-network controller, whose endpoints are derived from the Pods' Multus network-status (endpoint-missing).")
 	fs.BoolVar(&o.ListRules, "list-rules", o.ListRules, "Print the rules with their severities and exit (-o json: {\"rules\": [...]}).")
+
+	names := clientcmd.RecommendedConfigOverrideFlags("")
+	// Bound above to Options' fields.
+	names.CurrentContext.LongName = ""
+	names.ContextOverrideFlags.Namespace.LongName = ""
+	// kubectl no longer offers basic authentication flags.
+	names.AuthOverrideFlags.Username.LongName = ""
+	names.AuthOverrideFlags.Password.LongName = ""
+	names.ClusterOverrideFlags.APIServer.ShortName = "s" // as kubectl
+	clientcmd.BindOverrideFlags(&o.overrides, fs, names)
+}
+
+// connectionFlags returns the kubectl connection flags given besides
+// --kubeconfig and --context, which Validate checks by field.
+func (o *Options) connectionFlags() []string {
+	var set []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"--cluster", o.overrides.Context.Cluster != ""},
+		{"--user", o.overrides.Context.AuthInfo != ""},
+		{"--server", o.overrides.ClusterInfo.Server != ""},
+		{"--token", o.overrides.AuthInfo.Token != ""},
+		{"--as", o.overrides.AuthInfo.Impersonate != ""},
+	} {
+		if f.set {
+			set = append(set, f.name)
+		}
+	}
+	return set
 }
 
 // UsageError is an invalid option or combination of options (exit status
@@ -150,6 +191,9 @@ func (o *Options) Validate() error {
 	}
 	if len(o.Files) > 0 && (o.Kubeconfig != "" || o.Context != "") {
 		errs = append(errs, errors.New("-f cannot be combined with --kubeconfig or --context: check either a dump or a cluster"))
+	}
+	if set := o.connectionFlags(); len(o.Files) > 0 && len(set) > 0 {
+		errs = append(errs, fmt.Errorf("-f cannot be combined with %s: check either a dump or a cluster", strings.Join(set, ", ")))
 	}
 	if o.Namespace != "" && o.AllNamespaces {
 		errs = append(errs, errors.New("--namespace and --all-namespaces are mutually exclusive"))
@@ -284,9 +328,13 @@ func (o *Options) cluster() (*rest.Config, string, error) {
 		}
 		return o.RESTConfig, ns, nil
 	}
+	// kubectl's loading rules and precedence: flags over the context over
+	// the kubeconfig file ($KUBECONFIG, ~/.kube/config) over in-cluster.
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = o.Kubeconfig
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: o.Context})
+	overrides := o.overrides
+	overrides.CurrentContext = o.Context
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &overrides)
 	cfg, err := cc.ClientConfig()
 	if err != nil {
 		return nil, "", err

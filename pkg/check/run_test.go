@@ -22,10 +22,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -213,8 +216,25 @@ func TestAddFlags(t *testing.T) {
 			MaxEndpointsPerSlice: 7, MirroringMaxEndpointsPerSubset: 9, SecondaryNetworkControllerName: "s.example.com"},
 		Files: []string{"a.yaml", "b.yaml"}, Kubeconfig: "k", Context: "c", Namespace: "ns", AllNamespaces: true, Output: OutputJSON, ListRules: true,
 	}
-	if d := cmp.Diff(want, *o); d != "" {
+	if d := cmp.Diff(want, *o, cmpopts.IgnoreUnexported(Options{})); d != "" {
 		t.Errorf("options (-want +got):\n%s", d)
+	}
+	// kubectl's other connection flags reach the client configuration.
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
+	o = NewOptions()
+	fs = pflag.NewFlagSet("check", pflag.ContinueOnError)
+	o.AddFlags(fs)
+	if err := fs.Parse([]string{"-s", "https://api.example:6443", "--as", "jane", "--as-group", "ops", "--token", "t0k", "--insecure-skip-tls-verify", "--request-timeout", "7s"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := o.cluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Host != "https://api.example:6443" || cfg.Impersonate.UserName != "jane" || !slices.Equal(cfg.Impersonate.Groups, []string{"ops"}) ||
+		cfg.BearerToken != "t0k" || !cfg.Insecure || cfg.Timeout != 7*time.Second {
+		t.Errorf("client configuration from kubectl's flags: host %q, impersonate %+v, token %q, insecure %v, timeout %s",
+			cfg.Host, cfg.Impersonate, cfg.BearerToken, cfg.Insecure, cfg.Timeout)
 	}
 	// Defaults.
 	o = NewOptions()

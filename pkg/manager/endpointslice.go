@@ -40,6 +40,7 @@ func init() {
 		EnabledByDefault: true,
 		Workers:          func(o *ControllerOptions) int { return int(o.ConcurrentServiceEndpointSyncs) },
 		New:              newEndpointSliceController,
+		RBACRules:        endpointslice.RBACRules,
 	}
 }
 

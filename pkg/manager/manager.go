@@ -57,7 +57,8 @@ const leaderHealthTimeout = 20 * time.Second
 //   - /healthz fails only when the process is wedged: as leader, when the
 //     Lease has not been renewed for the lease duration plus 20s (client-go's
 //     leader election watchdog).
-//   - /readyz succeeds once every enabled controller's informers have synced,
+//   - /readyz succeeds once every enabled controller's informers have synced
+//     and the permission preflight found nothing missing (preflight.go),
 //     whether the replica leads or stands by, and fails again from the start
 //     of shutdown on. Readiness therefore says "this replica can lead", not
 //     "this replica is leading"; /metrics' leader_election_master_status
@@ -87,6 +88,8 @@ type Manager struct {
 	shuttingDown atomic.Bool
 	// synced latches once every controller has synced.
 	synced atomic.Bool
+	// permissions holds the outcome of the permission preflight.
+	permissions permissionState
 }
 
 // New validates opts (which must have been completed), builds the API
@@ -138,6 +141,9 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 		m.identity = host + "_" + string(uuid.NewUUID())
 	}
 
+	if opts.Preflight != PreflightOff {
+		m.permissions.missing.Store(&errPreflightPending)
+	}
 	m.factory = informers.NewSharedInformerFactory(m.client, resyncPeriod(opts.MinResyncPeriod))
 	if m.controllers, err = NewControllers(ctx, InitContext{
 		Client:          m.client,
@@ -236,10 +242,11 @@ func (m *Manager) Close() {
 	}
 }
 
-// Ready reports readiness as /readyz does: every controller has synced and
-// shutdown has not begun.
+// Ready reports readiness as /readyz does: every controller has synced,
+// the permission preflight has not found a missing permission (warn mode),
+// and shutdown has not begun.
 func (m *Manager) Ready() bool {
-	return !m.shuttingDown.Load() && m.cachesSynced()
+	return !m.shuttingDown.Load() && m.cachesSynced() && m.permissions.check(nil) == nil
 }
 
 func (m *Manager) cachesSynced() bool {
@@ -256,10 +263,13 @@ func (m *Manager) cachesSynced() bool {
 }
 
 // Run serves /metrics and the probes, starts the informers, runs the
-// controllers (after acquiring the Lease with leader election) until ctx is
-// done, then shuts down in order: controllers, Lease, informers, HTTP
-// servers. It returns nil after a shutdown through ctx, and an error when a
-// server or controller fails or the Lease is lost (after which the process
+// permission preflight (opts.Preflight, preflight.go), runs the controllers
+// (after acquiring the Lease with leader election) until ctx is done, then
+// shuts down in order: controllers, Lease, informers, HTTP servers. It
+// returns nil after a shutdown through ctx, an error wrapping a
+// *preflight.MissingPermissionsError when the preflight in fail mode finds
+// a permission missing, and an error when a server or controller fails or
+// the Lease is lost (after which the process
 // should exit and restart, as KCM does). Run must be called once.
 func (m *Manager) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
@@ -299,10 +309,15 @@ func (m *Manager) Run(ctx context.Context) error {
 		}
 	}()
 
-	var err error
-	if m.opts.LeaderElection.LeaderElect {
+	// The permission preflight (preflight.go) comes before leader
+	// election: a replica that lacks permissions never leads.
+	err := m.startupPreflight(runCtx)
+	switch {
+	case err != nil, runCtx.Err() != nil:
+		// A missing permission with --preflight=fail, or shutdown.
+	case m.opts.LeaderElection.LeaderElect:
 		err = m.runWithLeaderElection(runCtx)
-	} else {
+	default:
 		m.leading.Store(true)
 		err = m.runControllers(runCtx)
 		m.leading.Store(false)

@@ -40,12 +40,14 @@ func init() {
 		EnabledByDefault: true,
 		Workers:          func(o *ControllerOptions) int { return int(o.MirroringConcurrentServiceEndpointSyncs) },
 		New:              newMirroringController,
+		RBACRules:        mirroring.RBACRules,
 	}
 	registry[EndpointsControllerName] = Registration{
-		Name:    EndpointsControllerName,
-		Aliases: []string{"endpoints-controller", "endpoint"},
-		Workers: func(o *ControllerOptions) int { return int(o.ConcurrentEndpointSyncs) },
-		New:     newEndpointsController,
+		Name:      EndpointsControllerName,
+		Aliases:   []string{"endpoints-controller", "endpoint"},
+		Workers:   func(o *ControllerOptions) int { return int(o.ConcurrentEndpointSyncs) },
+		New:       newEndpointsController,
+		RBACRules: endpoints.RBACRules,
 	}
 }
 

@@ -328,6 +328,10 @@ type Options struct {
 	// the wait for controllers to stop (no flag).
 	ShutdownTimeout time.Duration
 
+	// Preflight is the mode of the permission preflight at start-up:
+	// PreflightFail (default), PreflightWarn or PreflightOff (preflight.go).
+	Preflight string
+
 	// Logs configures logging (-v, --logging-format, ...).
 	Logs *logsapi.LoggingConfiguration
 }
@@ -349,6 +353,7 @@ func NewOptions() *Options {
 		MetricsBindAddress:     DefaultMetricsBindAddress,
 		HealthProbeBindAddress: DefaultHealthProbeBindAddress,
 		ShutdownTimeout:        30 * time.Second,
+		Preflight:              DefaultPreflight,
 		Logs:                   logsapi.NewLoggingConfiguration(),
 	}
 }
@@ -380,6 +385,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"The host:port of the Prometheus /metrics endpoint. '0' disables it.")
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
 		"The host:port of the /healthz and /readyz endpoints. '0' disables them.")
+	o.addPreflightFlag(fs)
 
 	logsapi.AddFlags(o.Logs, fs)
 }
@@ -450,6 +456,9 @@ func (o *Options) Validate() error {
 	}
 	if o.MetricsBindAddress != DisabledBindAddress && o.MetricsBindAddress == o.HealthProbeBindAddress && !strings.HasSuffix(o.MetricsBindAddress, ":0") {
 		errs = append(errs, fmt.Errorf("--metrics-bind-address and --health-probe-bind-address must differ, both are %q", o.MetricsBindAddress))
+	}
+	if err := o.validatePreflight(); err != nil {
+		errs = append(errs, err)
 	}
 	if o.Logs != nil {
 		if fieldErrs := logsapi.Validate(o.Logs, o.FeatureGates, nil); len(fieldErrs) > 0 {

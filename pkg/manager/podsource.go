@@ -39,14 +39,16 @@ const CELControllerName = "cel"
 
 func init() {
 	registry[SecondaryNetworkControllerName] = Registration{
-		Name:    SecondaryNetworkControllerName,
-		Workers: func(o *ControllerOptions) int { return int(o.ConcurrentServiceEndpointSyncs) },
-		New:     newSecondaryNetworkController,
+		Name:      SecondaryNetworkControllerName,
+		Workers:   func(o *ControllerOptions) int { return int(o.ConcurrentServiceEndpointSyncs) },
+		New:       newSecondaryNetworkController,
+		RBACRules: secondarynetwork.RBACRules,
 	}
 	registry[CELControllerName] = Registration{
-		Name:    CELControllerName,
-		Workers: func(o *ControllerOptions) int { return int(o.ConcurrentServiceEndpointSyncs) },
-		New:     newCELController,
+		Name:      CELControllerName,
+		Workers:   func(o *ControllerOptions) int { return int(o.ConcurrentServiceEndpointSyncs) },
+		New:       newCELController,
+		RBACRules: celprofiles.RBACRules,
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
@@ -81,6 +82,11 @@ type Registration struct {
 	Workers func(*ControllerOptions) int
 	// New constructs the controller.
 	New InitFunc
+	// RBACRules returns the RBAC rules the controller needs in every
+	// namespace, declared next to its code (the controller package's
+	// RBACRules). The permission preflight of `slicekit run` checks them
+	// (preflight.go) and config/rbac is tested against them.
+	RBACRules func() []rbacv1.PolicyRule
 }
 
 // registry maps a --controllers name to its registration. Adding a

@@ -93,6 +93,7 @@ func (m *Manager) healthHandler() http.Handler {
 			}
 			return nil
 		}},
+		{"permissions", m.permissions.check},
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/healthz", checksHandler(healthz))

@@ -34,7 +34,8 @@ const (
 	ExitOK = 0
 	// ExitFailure: the command failed at run time.
 	ExitFailure = 1
-	// ExitUsage: invalid command line, flags or input.
+	// ExitUsage: invalid command line, flags or input, or (slicekit run)
+	// a permission the permission preflight found missing.
 	ExitUsage = 2
 )
 

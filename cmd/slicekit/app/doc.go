@@ -21,5 +21,10 @@ limitations under the License.
 //
 // Main returns the exit code: ExitOK, ExitFailure for run-time failures,
 // ExitUsage for an unknown command or flag, an invalid flag value or
-// option, or invalid render input.
+// option, invalid render input, or a permission that `slicekit run`'s
+// preflight found missing.
+//
+// Started under the name kubectl-slicekit (IsPlugin, MainArgv), the binary
+// is the kubectl plugin `kubectl slicekit` (NewPluginCommand): check,
+// render and version.
 package app

@@ -24,6 +24,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/preflight"
 )
 
 // newRunCommand returns `slicekit run`.
@@ -36,7 +37,12 @@ func newRunCommand(_ Streams) *cobra.Command {
 EndpointSlice and EndpointSlice mirroring controllers) against the cluster of --kubeconfig, or the
 in-cluster configuration, with leader election, /metrics, /healthz and /readyz.
 Flags follow kube-controller-manager's names and defaults where it has them.
-SIGTERM or SIGINT stops it gracefully.`,
+SIGTERM or SIGINT stops it gracefully.
+
+At start-up it asks the API server (SelfSubjectAccessReview) for every permission
+the enabled controllers and leader election need; a missing one stops the start
+with exit status 2 and names the rule to add (--preflight=fail, the default),
+or is logged at error level while /readyz fails (--preflight=warn).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Complete(); err != nil {
@@ -59,7 +65,12 @@ SIGTERM or SIGINT stops it gracefully.`,
 			if err != nil {
 				return fmt.Errorf("starting the manager: %w", err)
 			}
-			return m.Run(ctx)
+			err = m.Run(ctx)
+			if preflight.IsMissingPermissions(err) {
+				// Exit status 2: a configuration error, in the RBAC rules.
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			return err
 		},
 	}
 	o.AddFlags(cmd.Flags())

@@ -241,7 +241,7 @@ func (c *Controller) handleErr(ctx context.Context, err error, key string) {
 		return
 	}
 	if c.queue.NumRequeues(key) < maxRetries {
-		logger.V(2).Info("Error syncing endpoints, retrying", "key", key, "err", err)
+		controllerkit.LogRetry(logger, 2, err, "Error syncing endpoints, retrying", "key", key)
 		c.queue.AddRateLimited(key)
 		return
 	}

@@ -300,7 +300,7 @@ func (c *Controller) handleErr(ctx context.Context, err error, key string) {
 		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultError)
 	}
 	if c.queue.NumRequeues(key) < maxRetries {
-		logger.Info("Error mirroring EndpointSlices for Endpoints, retrying", "key", key, "err", err)
+		controllerkit.LogRetry(logger, 0, err, "Error mirroring EndpointSlices for Endpoints, retrying", "key", key)
 		c.queue.AddRateLimited(key)
 		return
 	}

@@ -331,7 +331,7 @@ func (c *Controller) handleErr(ctx context.Context, err error, key string) {
 		return
 	}
 	if c.serviceQueue.NumRequeues(key) < maxRetries {
-		logger.Info("Error syncing endpoint slices for service, retrying", "key", key, "err", err)
+		controllerkit.LogRetry(logger, 0, err, "Error syncing endpoint slices for service, retrying", "key", key)
 		c.serviceQueue.AddRateLimited(key)
 		return
 	}

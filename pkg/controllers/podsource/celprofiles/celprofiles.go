@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
@@ -178,3 +179,8 @@ func (c *Controller) SyncAll(ctx context.Context) error {
 	}
 	return errors.Join(errs...)
 }
+
+// RBACRules returns the RBAC rules the CEL profile controllers need: the
+// pod-source controller's (podsource.RBACRules), whatever the profiles.
+// Each call returns a new slice.
+func RBACRules() []rbacv1.PolicyRule { return podsource.RBACRules() }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
@@ -127,3 +128,8 @@ func TransformPod(obj any) (any, error) {
 	trimmed.Annotations = annotations
 	return trimmed, nil
 }
+
+// RBACRules returns the RBAC rules the secondary-network controller needs:
+// the pod-source controller's (podsource.RBACRules). Each call returns a
+// new slice.
+func RBACRules() []rbacv1.PolicyRule { return podsource.RBACRules() }
