@@ -56,11 +56,13 @@ var _ Controller = (*endpointSliceController)(nil)
 // EndpointSlice controller.
 func newEndpointSliceController(ctx context.Context, ic InitContext) (Controller, error) {
 	gate := ic.Options.ExternalEndpointControllerEnabled()
+	cleanup := ic.Options.SelectorRemovalCleanupEnabled()
 	c, err := endpointslice.New(ctx, ic.Client, ic.InformerFactory, endpointslice.Options{
 		ControllerName:             ic.Options.ControllerName,
 		MaxEndpointsPerSlice:       ic.Options.MaxEndpointsPerSlice,
 		BatchPeriod:                ic.Options.EndpointUpdatesBatchPeriod,
 		ExternalEndpointController: &gate,
+		SelectorRemovalCleanup:     &cleanup,
 		Registerer:                 ic.Registerer,
 		EventRecorder:              ic.EventRecorder,
 		// With the CEL controllers Pods must stay whole in the shared

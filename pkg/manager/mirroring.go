@@ -56,11 +56,13 @@ func init() {
 // name is not delegated (KEP-4770: that name means "the default").
 func newMirroringController(ctx context.Context, ic InitContext) (Controller, error) {
 	gate := ic.Options.ExternalEndpointControllerEnabled()
+	cleanup := ic.Options.SelectorRemovalCleanupEnabled()
 	return mirroring.New(ctx, ic.Client, ic.InformerFactory, mirroring.Options{
 		MirroringMaxEndpointsPerSubset:           ic.Options.MirroringMaxEndpointsPerSubset,
 		MirroringConcurrentServiceEndpointSyncs:  ic.Options.MirroringConcurrentServiceEndpointSyncs,
 		MirroringEndpointSliceUpdatesBatchPeriod: ic.Options.MirroringEndpointSliceUpdatesBatchPeriod,
 		ExternalEndpointController:               &gate,
+		SelectorRemovalCleanup:                   &cleanup,
 		AcceptedControllerNames:                  []string{ic.Options.ControllerName},
 		Registerer:                               ic.Registerer,
 		EventRecorder:                            ic.EventRecorder,
@@ -71,10 +73,12 @@ func newMirroringController(ctx context.Context, ic InitContext) (Controller, er
 // controller.
 func newEndpointsController(ctx context.Context, ic InitContext) (Controller, error) {
 	gate := ic.Options.ExternalEndpointControllerEnabled()
+	cleanup := ic.Options.SelectorRemovalCleanupEnabled()
 	return endpoints.New(ctx, ic.Client, ic.InformerFactory, endpoints.Options{
 		ConcurrentEndpointSyncs:    ic.Options.ConcurrentEndpointSyncs,
 		EndpointUpdatesBatchPeriod: ic.Options.EndpointUpdatesBatchPeriod,
 		ExternalEndpointController: &gate,
+		SelectorRemovalCleanup:     &cleanup,
 		AcceptedControllerNames:    []string{ic.Options.ControllerName},
 		Registerer:                 ic.Registerer,
 		EventRecorder:              ic.EventRecorder,

@@ -39,6 +39,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 )
 
 // Defaults of the flags. Where kube-controller-manager (KCM) has the flag,
@@ -94,18 +95,27 @@ const (
 // service.kubernetes.io/endpoint-controller-name is ignored.
 const ExternalEndpointController featuregate.Feature = delegation.FeatureGate
 
+// SelectorRemovalCleanup is the feature gate (beta, default on) by which
+// slicekit's EndpointSlice and Endpoints controllers delete what they wrote
+// for a Service that no longer has a selector or became ExternalName, and
+// the mirroring controller does not mirror the Endpoints controller's
+// leftover (kubernetes#118376; pkg/controllers/selectorless). Off:
+// kube-controller-manager's behaviour.
+const SelectorRemovalCleanup featuregate.Feature = selectorless.FeatureGate
+
 // serviceAccountNamespaceFile holds the namespace of the Pod slicekit runs
 // in; a variable for tests.
 var serviceAccountNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 
 // NewFeatureGate returns a feature gate with slicekit's features
-// (ExternalEndpointController, default true) and the logging features of
+// (ExternalEndpointController and SelectorRemovalCleanup, default true) and the logging features of
 // k8s.io/component-base/logs/api/v1. Each call returns a new gate, so that
 // options never share global state.
 func NewFeatureGate() featuregate.MutableVersionedFeatureGate {
 	fg := featuregate.NewFeatureGate()
 	if err := fg.Add(map[featuregate.Feature]featuregate.FeatureSpec{
 		ExternalEndpointController: {Default: true, PreRelease: featuregate.Beta},
+		SelectorRemovalCleanup:     {Default: true, PreRelease: featuregate.Beta},
 	}); err != nil {
 		panic(fmt.Sprintf("adding slicekit feature gates: %v", err)) // programming error
 	}
@@ -274,6 +284,12 @@ func (o *ControllerOptions) Validate() error {
 // ExternalEndpointControllerEnabled reports the KEP-4770 feature gate.
 func (o *ControllerOptions) ExternalEndpointControllerEnabled() bool {
 	return o.FeatureGates.Enabled(ExternalEndpointController)
+}
+
+// SelectorRemovalCleanupEnabled reports the SelectorRemovalCleanup
+// feature gate.
+func (o *ControllerOptions) SelectorRemovalCleanupEnabled() bool {
+	return o.FeatureGates.Enabled(SelectorRemovalCleanup)
 }
 
 // LeaderElectionOptions configure Lease-based leader election (KCM's

@@ -121,6 +121,55 @@ func TestCases(t *testing.T) {
 	}
 }
 
+// TestSelectorRemovalCases runs the regression cases of the selector
+// removal fault class (kubernetes#118376) through Render with the
+// controllers `slicekit run --controllers=*,endpoints,secondary-network`
+// runs: 33 (the EndpointSlice controller's slice goes with the selector),
+// 34 (the Endpoints controller's leftover is not mirrored) and 36 (the
+// selectorless form of the secondary-network controller: the Pod selector
+// from the slicekit.dev/selector annotation, the built-in slice gone); and
+// 01, 13 to 17 with the same controllers, which must keep passing.
+func TestSelectorRemovalCases(t *testing.T) {
+	for _, id := range []string{"01", "13", "15", "16", "17", "33", "34", "36"} {
+		t.Run(id, func(t *testing.T) {
+			ctx := testContext(t)
+			c := casefile.MustLoad(t, id)
+			b := &renderBackend{t: t, opts: func() Options {
+				o := manager.NewControllerOptions()
+				o.Controllers = []string{"*", "endpoints", "secondary-network"}
+				o.SecondaryNetworkControllerName = "secondary.example.com"
+				return Options{Controllers: o}
+			}}
+			casefile.Report(t, casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true}))
+		})
+	}
+}
+
+// TestSelectorRemovalCasesGateOff is the negative control: with
+// --feature-gates=SelectorRemovalCleanup=false slicekit behaves as KCM
+// v1.37.2 and fails cases 33 and 34 exactly as KCM does (the stale slice
+// stays; the leftover Endpoints is mirrored), so the cases can fail.
+func TestSelectorRemovalCasesGateOff(t *testing.T) {
+	for _, id := range []string{"33", "34"} {
+		t.Run(id, func(t *testing.T) {
+			ctx := testContext(t)
+			c := casefile.MustLoad(t, id)
+			b := &renderBackend{t: t, opts: func() Options {
+				o := manager.NewControllerOptions()
+				o.Controllers = []string{"*", "endpoints"}
+				if err := o.FeatureGates.Set(string(manager.SelectorRemovalCleanup) + "=false"); err != nil {
+					t.Fatal(err)
+				}
+				return Options{Controllers: o}
+			}}
+			res := casefile.Run(ctx, c, b, casefile.RunOptions{})
+			if !res.Failed() {
+				t.Errorf("case %s passed with SelectorRemovalCleanup off; want KCM's failure:\n%s", id, res)
+			}
+		})
+	}
+}
+
 // TestCase18EndpointSlicePart checks the EndpointSlice controller's part of
 // case 18 (KEP-4770): the default slice of the labelled svc-a is deleted,
 // no new one or placeholder appears, the named controller's slice is

@@ -37,6 +37,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -64,6 +65,11 @@ type Controller struct {
 	opts   Options
 	// gate is the ExternalEndpointController feature gate.
 	gate bool
+	// cleanup is the SelectorRemovalCleanup feature gate.
+	cleanup bool
+	// removals counts Endpoints objects deleted because their Service
+	// selects no Pods; nil without metrics.
+	removals *selectorless.RemovalMetrics
 
 	// eventBroadcaster is nil when the caller supplied the EventRecorder;
 	// otherwise Run connects it to the API server.
@@ -119,6 +125,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		client:         client,
 		opts:           opts,
 		gate:           opts.gateEnabled(),
+		cleanup:        opts.cleanupEnabled(),
 		eventRecorder:  opts.EventRecorder,
 		staleEndpoints: newStaleEndpointsTracker(),
 		triggerTimes:   servicepods.NewTriggerTimeTracker(),
@@ -129,6 +136,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	}
 	var wqMetrics workqueue.MetricsProvider
 	if opts.Registerer != nil {
+		if c.removals, err = selectorless.NewRemovalMetrics(opts.Registerer, "endpoint_controller", SelectorRemovalMetricName,
+			"Endpoints objects this controller deleted because their Service has no selector or is of type ExternalName (kubernetes#118376), by reason."); err != nil {
+			return nil, fmt.Errorf("endpoints: %w", err)
+		}
 		if wqMetrics, err = workqueuemetrics.New(opts.Registerer); err != nil {
 			return nil, fmt.Errorf("endpoints: registering workqueue metrics: %w", err)
 		}
@@ -204,7 +215,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	}
 	logger := klog.FromContext(ctx)
 	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
-	logger.Info("Starting endpoint controller", "externalEndpointController", c.gate)
+	logger.Info("Starting endpoint controller", "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
 	var wg sync.WaitGroup
 	defer func() {
 		logger.Info("Shutting down endpoint controller")

@@ -20,13 +20,14 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
 // Event handlers only compute keys and queue them; syncs re-read the
@@ -46,8 +47,9 @@ func (c *Controller) queueKey(obj any) {
 }
 
 // onEndpointsAdd queues an Endpoints object (added, or updated) that
-// carries this controller's managed-by label while its Service is missing
-// or delegated, so that it is deleted. This replaces KCM's start-up
+// carries this controller's managed-by label while its Service is missing,
+// delegated, or (with SelectorRemovalCleanup) selects no Pods, so that it
+// is deleted. This replaces KCM's start-up
 // checkLeftoverEndpoints, which queues every Endpoints object and deletes
 // every one without a Service, whoever wrote it (spec O3, E9): here an
 // Endpoints object without the label is never queued for deletion.
@@ -58,6 +60,11 @@ func (c *Controller) onEndpointsAdd(obj any) {
 	}
 	svc, err := c.serviceLister.Services(ep.Namespace).Get(ep.Name)
 	if (err != nil && apierrors.IsNotFound(err)) || (err == nil && c.delegated(svc)) {
+		c.queueKey(ep)
+		return
+	}
+	if none, _, _ := selectorless.SelectsNoPods(svc); err == nil && none && c.cleanup {
+		// The leftover of a selector removal (kubernetes#118376).
 		c.queueKey(ep)
 	}
 }

@@ -74,6 +74,17 @@ type Options struct {
 	// when false the label is ignored (rule (a)9). nil means true.
 	ExternalEndpointController *bool
 
+	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
+	// (pkg/controllers/selectorless): when true, the Endpoints object of a
+	// Service that has no selector or is of type ExternalName is deleted if
+	// it carries LabelManagedBy=ControllerName (never one without it: that
+	// is hand-written), with a UID precondition, a Normal EndpointsRemoved
+	// event naming the reason and the counter
+	// endpoint_controller_selector_removal_deleted_endpoints_total
+	// (kubernetes#118376, regression case 34); when false it is left, as
+	// KCM does. nil means true.
+	SelectorRemovalCleanup *bool
+
 	// AcceptedControllerNames are further values of the KEP-4770 label
 	// service.kubernetes.io/endpoint-controller-name that name this
 	// controller's stack, for example the EndpointSlice controller's name
@@ -83,8 +94,8 @@ type Options struct {
 	AcceptedControllerNames []string
 
 	// Registerer receives the workqueue_* metrics of the queue named
-	// endpoint (KCM's Endpoints controller has no other metric). nil means
-	// no metrics.
+	// endpoint (KCM's Endpoints controller has no other metric) and
+	// slicekit's selector-removal counter. nil means no metrics.
 	Registerer prometheus.Registerer
 
 	// EventRecorder records the controller's events. nil means New builds
@@ -107,6 +118,11 @@ func (o Options) complete() (Options, error) {
 		errs = append(errs, fmt.Errorf("EndpointUpdatesBatchPeriod %s is negative", o.EndpointUpdatesBatchPeriod))
 	}
 	return o, errors.Join(errs...)
+}
+
+// cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).
+func (o Options) cleanupEnabled() bool {
+	return o.SelectorRemovalCleanup == nil || *o.SelectorRemovalCleanup
 }
 
 // gateEnabled reports the ExternalEndpointController gate (nil means true).

@@ -34,6 +34,7 @@ import (
 	netutils "k8s.io/utils/net"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	sourceendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
@@ -50,7 +51,18 @@ const (
 	// deleted the Endpoints object it wrote for a Service delegated to
 	// another controller by the KEP-4770 label.
 	ReasonHandedOver = "EndpointsHandedOver"
+	// ReasonEndpointsRemoved (Normal, on the Service, slicekit): with the
+	// SelectorRemovalCleanup gate on, this controller deleted the Endpoints
+	// object it wrote for a Service that has no selector or is of type
+	// ExternalName; the message names the reason (kubernetes#118376).
+	ReasonEndpointsRemoved = selectorless.ReasonEndpointsRemoved
 )
+
+// SelectorRemovalMetricName is the name, after the subsystem
+// endpoint_controller and without _total, of the counter of Endpoints
+// objects deleted because their Service selects no Pods (label reason:
+// no-selector, external-name).
+const SelectorRemovalMetricName = "selector_removal_deleted_endpoints"
 
 // StaleInformerCacheError is returned by SyncService when the Endpoints
 // informer cache still holds a version this controller already replaced
@@ -87,7 +99,12 @@ func IsStaleInformerCache(err error) bool {
 //     other than ControllerName): the same deletion, plus a Normal
 //     EndpointsHandedOver event on the Service; nothing is written. Checked
 //     before the type and selector (rule (a)2).
-//  3. type ExternalName or nil selector: nothing.
+//  3. type ExternalName or nil selector: with the SelectorRemovalCleanup
+//     gate on (the default), the deletion of step 1 (only an object that
+//     carries this controller's managed-by label; hand-written Endpoints of
+//     a selectorless Service are never touched) with a Normal
+//     EndpointsRemoved event naming the reason and the removal metric
+//     (kubernetes#118376, case 34); with the gate off, nothing (KCM).
 //  4. Every selected Pod that should be in endpoints (not terminal, has an
 //     IP; terminating only with publishNotReadyAddresses) gives one address
 //     of the Service's first IP family (spec.ipFamilies[0], else the
@@ -140,15 +157,16 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	if c.delegated(service) {
 		return c.handOver(ctx, service)
 	}
-	if service.Spec.Type == corev1.ServiceTypeExternalName {
+	if none, reason, why := selectorless.SelectsNoPods(service); none {
 		// Services of type ExternalName receive no endpoints from this
-		// controller (https://issues.k8s.io/105986).
-		return nil
-	}
-	if service.Spec.Selector == nil {
-		// Services without a selector receive the endpoints created out of
-		// band through the API.
-		return nil
+		// controller (https://issues.k8s.io/105986); Services without a
+		// selector receive the endpoints created out of band through the
+		// API. KCM leaves the object it wrote before (kubernetes#118376);
+		// with SelectorRemovalCleanup it is deleted, if it is ours.
+		if !c.cleanup {
+			return nil
+		}
+		return c.removeForSelector(ctx, service, reason, why)
 	}
 
 	logger.V(5).Info("About to update endpoints for service", "service", klog.KObj(service))
@@ -513,6 +531,28 @@ func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
 		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
 			"Deleted Endpoints managed by %s: the Service is delegated to endpoint controller %q by label %s",
 			ControllerName, target, delegation.LabelEndpointControllerName)
+	}
+	return nil
+}
+
+// removeForSelector deletes the Endpoints object this controller wrote for
+// a Service that selects no Pods any more (deleteOwnEndpoints: only with
+// this controller's managed-by label, UID precondition), forgets the
+// Service, counts the deletion in the removal metric and records a Normal
+// EndpointsRemoved event naming why (reason and why from
+// selectorless.SelectsNoPods).
+func (c *Controller) removeForSelector(ctx context.Context, svc *corev1.Service, reason, why string) error {
+	deleted, err := c.deleteOwnEndpoints(ctx, svc.Namespace, svc.Name)
+	if err != nil {
+		return err
+	}
+	c.triggerTimes.DeleteService(svc.Namespace, svc.Name)
+	c.staleEndpoints.Delete(svc.Namespace, svc.Name)
+	if deleted {
+		c.removals.Add(reason, 1)
+		klog.FromContext(ctx).Info("Deleted Endpoints of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason)
+		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
+			"Deleted Endpoints managed by %s: %s (%s)", ControllerName, why, selectorless.UpstreamIssue)
 	}
 	return nil
 }

@@ -40,6 +40,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
@@ -84,6 +85,11 @@ type Controller struct {
 	opts   Options
 	// gate is the ExternalEndpointController feature gate.
 	gate bool
+	// cleanup is the SelectorRemovalCleanup feature gate.
+	cleanup bool
+	// removals counts slices deleted because their Service selects no
+	// Pods; nil without metrics.
+	removals *selectorless.RemovalMetrics
 
 	// eventBroadcaster is nil when the caller supplied the EventRecorder;
 	// otherwise Run connects it to the API server.
@@ -153,6 +159,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		client:        client,
 		opts:          opts,
 		gate:          opts.gateEnabled(),
+		cleanup:       opts.cleanupEnabled(),
 		eventRecorder: opts.EventRecorder,
 		triggerTimes:  servicepods.NewTriggerTimeTracker(),
 		tracker:       reconciler.NewTracker(),
@@ -165,6 +172,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	var wqMetrics workqueue.MetricsProvider
 	if opts.Registerer != nil {
 		if c.metrics, err = rmetrics.New(opts.Registerer, rmetrics.Options{}); err != nil {
+			return nil, fmt.Errorf("endpointslice: %w", err)
+		}
+		if c.removals, err = selectorless.NewRemovalMetrics(opts.Registerer, rmetrics.DefaultSubsystem, SelectorRemovalMetricName,
+			"EndpointSlices this controller deleted because their Service has no selector or is of type ExternalName (kubernetes#118376), by reason."); err != nil {
 			return nil, fmt.Errorf("endpointslice: %w", err)
 		}
 		if wqMetrics, err = workqueuemetrics.New(opts.Registerer); err != nil {
@@ -308,7 +319,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 
 	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
 
-	logger.Info("Starting endpoint slice controller", "controllerName", c.opts.ControllerName, "externalEndpointController", c.gate)
+	logger.Info("Starting endpoint slice controller", "controllerName", c.opts.ControllerName, "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
 	var wg sync.WaitGroup
 	defer func() {
 		logger.Info("Shutting down endpoint slice controller")

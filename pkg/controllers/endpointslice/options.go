@@ -72,6 +72,15 @@ type Options struct {
 	// is ignored (rule (a)9). nil means true.
 	ExternalEndpointController *bool
 
+	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
+	// (pkg/controllers/selectorless): when true, this controller deletes its
+	// slices of a Service that has no selector or is of type ExternalName
+	// (kubernetes#118376, regression case 33), with UID preconditions, a
+	// Normal EndpointSlicesRemoved event naming the reason and the counter
+	// endpoint_slice_controller_selector_removal_deleted_slices_total;
+	// when false it leaves them, as KCM does (C11, E1). nil means true.
+	SelectorRemovalCleanup *bool
+
 	// TopologyHints enables topology-aware hints (the Service annotation
 	// service.kubernetes.io/topology-mode: Auto, behaviour C34) through a
 	// topology cache fed from the Node informer, as KCM always does. nil
@@ -137,6 +146,11 @@ func (o Options) complete() (Options, error) {
 // gateEnabled reports the ExternalEndpointController gate (nil means true).
 func (o Options) gateEnabled() bool {
 	return o.ExternalEndpointController == nil || *o.ExternalEndpointController
+}
+
+// cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).
+func (o Options) cleanupEnabled() bool {
+	return o.SelectorRemovalCleanup == nil || *o.SelectorRemovalCleanup
 }
 
 // topologyEnabled reports whether topology hints are enabled (nil means true).

@@ -20,20 +20,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
-	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -53,7 +51,18 @@ const (
 	// KEP-4770 label; the message names that controller and the number of
 	// slices deleted. KEP-4770 itself defines no event (rule (a)14).
 	ReasonHandedOver = "EndpointSlicesHandedOver"
+	// ReasonEndpointSlicesRemoved (Normal, slicekit): with the
+	// SelectorRemovalCleanup gate on, this controller deleted its
+	// EndpointSlices of a Service that has no selector or is of type
+	// ExternalName; the message names the reason (kubernetes#118376).
+	ReasonEndpointSlicesRemoved = selectorless.ReasonEndpointSlicesRemoved
 )
+
+// SelectorRemovalMetricName is the name, after the subsystem
+// endpoint_slice_controller and without _total, of the counter of slices
+// deleted because their Service selects no Pods (label reason: no-selector,
+// external-name).
+const SelectorRemovalMetricName = "selector_removal_deleted_slices"
 
 // StaleInformerCacheError is returned by SyncService when the EndpointSlice
 // informer cache is older than this controller's own writes (behaviour C13,
@@ -90,8 +99,12 @@ func IsStaleInformerCache(err error) bool {
 //     doc) and forget its state; a Normal EndpointSlicesHandedOver event when
 //     slices were deleted. Checked before the type and selector, because the
 //     KEP applies "no matter the service specs" (rule (a)2).
-//  3. type ExternalName or nil selector: return nil, leaving slices as they
-//     are (C11, edge case E1).
+//  3. type ExternalName or nil selector: with the SelectorRemovalCleanup
+//     gate on (Options.SelectorRemovalCleanup, the default), delete this
+//     controller's slices of the Service as in step 2, with a Normal
+//     EndpointSlicesRemoved event naming the reason and the removal metric
+//     (kubernetes#118376, case 33); with the gate off return nil, leaving
+//     slices as they are (KCM: C11, edge case E1).
 //  4. List the selected Pods and this controller's slices of the Service
 //     (managed-by and kubernetes.io/service-name labels), drop slices
 //     pending deletion, and return a *StaleInformerCacheError when the cache
@@ -128,15 +141,16 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 		return c.handOver(ctx, service)
 	}
 
-	if service.Spec.Type == corev1.ServiceTypeExternalName {
+	if none, reason, why := selectorless.SelectsNoPods(service); none {
 		// Services of type ExternalName receive no endpoints from this
-		// controller (https://issues.k8s.io/105986).
-		return nil
-	}
-	if service.Spec.Selector == nil {
-		// Services without a selector receive EndpointSlices written out
-		// of band through the API.
-		return nil
+		// controller (https://issues.k8s.io/105986); Services without a
+		// selector receive EndpointSlices written out of band through the
+		// API. KCM leaves the slices it wrote before (C11, E1,
+		// kubernetes#118376); with SelectorRemovalCleanup they are deleted.
+		if !c.cleanup {
+			return nil
+		}
+		return c.removeForSelector(ctx, service, reason, why)
 	}
 
 	logger.V(5).Info("About to update endpoint slices for service", "key", key)
@@ -224,73 +238,67 @@ func (c *Controller) forget(namespace, name string) {
 	}
 }
 
-// handOver deletes this controller's slices of a delegated Service: each
-// slice with this controller's managed-by value and the Service's name
-// label, not already pending deletion, with a UID precondition so that a
-// slice recreated under the same name is never removed. NotFound counts as
-// deleted. Slices of other controllers are never listed. When the cache is
-// older than this controller's writes it returns a
-// *StaleInformerCacheError, so that a slice just created is not missed.
-// Every deletion is recorded in the tracker as expected; a Normal
-// EndpointSlicesHandedOver event is recorded when at least one slice was
-// deleted, a Warning FailedToUpdateEndpointSlices event when a deletion
-// failed.
-func (c *Controller) handOver(ctx context.Context, service *corev1.Service) error {
-	logger := klog.FromContext(ctx)
+// deleteOwnSlices deletes this controller's slices of service, for a
+// Service it stops writing for: each slice with this controller's
+// managed-by value and the Service's name label, not already pending
+// deletion, with a UID precondition (reconciler.DeleteAll). Slices of other
+// controllers are never listed. When the cache is older than this
+// controller's writes it returns a *StaleInformerCacheError, so that a
+// slice just created is not missed. It forgets the Service's state and
+// returns the number of slices deleted; a failed deletion records a Warning
+// FailedToUpdateEndpointSlices event naming why (the caller's words).
+func (c *Controller) deleteOwnSlices(ctx context.Context, service *corev1.Service, why string) (int, error) {
 	key := service.Namespace + "/" + service.Name
-	target := service.Labels[delegation.LabelEndpointControllerName]
-
 	slices, err := c.listOwnSlices(service)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if c.tracker.StaleSlices(service.Namespace, service.Name, slices) {
-		return &StaleInformerCacheError{Service: key}
+		return 0, &StaleInformerCacheError{Service: key}
 	}
 	// Forget trigger times, metrics, hints and tracked generations; the
-	// deletions below are tracked again as expected ones.
+	// deletions are tracked again as expected ones.
 	c.forget(service.Namespace, service.Name)
-	if len(slices) == 0 {
-		logger.V(5).Info("Service is delegated to another endpoint controller, nothing to delete", "service", klog.KObj(service), "delegatedTo", target)
-		return nil
+	deleted, err := c.reconciler.DeleteAll(ctx, service.Namespace, service.Name, slices)
+	if err != nil {
+		c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
+			"Error deleting Endpoint Slices of Service %s/%s (%s): %v", service.Namespace, service.Name, why, err)
+		return deleted, fmt.Errorf("deleting EndpointSlices of Service %s (%s): %w", key, why, err)
 	}
+	return deleted, nil
+}
 
-	// Lister order is random; delete in name order.
-	sort.Slice(slices, func(i, j int) bool { return slices[i].Name < slices[j].Name })
-	var errs []error
-	deleted := 0
-	for _, s := range slices {
-		if !c.managedByUs(s) || s.Labels[discovery.LabelServiceName] != service.Name {
-			continue // never reached: the lister selector guarantees both
-		}
-		uid := s.UID
-		err := c.client.DiscoveryV1().EndpointSlices(s.Namespace).Delete(ctx, s.Name, metav1.DeleteOptions{
-			Preconditions: &metav1.Preconditions{UID: &uid},
-		})
-		switch {
-		case err == nil:
-			deleted++
-			c.tracker.ExpectDeletion(s)
-			c.metrics.IncEndpointSliceChanges(rmetrics.OperationDelete)
-		case apierrors.IsNotFound(err):
-			c.tracker.ExpectDeletion(s)
-		default:
-			errs = append(errs, fmt.Errorf("deleting EndpointSlice %s of delegated Service %s: %w", s.Name, key, err))
-		}
-	}
+// handOver deletes this controller's slices of a delegated Service
+// (deleteOwnSlices) and records a Normal EndpointSlicesHandedOver event when
+// at least one slice was deleted.
+func (c *Controller) handOver(ctx context.Context, service *corev1.Service) error {
+	target := service.Labels[delegation.LabelEndpointControllerName]
+	deleted, err := c.deleteOwnSlices(ctx, service, fmt.Sprintf("delegated to %q", target))
 	if deleted > 0 {
-		logger.Info("Deleted EndpointSlices of a Service delegated to another endpoint controller",
+		klog.FromContext(ctx).Info("Deleted EndpointSlices of a Service delegated to another endpoint controller",
 			"service", klog.KObj(service), "delegatedTo", target, "deleted", deleted)
 		c.eventRecorder.Eventf(service, corev1.EventTypeNormal, ReasonHandedOver,
 			"Deleted %d EndpointSlice(s) managed by %s: the Service is delegated to endpoint controller %q by label %s",
 			deleted, c.opts.ControllerName, target, delegation.LabelEndpointControllerName)
 	}
-	if err := errors.Join(errs...); err != nil {
-		c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
-			"Error deleting Endpoint Slices of Service %s/%s delegated to %q: %v", service.Namespace, service.Name, target, err)
-		return err
+	return err
+}
+
+// removeForSelector deletes this controller's slices of a Service that
+// selects no Pods any more (deleteOwnSlices; reason and why from
+// selectorless.SelectsNoPods), counts them in the removal metric and
+// records a Normal EndpointSlicesRemoved event naming why when at least one
+// slice was deleted (kubernetes#118376, regression case 33).
+func (c *Controller) removeForSelector(ctx context.Context, service *corev1.Service, reason, why string) error {
+	deleted, err := c.deleteOwnSlices(ctx, service, why)
+	if deleted > 0 {
+		c.removals.Add(reason, deleted)
+		klog.FromContext(ctx).Info("Deleted EndpointSlices of a Service that selects no Pods",
+			"service", klog.KObj(service), "reason", reason, "deleted", deleted)
+		c.eventRecorder.Eventf(service, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
+			"Deleted %d EndpointSlice(s) managed by %s: %s (%s)", deleted, c.opts.ControllerName, why, selectorless.UpstreamIssue)
 	}
-	return nil
+	return err
 }
 
 // sweepDelegated queues every delegated Service that still has an

@@ -48,6 +48,7 @@ func TestSyncService(t *testing.T) {
 	tests := []struct {
 		name       string
 		service    string // default "svc"
+		opts       Options
 		objects    []runtime.Object
 		wantVerbs  []string
 		wantErr    bool
@@ -65,10 +66,26 @@ func TestSyncService(t *testing.T) {
 			wantVerbs: []string{},
 		},
 		{
-			name: "ExternalName: nothing, existing slice kept (C11)",
+			name: "SelectorRemovalCleanup off: ExternalName, existing slice kept (C11)",
+			opts: Options{SelectorRemovalCleanup: ptr.To(false)},
 			objects: []runtime.Object{newService("svc", func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName }),
 				newSlice("svc-1", "svc", self, "10.0.0.1")},
 			wantVerbs: []string{},
+		},
+		{
+			name: "SelectorRemovalCleanup off: no selector, existing slice kept (C11)",
+			opts: Options{SelectorRemovalCleanup: ptr.To(false)},
+			objects: []runtime.Object{newService("svc", func(s *corev1.Service) { s.Spec.Selector = nil }),
+				newSlice("svc-1", "svc", self, "10.0.0.1")},
+			wantVerbs: []string{},
+		},
+		{
+			name: "ExternalName: own slice deleted, foreign kept (kubernetes#118376)",
+			objects: []runtime.Object{newService("svc", func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName }),
+				newSlice("svc-1", "svc", self, "10.0.0.1"), newSlice("custom-1", "svc", custom, "10.9.9.9")},
+			wantVerbs: []string{"delete svc-1"},
+			wantEvents: []string{"Normal EndpointSlicesRemoved Deleted 1 EndpointSlice(s) managed by endpointslice-controller.k8s.io: " +
+				"the Service is of type ExternalName (kubernetes#118376)"},
 		},
 		{
 			name:      "no pods: placeholder created (C27)",
@@ -134,7 +151,7 @@ func TestSyncService(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, Options{})
+			f := newFixture(t, tc.opts)
 			f.add(newNode("node-1", "zone-a"))
 			f.add(tc.objects...)
 			mc := newMutationCheck(tc.objects...)

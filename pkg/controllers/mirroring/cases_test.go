@@ -172,11 +172,14 @@ func syncPass(t *testing.T, ctx context.Context, w *casefile.World, client kuber
 // with the TooManyAddressesToMirror event), 16 (re-packing), 17
 // (eligibility, with the optional reverse check) and 18 (KEP-4770: svc-c's
 // mirrored slice deleted, with the optional follow-up after the label is
-// removed; svc-a and svc-b are the EndpointSlice controller's part).
+// removed; svc-a and svc-b are the EndpointSlice controller's part), 33
+// (the EndpointSlice controller deletes its slice once the selector is
+// removed) and 34 (the Endpoints controller's leftover on a selectorless
+// Service is not mirrored; hand-written Endpoints are).
 // Cases 13 to 17 compare the trigger-time annotation too
 // (ignoreTriggerTime: false): mirrored slices never carry it.
 func TestCases(t *testing.T) {
-	for _, id := range []string{"01", "13", "15", "16", "17", "18"} {
+	for _, id := range []string{"01", "13", "15", "16", "17", "18", "33", "34"} {
 		t.Run(id, func(t *testing.T) {
 			c := casefile.MustLoad(t, id)
 			_, ctx := ktesting.NewTestContext(t)

@@ -39,6 +39,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 )
@@ -72,6 +73,11 @@ type Controller struct {
 	opts   Options
 	// gate is the ExternalEndpointController feature gate.
 	gate bool
+	// cleanup is the SelectorRemovalCleanup feature gate.
+	cleanup bool
+	// removals counts mirrored slices deleted because their Endpoints
+	// object is a selector removal's leftover; nil without metrics.
+	removals *selectorless.RemovalMetrics
 
 	// eventBroadcaster is nil when the caller supplied the EventRecorder;
 	// otherwise Run connects it to the API server.
@@ -133,6 +139,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		client:        client,
 		opts:          opts,
 		gate:          opts.gateEnabled(),
+		cleanup:       opts.cleanupEnabled(),
 		eventRecorder: opts.EventRecorder,
 		tracker:       reconciler.NewTracker(),
 	}
@@ -144,6 +151,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	var wqMetrics workqueue.MetricsProvider
 	if opts.Registerer != nil {
 		if c.metrics, err = rmetrics.New(opts.Registerer, rmetrics.Options{Subsystem: MetricsSubsystem}); err != nil {
+			return nil, fmt.Errorf("mirroring: %w", err)
+		}
+		if c.removals, err = selectorless.NewRemovalMetrics(opts.Registerer, MetricsSubsystem, SelectorRemovalMetricName,
+			"Mirrored EndpointSlices deleted because their Endpoints object is the Endpoints controller's leftover on a Service without a selector (kubernetes#118376), by reason."); err != nil {
 			return nil, fmt.Errorf("mirroring: %w", err)
 		}
 		if c.mirroringMetrics, err = newMirroringMetrics(opts.Registerer); err != nil {
@@ -252,7 +263,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
 
 	logger.Info("Starting EndpointSliceMirroring controller", "controllerName", c.opts.ControllerName,
-		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate)
+		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
 	var wg sync.WaitGroup
 	defer func() {
 		logger.Info("Shutting down EndpointSliceMirroring controller")

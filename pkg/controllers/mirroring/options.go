@@ -97,6 +97,17 @@ type Options struct {
 	// true.
 	ExternalEndpointController *bool
 
+	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
+	// (pkg/controllers/selectorless): when true, an Endpoints object that
+	// carries endpoints.kubernetes.io/managed-by=endpoint-controller on a
+	// Service without a selector is the Endpoints controller's leftover from
+	// before the selector was removed, not hand-written endpoints: it is not
+	// mirrored, and the slices mirrored for it before are deleted
+	// (kubernetes#118376, regression case 34). Trade-off: a user who edits
+	// such a leftover by hand must drop the label for it to be mirrored.
+	// When false it is mirrored, as KCM does (shouldMirror). nil means true.
+	SelectorRemovalCleanup *bool
+
 	// AcceptedControllerNames are further values of the KEP-4770 label
 	// service.kubernetes.io/endpoint-controller-name that name this
 	// controller's stack, for example the EndpointSlice controller's name
@@ -144,6 +155,11 @@ func (o Options) complete() (Options, error) {
 		errs = append(errs, fmt.Errorf("MirroringEndpointSliceUpdatesBatchPeriod %s is negative", o.MirroringEndpointSliceUpdatesBatchPeriod))
 	}
 	return o, errors.Join(errs...)
+}
+
+// cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).
+func (o Options) cleanupEnabled() bool {
+	return o.SelectorRemovalCleanup == nil || *o.SelectorRemovalCleanup
 }
 
 // gateEnabled reports the ExternalEndpointController gate (nil means true).

@@ -26,15 +26,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
-	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/source/endpoints"
 )
 
@@ -60,7 +59,18 @@ const (
 	// the number of slices. The same reason as the EndpointSlice
 	// controller's.
 	ReasonHandedOver = "EndpointSlicesHandedOver"
+	// ReasonEndpointSlicesRemoved (Normal, on the Service, slicekit): with
+	// the SelectorRemovalCleanup gate on, the slices mirrored for an
+	// Endpoints object that is the Endpoints controller's leftover on a
+	// Service without a selector were deleted (kubernetes#118376).
+	ReasonEndpointSlicesRemoved = selectorless.ReasonEndpointSlicesRemoved
 )
+
+// SelectorRemovalMetricName is the name, after the subsystem
+// endpoint_slice_mirroring_controller and without _total, of the counter
+// of mirrored slices deleted because their Endpoints object is a selector
+// removal's leftover (label reason: no-selector).
+const SelectorRemovalMetricName = "selector_removal_deleted_slices"
 
 // StaleInformerCacheError is returned by SyncEndpoints when the
 // EndpointSlice informer cache is older than this controller's own writes
@@ -94,11 +104,17 @@ func IsStaleInformerCache(err error) bool {
 //     not exist, the Service is delegated to another controller by the
 //     KEP-4770 label (rule (a)8; a Normal EndpointSlicesHandedOver event on
 //     the Service), or the Service has a selector (case 01).
-//  2. Otherwise this controller's slices for the name are listed
+//  2. With the SelectorRemovalCleanup gate on, an Endpoints object
+//     carrying endpoints.kubernetes.io/managed-by=endpoint-controller (the
+//     Endpoints controller's leftover from before the selector was removed,
+//     kubernetes#118376, case 34) is not mirrored: its mirrored slices are
+//     deleted, with a Normal EndpointSlicesRemoved event on the Service.
+//     KCM mirrors it (its shouldMirror ignores that label).
+//  3. Otherwise this controller's slices for the name are listed
 //     (managed-by and kubernetes.io/service-name labels), slices pending
 //     deletion are dropped, and a *StaleInformerCacheError is returned when
 //     the cache is older than this controller's writes.
-//  3. The desired endpoints are computed (endpoints.Desired: re-packing,
+//  4. The desired endpoints are computed (endpoints.Desired: re-packing,
 //     per-subset limit with ready addresses first, invalid IPs skipped;
 //     Warning events InvalidIPAddress and TooManyAddressesToMirror on the
 //     Endpoints) and reconciled into one slice per address type and port
@@ -153,6 +169,10 @@ func (c *Controller) SyncEndpoints(ctx context.Context, key string) error {
 		logger.V(4).Info("Service now has selector, cleaning up any mirrored EndpointSlices", "service", klog.KObj(svc))
 		_, err := c.deleteMirroredSlices(ctx, namespace, name)
 		return err
+	}
+
+	if c.cleanup && IsSelectorRemovalLeftover(ep) {
+		return c.dropLeftover(ctx, svc, ep)
 	}
 
 	slices, err := c.listOwnSlices(namespace, name)
@@ -372,27 +392,9 @@ func (c *Controller) deleteMirroredSlices(ctx context.Context, namespace, name s
 	if c.tracker.StaleSlices(namespace, name, slices) {
 		return 0, &StaleInformerCacheError{Endpoints: namespace + "/" + name}
 	}
-	c.reconciler.DeleteOwner(namespace, name)
-	var errs []error
-	deleted := 0
-	for _, s := range slices {
-		uid := s.UID
-		err := c.client.DiscoveryV1().EndpointSlices(namespace).Delete(ctx, s.Name, metav1.DeleteOptions{
-			Preconditions: &metav1.Preconditions{UID: &uid},
-		})
-		switch {
-		case err == nil:
-			deleted++
-			c.tracker.ExpectDeletion(s)
-			c.metrics.IncEndpointSliceChanges(rmetrics.OperationDelete)
-		case apierrors.IsNotFound(err):
-			c.tracker.ExpectDeletion(s)
-		default:
-			errs = append(errs, fmt.Errorf("deleting EndpointSlice %s: %w", s.Name, err))
-		}
-	}
-	if len(errs) > 0 {
-		return deleted, fmt.Errorf("deleting %d/%d EndpointSlices mirrored for Endpoints %s/%s: %w", len(errs), len(slices), namespace, name, errors.Join(errs...))
+	deleted, err := c.reconciler.DeleteAll(ctx, namespace, name, slices)
+	if err != nil {
+		return deleted, fmt.Errorf("deleting EndpointSlices mirrored for Endpoints %s/%s: %w", namespace, name, err)
 	}
 	if deleted > 0 {
 		klog.FromContext(ctx).V(2).Info("Deleted mirrored EndpointSlices", "endpoints", klog.KRef(namespace, name), "deleted", deleted)
@@ -413,6 +415,32 @@ func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
 		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
 			"Deleted %d EndpointSlice(s) managed by %s: the Service is delegated to endpoint controller %q by label %s",
 			deleted, c.opts.ControllerName, target, delegation.LabelEndpointControllerName)
+	}
+	return err
+}
+
+// IsSelectorRemovalLeftover reports whether ep carries the Endpoints
+// controller's managed-by label (endpoints.kubernetes.io/managed-by=
+// endpoint-controller). On a Service without a selector such an object was
+// written while the Service still had one: the Endpoints controller's
+// leftover, not hand-written endpoints (kubernetes#118376, case 34).
+func IsSelectorRemovalLeftover(ep *corev1.Endpoints) bool {
+	return ep != nil && ep.Labels[selectorless.EndpointsManagedByLabel] == selectorless.EndpointsControllerName
+}
+
+// dropLeftover deletes the slices mirrored for a selector removal's
+// leftover Endpoints object (see IsSelectorRemovalLeftover), counts them in
+// the removal metric and records a Normal EndpointSlicesRemoved event on
+// the Service when it deleted any.
+func (c *Controller) dropLeftover(ctx context.Context, svc *corev1.Service, ep *corev1.Endpoints) error {
+	klog.FromContext(ctx).V(4).Info("Endpoints is the Endpoints controller's leftover on a Service without a selector, not mirroring it", "endpoints", klog.KObj(ep))
+	deleted, err := c.deleteMirroredSlices(ctx, ep.Namespace, ep.Name)
+	if deleted > 0 {
+		c.removals.Add(selectorless.ReasonNoSelector, deleted)
+		klog.FromContext(ctx).Info("Deleted EndpointSlices mirrored from the Endpoints controller's leftover", "service", klog.KObj(svc), "deleted", deleted)
+		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
+			"Deleted %d EndpointSlice(s) managed by %s: Endpoints %s/%s carries %s=%s, it is the Endpoints controller's leftover from before the selector was removed (%s)",
+			deleted, c.opts.ControllerName, ep.Namespace, ep.Name, selectorless.EndpointsManagedByLabel, selectorless.EndpointsControllerName, selectorless.UpstreamIssue)
 	}
 	return err
 }

@@ -98,8 +98,21 @@ func (c *Controller) onPodUpdate(old, cur any) {
 // for a Pod projection key (servicepods.ServicesToUpdate, KCM
 // util.GetServicesToUpdate), restricted to the Services labelled for this
 // controller.
+//
+// Services in the selectorless form match through their slicekit.dev/selector
+// annotation (PodSelector); a Service whose annotation does not parse
+// matches no Pod (its sync reports the problem).
 func (c *Controller) servicesToUpdate(key *servicepods.PodProjectionKey) (sets.Set[string], error) {
-	return servicepods.ServicesToUpdate(c.serviceLister, key, func(svc *corev1.Service) bool { return !c.handles(svc) })
+	return servicepods.ServicesToUpdateBySelector(c.serviceLister, key, func(svc *corev1.Service) labels.Selector {
+		if !c.handles(svc) {
+			return nil
+		}
+		sel, ok, _ := PodSelector(svc)
+		if !ok {
+			return nil
+		}
+		return sel
+	})
 }
 
 // managedByUs reports whether slice carries this controller's managed-by

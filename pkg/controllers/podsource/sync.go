@@ -26,14 +26,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
-	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 )
 
 // Event reasons recorded on Services besides the Problems' reasons.
@@ -49,7 +48,33 @@ const (
 	// this controller's name in its endpoint-controller-name label, and
 	// this controller deleted its slices of it.
 	ReasonEndpointSlicesReleased = "EndpointSlicesReleased"
+	// ReasonInvalidSelector (Warning, a Service-level Problem): the Service
+	// has no spec.selector and its slicekit.dev/selector annotation is not
+	// a valid label selector; the slices are kept as they are until it is
+	// fixed. Counted in <subsystem>_pod_problems{reason="InvalidSelector"}.
+	ReasonInvalidSelector = "InvalidSelector"
 )
+
+// PodSelector returns the Pod selector of svc for a pod-source controller:
+// spec.selector when set (the annotation is then ignored); for a Service of
+// type ExternalName none; for a Service without spec.selector the
+// selectorless form, the annotation slicekit.dev/selector
+// (selectorless.ParseSelector: kubectl label-selector syntax, set-based
+// included). ok is false when svc selects no Pods; err is the annotation's
+// parse error (then ok is false too).
+func PodSelector(svc *corev1.Service) (sel labels.Selector, ok bool, err error) {
+	if svc == nil || svc.Spec.Type == corev1.ServiceTypeExternalName {
+		return nil, false, nil
+	}
+	if svc.Spec.Selector != nil {
+		return labels.Set(svc.Spec.Selector).AsSelectorPreValidated(), true, nil
+	}
+	sel, present, err := selectorless.ParseSelector(svc)
+	if err != nil || !present {
+		return nil, false, err
+	}
+	return sel, true, nil
+}
 
 // StaleInformerCacheError is returned by SyncService when the
 // EndpointSlice informer cache is older than this controller's own writes
@@ -95,8 +120,13 @@ func (c *Controller) handles(svc *corev1.Service) bool {
 //     and kubernetes.io/service-name; UID preconditions; slices of other
 //     controllers are never listed), with a Normal EndpointSlicesReleased
 //     event, and forget its state.
-//  3. type ExternalName or no selector: return nil, leaving existing
-//     slices as they are (KCM C11).
+//  3. The Pod selector (PodSelector): spec.selector, or for a Service
+//     without one the annotation slicekit.dev/selector (the selectorless
+//     form, which kube-controller-manager's controllers leave alone). An
+//     invalid annotation: a Warning InvalidSelector event and problem
+//     metric, slices kept as they are, nil returned. type ExternalName, or
+//     neither selector nor annotation: return nil, leaving existing slices
+//     as they are (KCM C11).
 //  4. List the selected Pods and this controller's slices, dropping slices
 //     pending deletion; a *StaleInformerCacheError when the cache is older
 //     than this controller's writes (C12, C13).
@@ -130,14 +160,25 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	if !c.handles(service) {
 		return c.release(ctx, service)
 	}
-	if service.Spec.Type == corev1.ServiceTypeExternalName || service.Spec.Selector == nil {
+	selector, selects, selErr := PodSelector(service)
+	if selErr != nil {
+		// An invalid slicekit.dev/selector: a Warning InvalidSelector event
+		// (once, while it stands) and the problem metric; the existing
+		// slices are kept as they are, so a typo never empties a Service.
+		c.problems.report(ctx, service, []Problem{{
+			Reason:  ReasonInvalidSelector,
+			Message: fmt.Sprintf("Service %s/%s: %v; its EndpointSlices are kept as they are until the annotation is fixed", namespace, name, selErr),
+		}})
+		return nil
+	}
+	if !selects {
 		// Existing slices are left as they are (KCM C11); there are no
 		// Pods, hence no problems.
 		c.problems.forget(namespace, name)
 		return nil
 	}
 
-	pods, err := c.podLister.Pods(namespace).List(labels.Set(service.Spec.Selector).AsSelectorPreValidated())
+	pods, err := c.podLister.Pods(namespace).List(selector)
 	if err != nil {
 		c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToListPods,
 			"Error listing Pods for Service %s/%s: %v", service.Namespace, service.Name, err)
@@ -229,28 +270,7 @@ func (c *Controller) release(ctx context.Context, service *corev1.Service) error
 		return &StaleInformerCacheError{Service: key}
 	}
 	c.forget(service.Namespace, service.Name)
-	if len(slices) == 0 {
-		return nil
-	}
-	sort.Slice(slices, func(i, j int) bool { return slices[i].Name < slices[j].Name })
-	var errs []error
-	deleted := 0
-	for _, s := range slices {
-		uid := s.UID
-		err := c.client.DiscoveryV1().EndpointSlices(s.Namespace).Delete(ctx, s.Name, metav1.DeleteOptions{
-			Preconditions: &metav1.Preconditions{UID: &uid},
-		})
-		switch {
-		case err == nil:
-			deleted++
-			c.tracker.ExpectDeletion(s)
-			c.metrics.IncEndpointSliceChanges(rmetrics.OperationDelete)
-		case apierrors.IsNotFound(err):
-			c.tracker.ExpectDeletion(s)
-		default:
-			errs = append(errs, fmt.Errorf("deleting EndpointSlice %s of released Service %s: %w", s.Name, key, err))
-		}
-	}
+	deleted, delErr := c.reconciler.DeleteAll(ctx, service.Namespace, service.Name, slices)
 	now, labelled := service.Labels[delegation.LabelEndpointControllerName]
 	why := fmt.Sprintf("label %s was removed", delegation.LabelEndpointControllerName)
 	if labelled {
@@ -262,10 +282,10 @@ func (c *Controller) release(ctx context.Context, service *corev1.Service) error
 		c.eventRecorder.Eventf(service, corev1.EventTypeNormal, ReasonEndpointSlicesReleased,
 			"Deleted %d EndpointSlice(s) managed by %s: %s", deleted, c.opts.ManagedBy, why)
 	}
-	if err := errors.Join(errs...); err != nil {
+	if delErr != nil {
 		c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
-			"Error deleting Endpoint Slices of Service %s/%s (%s): %v", service.Namespace, service.Name, why, err)
-		return err
+			"Error deleting Endpoint Slices of Service %s/%s (%s): %v", service.Namespace, service.Name, why, delErr)
+		return fmt.Errorf("deleting EndpointSlices of released Service %s: %w", key, delErr)
 	}
 	return nil
 }

@@ -88,17 +88,32 @@ func PodUpdateProjectionKey(oldObj, newObj any) *PodProjectionKey {
 // does not handle (for example Services delegated to another controller
 // under KEP-4770). It returns the lister's error.
 func ServicesToUpdate(services corelisters.ServiceLister, key *PodProjectionKey, skip func(*corev1.Service) bool) (sets.Set[string], error) {
+	return ServicesToUpdateBySelector(services, key, func(svc *corev1.Service) labels.Selector {
+		// A nil selector selects nothing, not everything.
+		if svc.Spec.Selector == nil || (skip != nil && skip(svc)) {
+			return nil
+		}
+		return labels.ValidatedSetSelector(svc.Spec.Selector)
+	})
+}
+
+// ServicesToUpdateBySelector is ServicesToUpdate with the caller's choice of
+// each Service's Pod selector: selectorOf returns it, or nil for a Service
+// that selects no Pod (or that the caller does not handle). Custom
+// controllers use it for Services whose selector comes from elsewhere than
+// spec.selector (pkg/controllers/podsource PodSelector).
+func ServicesToUpdateBySelector(services corelisters.ServiceLister, key *PodProjectionKey, selectorOf func(*corev1.Service) labels.Selector) (sets.Set[string], error) {
 	if key == nil {
 		return nil, nil
 	}
-	cur, err := servicesForLabels(services, key.Namespace, key.Labels, skip)
+	cur, err := servicesForLabels(services, key.Namespace, key.Labels, selectorOf)
 	if err != nil {
 		return nil, err
 	}
 	if key.OldLabels == nil {
 		return cur, nil
 	}
-	old, err := servicesForLabels(services, key.Namespace, key.OldLabels, skip)
+	old, err := servicesForLabels(services, key.Namespace, key.OldLabels, selectorOf)
 	if err != nil {
 		return nil, err
 	}
@@ -108,18 +123,14 @@ func ServicesToUpdate(services corelisters.ServiceLister, key *PodProjectionKey,
 	return cur.Difference(old).Union(old.Difference(cur)), nil
 }
 
-func servicesForLabels(lister corelisters.ServiceLister, namespace string, podLabels labels.Set, skip func(*corev1.Service) bool) (sets.Set[string], error) {
+func servicesForLabels(lister corelisters.ServiceLister, namespace string, podLabels labels.Set, selectorOf func(*corev1.Service) labels.Selector) (sets.Set[string], error) {
 	svcs, err := lister.Services(namespace).List(labels.Everything())
 	if err != nil {
 		return nil, fmt.Errorf("listing Services in namespace %q: %w", namespace, err)
 	}
 	out := sets.New[string]()
 	for _, svc := range svcs {
-		// A nil selector selects nothing, not everything.
-		if svc.Spec.Selector == nil || (skip != nil && skip(svc)) {
-			continue
-		}
-		if labels.ValidatedSetSelector(svc.Spec.Selector).Matches(podLabels) {
+		if sel := selectorOf(svc); sel != nil && sel.Matches(podLabels) {
 			out.Insert(svc.Namespace + "/" + svc.Name)
 		}
 	}

@@ -247,3 +247,29 @@ func sortStrings(s []string) {
 		}
 	}
 }
+
+// TestCase36 runs testdata/cases/36-selectorless-secondary-network-beside-kcm
+// offline with slicekit's EndpointSlice controller and the secondary-network
+// controller: after the selector is removed and the Service is labelled and
+// annotated (slicekit.dev/selector: app=m), only the secondary-network
+// slice remains, with the secondary addresses of the Pods the annotation
+// selects.
+func TestCase36(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	c := casefile.MustLoad(t, "36")
+	var o *offline
+	b := &casefile.FakeBackend{Sync: func(ctx context.Context, w *casefile.World, client kubernetes.Interface) error {
+		if o == nil {
+			var err error
+			if o, err = newOffline(ctx, client); err != nil {
+				return err
+			}
+		}
+		return o.pass(ctx, w)
+	}}
+	res := casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true})
+	casefile.Report(t, res)
+	if len(res.Checks) == 0 {
+		t.Fatal("no check ran")
+	}
+}
