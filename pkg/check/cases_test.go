@@ -225,10 +225,18 @@ var caseFindings = map[string]map[string][]string{
 	// targets): every state is clean, with KCM's endpoint identity and
 	// mirroring rules (TestOracleFaultsOnRenderedCases checks faulty variants).
 	"33-selector-removed-slices-cleaned": {
-		// The selector was removed: the default controller's slice stays
-		// behind (kubernetes#118376). Pinned as the current warning; issue
-		// 12 makes this finding an error.
-		"before step 3": {"warning default-for-selectorless-service EndpointSlice ns-a/svc-a-expected-0"},
+		// The selector is gone but the default controller's slice still
+		// lists pod-a1: the leftover of kubernetes#118376.
+		"before step 3": {"error default-for-selectorless-service EndpointSlice ns-a/svc-a-expected-0"},
+	},
+	"34-selector-removed-endpoints-not-mirrored": {
+		// svc-a's Endpoints is the Endpoints controller's leftover. Not
+		// mirrored, it is a warning (nothing publishes it as a slice); the
+		// expected state keeps it, because the case runs the mirroring
+		// controller alone (slicekit's Endpoints controller or
+		// selectorless-cleanup would delete it).
+		"input":                 {"warning endpoints-selector-leftover Endpoints ns-a/svc-a"},
+		"checkpoint 1 expected": {"warning endpoints-selector-leftover Endpoints ns-a/svc-a"},
 	},
 	"25-traffic-distribution-prefer-close": {
 		// spec.trafficDistribution was removed: until the controller runs,

@@ -180,6 +180,7 @@ func Check(ctx context.Context, inv *Inventory, cfg Config) *Report {
 		c.checkSlice(s)
 	}
 	c.checkServices()
+	c.checkSelectorLeftovers()
 
 	rep := &Report{Findings: sortFindings(c.findings), Checked: inv.counts(), Skipped: c.skipped()}
 	if rep.Findings == nil {
@@ -300,8 +301,8 @@ func (c *checker) checkSlice(s *discoveryv1.EndpointSlice) {
 		case r.builtin():
 			stale = true
 			c.add(SeverityError, RuleDelegatedBuiltin, ref,
-				"stale: Service %s is labelled %s=%q (KEP-4770) but this slice is still managed by %s",
-				svc.Name, delegation.LabelEndpointControllerName, target, mgr)
+				"stale: Service %s is labelled %s=%q (KEP-4770) but this slice is still managed by %s%s",
+				svc.Name, delegation.LabelEndpointControllerName, target, mgr, selectorlessHint(svc, r))
 		case r == roleOther && target != "" && mgr != target:
 			c.add(SeverityError, RuleDelegatedForeign, ref,
 				"Service %s is labelled %s=%q (KEP-4770) but this slice is managed by a third controller %q",
@@ -499,10 +500,10 @@ func canonicalIP(s string) string {
 func (c *checker) checkDefault(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, stale bool) {
 	switch {
 	case svc.Spec.Type == corev1.ServiceTypeExternalName:
-		c.add(SeverityError, RuleExternalName, ref, "Service %s is of type ExternalName: the EndpointSlice controller must not write slices for it (kubernetes#105986)", svc.Name)
+		c.add(SeverityError, RuleExternalName, ref, "Service %s is of type ExternalName: the EndpointSlice controller must not write slices for it; a slice written before the change is stale (kubernetes#105986, kubernetes#118376)", svc.Name)
 	case svc.Spec.Selector == nil:
-		c.add(SeverityWarning, RuleDefaultNoSelec, ref,
-			"Service %s has no selector: the EndpointSlice controller no longer updates this slice, it goes stale (kubernetes#118376)", svc.Name)
+		c.add(SeverityError, RuleDefaultNoSelec, ref,
+			"stale: Service %s has no selector, so this slice lists Pods the Service no longer selects and the EndpointSlice controller never updates it again (kubernetes#118376)", svc.Name)
 	}
 	c.checkServiceOwner(ref, s, svc, true)
 	if !stale {

@@ -79,7 +79,13 @@ limitations under the License.
 //     controller publishes for their Endpoints (computed by its own source,
 //     pkg/source/endpoints).
 //   - default-for-selectorless-service, externalname-service-slice: slices
-//     the default controller no longer maintains or must not write.
+//     the default controller no longer maintains or must not write (errors:
+//     the leftovers of kubernetes#118376).
+//   - endpoints-selector-leftover, mirror-of-selector-leftover: the
+//     Endpoints controller's object for a Service without selector, and its
+//     mirrored slices (kubernetes#118376). delegated-builtin-slice findings
+//     on a Service that still has a selector carry a hint towards the
+//     selectorless form (annotation slicekit.dev/selector).
 //   - api-limits, address-type-mismatch, address-family-not-served,
 //     duplicate-endpoint (the same endpoint, by KCM's identity: addresses,
 //     hostname and target, twice for a Service), max-endpoints-per-slice.

@@ -108,8 +108,8 @@ func Rules() []Rule {
 		{RuleExternalName, "error|warning",
 			"A slice for a Service of type ExternalName. Error for the built-in controllers, warning for others.",
 			"KCM endpointslice syncService (kubernetes#105986)"},
-		{RuleDefaultNoSelec, "warning",
-			"A slice of the default controller for a Service without selector: the controller never updates it again and it goes stale.",
+		{RuleDefaultNoSelec, "error",
+			"A slice of the default controller for a Service without selector: the leftover of a selector removal, it lists Pods the Service no longer selects and KCM's controller never updates or deletes it (slicekit's does, gate SelectorRemovalCleanup).",
 			"kubernetes#118376, #91072"},
 		{RuleDelegatedBuiltin, "error",
 			"A Service labelled service.kubernetes.io/endpoint-controller-name for another controller still has slices of the default or mirroring controller: stale (KEP-4770).",
@@ -168,5 +168,5 @@ func Rules() []Rule {
 		{RulePortMismatch, "error|warning",
 			"A slice port that the Service does not have (by name and protocol), a number other than the targetPort or than the Pod's named container port, an appProtocol other than the Service port's (KCM copies it; warning for controllers other than the default one), or (default controller) a resolvable port missing. Warning for slices that are not selector-derived.",
 			"k8s.io/endpointslice getEndpointPorts, FindPort; kubernetes#127958"},
-	}, append(oracleRules(), hintRules()...)...)
+	}, append(append(oracleRules(), hintRules()...), selectorlessRules()...)...)
 }

@@ -344,7 +344,7 @@ func TestRules(t *testing.T) {
 		{
 			name:   "default slice for a Service whose selector was removed",
 			mutate: func(f *fixture) { f.web.Spec.Selector = nil },
-			want:   []string{"warning default-for-selectorless-service " + webSlice},
+			want:   []string{"error default-for-selectorless-service " + webSlice},
 		},
 
 		// Controllers.

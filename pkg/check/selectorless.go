@@ -1,0 +1,109 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package check
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+)
+
+// The rules of the selector-removal fault class (kubernetes#118376; cases
+// 33, 34 and 36 of testdata/cases). The default controller's slice of a
+// Service without selector is RuleDefaultNoSelec (checkDefault); these
+// rules cover the other leftovers and the hint towards the selectorless
+// form. They are kept apart from the other rules on purpose.
+const (
+	// RuleEndpointsLeftover: an Endpoints object written by the Endpoints
+	// controller (endpoints.kubernetes.io/managed-by=endpoint-controller)
+	// for a Service that has no selector or is of type ExternalName.
+	RuleEndpointsLeftover RuleID = "endpoints-selector-leftover"
+	// RuleMirrorLeftover: a mirrored slice of such an Endpoints object.
+	RuleMirrorLeftover RuleID = "mirror-of-selector-leftover"
+)
+
+// selectorlessRules describes the rules above for Rules.
+func selectorlessRules() []Rule {
+	return []Rule{
+		{RuleEndpointsLeftover, "error|warning",
+			"An Endpoints object labelled endpoints.kubernetes.io/managed-by=endpoint-controller for a Service without selector or of type ExternalName: the Endpoints controller's leftover from before the selector was removed. Error when it is mirrored into a slice (it routes traffic to Pods the Service no longer selects), warning otherwise. Delete it, or run slicekit's Endpoints controller or the selectorless-cleanup controller.",
+			"kubernetes#118376, #103804, #105987 (KCM never deletes it)"},
+		{RuleMirrorLeftover, "error",
+			"A mirrored slice of an Endpoints object that is the Endpoints controller's leftover (see " + string(RuleEndpointsLeftover) + "): it publishes Pods the Service no longer selects.",
+			"kubernetes#118376 (KCM's shouldMirror ignores the managed-by label)"},
+	}
+}
+
+// endpointsRef names an Endpoints object in findings.
+func endpointsRef(ep *corev1.Endpoints) ObjectRef {
+	return ObjectRef{Kind: "Endpoints", Namespace: ep.Namespace, Name: ep.Name}
+}
+
+// isEndpointsLeftover reports whether ep is the Endpoints controller's
+// object for a Service that selects no Pods, and why.
+func isEndpointsLeftover(ep *corev1.Endpoints, svc *corev1.Service) (bool, string) {
+	if ep == nil || svc == nil || ep.Labels[selectorless.EndpointsManagedByLabel] != selectorless.EndpointsControllerName {
+		return false, ""
+	}
+	none, _, why := selectorless.SelectsNoPods(svc)
+	return none, why
+}
+
+// checkSelectorLeftovers applies RuleEndpointsLeftover and
+// RuleMirrorLeftover. It needs Services and Endpoints in the inventory.
+func (c *checker) checkSelectorLeftovers() {
+	if !c.inv.Have.Services || !c.inv.Have.Endpoints {
+		return
+	}
+	mirrored := map[string]bool{} // namespace/name of Endpoints with a mirrored slice
+	for _, s := range c.inv.EndpointSlices {
+		if c.role(s.Labels[discoveryv1.LabelManagedBy]) != roleMirror {
+			continue
+		}
+		name := s.Labels[discoveryv1.LabelServiceName]
+		ep := c.endpoints[nn(s.Namespace, name)]
+		if ok, why := isEndpointsLeftover(ep, c.services[nn(s.Namespace, name)]); ok {
+			mirrored[s.Namespace+"/"+name] = true
+			c.add(SeverityError, RuleMirrorLeftover, sliceRef(s),
+				"stale: mirrored from Endpoints %s, which carries %s=%s although %s: the Endpoints controller's leftover from before the selector was removed (%s)",
+				name, selectorless.EndpointsManagedByLabel, selectorless.EndpointsControllerName, why, selectorless.UpstreamIssue)
+		}
+	}
+	for _, ep := range c.inv.Endpoints {
+		ok, why := isEndpointsLeftover(ep, c.services[nn(ep.Namespace, ep.Name)])
+		if !ok {
+			continue
+		}
+		c.add(sev(mirrored[ep.Namespace+"/"+ep.Name]), RuleEndpointsLeftover, endpointsRef(ep),
+			"stale: written by the Endpoints controller (%s=%s) but %s; it never changes again (%s)",
+			selectorless.EndpointsManagedByLabel, selectorless.EndpointsControllerName, why, selectorless.UpstreamIssue)
+	}
+}
+
+// selectorlessHint returns the hint appended to a delegated-builtin-slice
+// finding on a slice of the default controller whose Service still has a
+// selector: where the built-in controllers cannot be turned off (managed
+// clusters), the label alone never stops them; the selectorless form does.
+// It returns "" for other slices.
+func selectorlessHint(svc *corev1.Service, r role) string {
+	if r != roleDefault || svc == nil || svc.Spec.Selector == nil {
+		return ""
+	}
+	return "; hint: if the built-in controllers cannot be turned off (managed clusters), use the selectorless form: move spec.selector into the annotation " +
+		selectorless.AnnotationSelector + " and remove spec.selector (README \"On managed clusters\")"
+}
