@@ -166,6 +166,10 @@ type ControllerOptions struct {
 	SecondaryNetworkControllerName string
 	// CELConfig is the CEL profile file of the cel controller.
 	CELConfig string
+	// SelectorlessCleanupDryRun makes the selectorless-cleanup controller
+	// report the leftovers it would delete (Events, log, metric) without
+	// deleting them (--selectorless-cleanup-dry-run).
+	SelectorlessCleanupDryRun bool
 
 	// batchPeriodAlias is --endpointslice-updates-batch-period, KCM's name
 	// of the same setting; nil when not given.
@@ -224,6 +228,8 @@ func (o *ControllerOptions) AddRenderFlags(fs *pflag.FlagSet) {
 		"The CEL profile file of the cel controller (one controller per profile; see examples/cel).")
 	fs.Int32Var(&o.MirroringMaxEndpointsPerSubset, "mirroring-max-endpoints-per-subset", o.MirroringMaxEndpointsPerSubset,
 		"The most addresses the mirroring controller mirrors per Endpoints subset, 1..1000 (ready addresses first; the rest is skipped with a Warning Event).")
+	fs.BoolVar(&o.SelectorlessCleanupDryRun, "selectorless-cleanup-dry-run", o.SelectorlessCleanupDryRun,
+		"The selectorless-cleanup controller only reports (Events, log, metric) the leftovers of kube-controller-manager it would delete for Services without selector or of type ExternalName, and deletes nothing.")
 	o.FeatureGates.AddFlag(fs)
 }
 
