@@ -412,3 +412,104 @@ func TestImageReferenceAgrees(t *testing.T) {
 		t.Errorf("charts/slicekit/values.yaml image %s (digest %q), the Makefile's IMAGE is %s", got, values.Image.Digest, want)
 	}
 }
+
+// managedClusterOverlay is the overlay of README "On managed clusters".
+const managedClusterOverlay = `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+- ../config
+components:
+- ../config/components/selectorless-cleanup
+patches:
+- target:
+    kind: Deployment
+    name: slicekit
+  patch: |-
+    - op: replace
+      path: /spec/template/spec/containers/0/args/1
+      value: --controllers=secondary-network,selectorless-cleanup
+`
+
+// TestSelectorlessCleanupComponent builds the overlay of README "On managed
+// clusters": config/ with the optional component
+// components/selectorless-cleanup. The component adds
+// exactly the right to delete Endpoints, bound to the Deployment's service
+// account, and the Deployment runs secondary-network and
+// selectorless-cleanup with valid arguments (also with the dry-run flag).
+func TestSelectorlessCleanupComponent(t *testing.T) {
+	// An overlay as README "On managed clusters" shows it, on an in-memory
+	// copy of config/ (kustomize refuses an overlay inside its base).
+	fs := filesys.MakeFsInMemory()
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return fs.WriteFile(filepath.Join("/config", path), data)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.WriteFile("/overlay/kustomization.yaml", []byte(managedClusterOverlay)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, "/overlay")
+	if err != nil {
+		t.Fatalf("kustomize build of the overlay: %v", err)
+	}
+	out, err := m.AsYaml()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var role *rbacv1.ClusterRole
+	var binding *rbacv1.ClusterRoleBinding
+	var dep *appsv1.Deployment
+	for _, o := range decodeAll(t, "kustomize build", out) {
+		switch v := o.(type) {
+		case *rbacv1.ClusterRole:
+			if v.Name == "slicekit-selectorless-cleanup" {
+				role = v
+			}
+		case *rbacv1.ClusterRoleBinding:
+			if v.Name == "slicekit-selectorless-cleanup" {
+				binding = v
+			}
+		case *appsv1.Deployment:
+			dep = v
+		}
+	}
+	if role == nil || binding == nil || dep == nil {
+		t.Fatalf("missing objects: role %v, binding %v, deployment %v", role != nil, binding != nil, dep != nil)
+	}
+	want := []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"endpoints"}, Verbs: []string{"delete"}}}
+	if d := cmp.Diff(want, role.Rules); d != "" {
+		t.Errorf("rules (-want +got):\n%s", d)
+	}
+	sa := rbacv1.Subject{Kind: "ServiceAccount", Name: dep.Spec.Template.Spec.ServiceAccountName, Namespace: dep.Namespace}
+	if d := cmp.Diff([]rbacv1.Subject{sa}, binding.Subjects); d != "" {
+		t.Errorf("subjects (-want +got):\n%s", d)
+	}
+	if binding.RoleRef.Name != role.Name {
+		t.Errorf("binding refers to %s", binding.RoleRef.Name)
+	}
+	o := manager.NewOptions()
+	flags := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	o.AddFlags(flags)
+	args := append(slices.Clone(dep.Spec.Template.Spec.Containers[0].Args[1:]), "--selectorless-cleanup-dry-run")
+	if !slices.Contains(args, "--controllers=secondary-network,selectorless-cleanup") {
+		t.Errorf("the overlay's Deployment args %q do not run secondary-network,selectorless-cleanup", args)
+	}
+	if err := flags.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("POD_NAMESPACE", dep.Namespace)
+	if err := o.Complete(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Validate(); err != nil {
+		t.Errorf("a Deployment running selectorless-cleanup does not validate: %v", err)
+	}
+}
