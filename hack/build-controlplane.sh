@@ -19,7 +19,8 @@
 #
 #   hack/build-controlplane.sh [COMPONENT...]
 #
-# Components (default: etcd kube-apiserver, what tests and `make up` need):
+# Components (default: etcd kube-apiserver kube-controller-manager, what tests
+# and `make up` need; test/besidekcm runs the unmodified kube-controller-manager):
 #   etcd                     tools/controlplane/etcd (go.etcd.io/etcd/server/v3 v3.6.16)
 #   kube-apiserver           tools/controlplane      (k8s.io/kubernetes v1.37.2)
 #   kube-controller-manager  tools/controlplane
@@ -31,8 +32,8 @@
 #   e2e                      all of the above (what `make e2e` needs)
 #
 # A binary that already exists is reused; delete it (or set FORCE=1) to rebuild.
-# A cold build of the default set costs about 23 CPU-minutes (kube-apiserver most
-# of it): 5+ minutes on an idle 2-core machine, far longer on a busy one. The
+# A cold build of etcd and kube-apiserver costs about 23 CPU-minutes (kube-apiserver most
+# of it; kube-controller-manager then adds a few): 5+ minutes on an idle 2-core machine, far longer on a busy one. The
 # other Kubernetes components reuse most of kube-apiserver's compiled packages.
 #
 # Environment:
@@ -131,7 +132,7 @@ build_one() {
 
 total_start=${SECONDS}
 if [[ $# -eq 0 ]]; then
-  set -- etcd kube-apiserver
+  set -- etcd kube-apiserver kube-controller-manager
 fi
 for component in "$@"; do
   build_one "${component}"

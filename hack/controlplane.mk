@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# Local control plane (etcd + kube-apiserver built from source into bin/).
+# Local control plane (etcd + kube-apiserver, and kube-controller-manager for
+# test/besidekcm, built from source into bin/).
 # Include from the root Makefile:  include hack/controlplane.mk
 #
 # Paths are relative to this file so the fragment works from any include.
@@ -24,7 +25,7 @@ CONTROLPLANE_SAVED_DEFAULT_GOAL := $(.DEFAULT_GOAL)
 
 .PHONY: controlplane up down
 
-controlplane: ## Build bin/etcd and bin/kube-apiserver from source (reuses existing binaries; a cold build takes many minutes)
+controlplane: ## Build bin/etcd, bin/kube-apiserver and bin/kube-controller-manager from source (reuses existing binaries; a cold build takes many minutes)
 	$(CONTROLPLANE_HACK)/build-controlplane.sh
 
 up: ## Start a local control plane in the background; kubeconfig in .local/kubeconfig

@@ -25,11 +25,9 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -38,6 +36,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/slicekit/slicekit/internal/procs"
 	"github.com/slicekit/slicekit/internal/testenv"
 )
 
@@ -52,8 +51,6 @@ const (
 	kwokNodeAnnotation = "kwok.x-k8s.io/node"
 	// readyTimeout bounds each wait for the cluster to come up.
 	readyTimeout = 2 * time.Minute
-	// stopGrace is how long a component gets between SIGTERM and SIGKILL.
-	stopGrace = 10 * time.Second
 )
 
 // outcome is one mode's run.
@@ -142,7 +139,7 @@ type cluster struct {
 	env        *testenv.Env
 	client     kubernetes.Interface
 	kubeconfig string
-	procs      []*proc
+	procs      []*procs.Proc
 }
 
 // startCluster starts etcd and kube-apiserver, then kube-controller-manager,
@@ -174,24 +171,12 @@ func startCluster(ctx context.Context, o options, m mode, dir string) (*cluster,
 	if err := env.WriteKubeConfig(c.kubeconfig, "e2e"); err != nil {
 		return c, err
 	}
-	caFile := filepath.Join(dir, "ca.crt")
-	if err := os.WriteFile(caFile, env.Config.CAData, 0o644); err != nil {
+	kcm, err := procs.StartKubeControllerManager(env, procs.KCMOptions{BinDir: o.binDir, Dir: dir, Controllers: m.kcmControllers})
+	if err != nil {
 		return c, err
 	}
-
+	c.add(kcm)
 	bin := func(name string) string { return filepath.Join(o.binDir, name) }
-	if err := c.start(dir, "kube-controller-manager", bin("kube-controller-manager"),
-		"--kubeconfig="+c.kubeconfig,
-		"--controllers="+m.kcmControllers,
-		"--use-service-account-credentials=false",
-		"--root-ca-file="+caFile,
-		"--service-account-private-key-file="+filepath.Join(env.CertDir(), "sa-signer.key"),
-		"--leader-elect=false",
-		"--secure-port=0",
-		"--v=2",
-	); err != nil {
-		return c, err
-	}
 	if err := c.start(dir, "kube-scheduler", bin("kube-scheduler"),
 		"--kubeconfig="+c.kubeconfig,
 		"--leader-elect=false",
@@ -326,10 +311,8 @@ func (c *cluster) waitFor(ctx context.Context, what string, cond wait.ConditionW
 // died returns an error naming the first component that exited.
 func (c *cluster) died() error {
 	for _, p := range c.procs {
-		select {
-		case <-p.done:
-			return fmt.Errorf("%s exited early (%v); last output:\n%s", p.name, p.waitErr, tail(p.logPath, 2000))
-		default:
+		if err := p.Exited(); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -340,7 +323,7 @@ func (c *cluster) died() error {
 func (c *cluster) stop() error {
 	var errs []error
 	for i := len(c.procs) - 1; i >= 0; i-- {
-		if err := c.procs[i].stop(); err != nil {
+		if err := c.procs[i].Stop(); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -352,72 +335,20 @@ func (c *cluster) stop() error {
 	return errors.Join(errs...)
 }
 
-// proc is a component process this command started, in its own process
-// group so that stopping it stops its children too and nothing else.
-type proc struct {
-	name    string
-	cmd     *exec.Cmd
-	logPath string
-	log     *os.File
-	done    chan struct{}
-	waitErr error
-}
-
 // start starts a component with its output in dir/<name>.log.
 func (c *cluster) start(dir, name, path string, args ...string) error {
-	p, err := startProc(dir, name, path, args...)
+	p, err := procs.Start(dir, name, path, args...)
 	if err != nil {
 		return err
 	}
-	c.procs = append(c.procs, p)
+	c.add(p)
 	return nil
 }
 
-func startProc(dir, name, path string, args ...string) (*proc, error) {
-	logPath := filepath.Join(dir, name+".log")
-	f, err := os.Create(logPath)
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(path, args...)
-	cmd.Stdout = f
-	cmd.Stderr = f
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		_ = f.Close()
-		return nil, fmt.Errorf("starting %s: %w", name, err)
-	}
-	p := &proc{name: name, cmd: cmd, logPath: logPath, log: f, done: make(chan struct{})}
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.done)
-	}()
-	fmt.Printf("  started %s (pid %d), log %s\n", name, cmd.Process.Pid, logPath)
-	return p, nil
-}
-
-// stop sends SIGTERM to the process group, and SIGKILL after stopGrace.
-func (p *proc) stop() error {
-	defer func() { _ = p.log.Close() }()
-	pgid := p.cmd.Process.Pid
-	select {
-	case <-p.done:
-		return nil
-	default:
-	}
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case <-p.done:
-		return nil
-	case <-time.After(stopGrace):
-	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	select {
-	case <-p.done:
-		return nil
-	case <-time.After(stopGrace):
-		return fmt.Errorf("%s (pid %d) did not exit after SIGKILL", p.name, pgid)
-	}
+// add records a started component, to be stopped in reverse order.
+func (c *cluster) add(p *procs.Proc) {
+	c.procs = append(c.procs, p)
+	fmt.Printf("  started %s (pid %d), log %s\n", p.Name, p.Pid(), p.LogPath)
 }
 
 func ignoreNotFound(err error) error {
@@ -448,18 +379,4 @@ func httpOK(ctx context.Context, url string) bool {
 	defer func() { _ = resp.Body.Close() }()
 	_, _ = io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode == http.StatusOK
-}
-
-// tail returns about the last n bytes of the file at path.
-func tail(path string, n int64) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return err.Error()
-	}
-	defer func() { _ = f.Close() }()
-	if st, err := f.Stat(); err == nil && st.Size() > n {
-		_, _ = f.Seek(st.Size()-n, io.SeekStart)
-	}
-	b, _ := io.ReadAll(f)
-	return strings.TrimSpace(string(b))
 }

@@ -33,6 +33,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/slicekit/slicekit/internal/procs"
 )
 
 // result is one upstream test's outcome in one mode.
@@ -119,7 +121,7 @@ func (c *cluster) runTests(ctx context.Context, o options, dir string) ([]result
 	// whole process group, not only ginkgo.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
-	cmd.WaitDelay = stopGrace
+	cmd.WaitDelay = procs.StopGrace
 	// e2e.test leaves temporary directories behind (upstream
 	// test/e2e/kubectl/kuberc.go makes one per process while building the
 	// test tree); keep them with the mode's artifacts, not in /tmp.
