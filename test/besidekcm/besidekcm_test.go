@@ -1,0 +1,386 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package besidekcm
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
+	"k8s.io/klog/v2/ktesting"
+
+	"github.com/slicekit/slicekit/internal/casefile"
+	"github.com/slicekit/slicekit/internal/procs"
+	"github.com/slicekit/slicekit/internal/testenv"
+	"github.com/slicekit/slicekit/pkg/manager"
+)
+
+// secondaryName is the secondary-network controller's name in case 36.
+const secondaryName = "secondary.example.com"
+
+// controlPlane starts etcd and kube-apiserver, and kube-controller-manager
+// with all its default controllers when withKCM. It skips under -short and
+// fails when a binary is missing.
+func controlPlane(t *testing.T, withKCM bool) *testenv.Env {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("test/besidekcm starts etcd, kube-apiserver and kube-controller-manager; skipped under -short")
+	}
+	binDir, err := testenv.BinDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withKCM {
+		if _, err := os.Stat(filepath.Join(binDir, procs.KubeControllerManager)); err != nil {
+			t.Fatalf("%s is missing in %s: build it with `%s` (or `make controlplane`; `make test` does it)",
+				procs.KubeControllerManager, binDir, procs.BuildKubeControllerManager)
+		}
+	}
+	env := testenv.StartEnv(t)
+	if !withKCM {
+		return env
+	}
+	dir := t.TempDir()
+	kcm, err := procs.StartKubeControllerManager(env, procs.KCMOptions{
+		BinDir: binDir, Dir: dir,
+		// No kubelet renews the fake Node's lease: keep the node lifecycle
+		// controller from marking it unknown (and its Pods not ready)
+		// during the test. Every controller still runs.
+		ExtraArgs: []string{"--node-monitor-grace-period=1h"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("kube-controller-manager log (tail):\n%s", procs.Tail(kcm.LogPath, 6000))
+		}
+		if err := kcm.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	// KCM is up when its ServiceAccount controller has made default/default.
+	ctx := context.Background()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if err := kcm.Exited(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := env.Client.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{}); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kube-controller-manager did not create ServiceAccount default/default within 2m:\n%s", procs.Tail(kcm.LogPath, 4000))
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	t.Logf("kube-controller-manager (pid %d, --controllers=*) is up; log %s", kcm.Pid(), kcm.LogPath)
+	return env
+}
+
+// runSlicekit runs slicekit's manager in the test process with controllers
+// until the end of the test.
+func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) {
+	t.Helper()
+	logger, ctx := ktesting.NewTestContext(t)
+	ctx = klog.NewContext(ctx, logger.WithName("slicekit"))
+	ctx, cancel := context.WithCancel(ctx)
+	o := manager.NewOptions()
+	o.RESTConfig = cfg
+	o.Controllers = controllers
+	o.SecondaryNetworkControllerName = secondaryName
+	o.MetricsBindAddress = "0"
+	o.HealthProbeBindAddress = "0"
+	o.LeaderElection.LeaderElect = false
+	o.MinResyncPeriod = 0
+	if err := o.Complete(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := manager.New(ctx, o)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("slicekit Run: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("slicekit did not stop within 30s")
+		}
+	})
+}
+
+// runCase runs case id live on client and fails t on any failed check.
+// Namespaces of the case are deleted afterwards (KCM's namespace
+// controller, or nothing without KCM: the next case uses other objects
+// only when the namespaces are gone, so without KCM each case needs its own
+// control plane).
+func runCase(t *testing.T, ctx context.Context, client kubernetes.Interface, id string, wrap func(casefile.Backend) casefile.Backend) *casefile.LiveBackend {
+	t.Helper()
+	c := casefile.MustLoad(t, id)
+	lb := &casefile.LiveBackend{Client: client}
+	var b casefile.Backend = lb
+	if wrap != nil {
+		b = wrap(lb)
+	}
+	res := casefile.Run(ctx, c, b, casefile.RunOptions{})
+	casefile.Report(t, res)
+	if len(res.Checks) == 0 {
+		t.Errorf("case %s: no check ran", id)
+	}
+	return lb
+}
+
+// TestCasesBesideKCM runs cases 33, 34 and 36 live beside an unmodified
+// kube-controller-manager running all its default controllers, with
+// slicekit running `secondary-network,selectorless-cleanup`. Case 36 is
+// watched (see TestCasesBesideKCM/36 and checkPrimaryWindow).
+func TestCasesBesideKCM(t *testing.T) {
+	env := controlPlane(t, true)
+	runSlicekit(t, env.Config, manager.SecondaryNetworkControllerName, manager.SelectorlessCleanupControllerName)
+	_, ctx := ktesting.NewTestContext(t)
+	for _, id := range []string{"33", "34"} {
+		ok := t.Run(id, func(t *testing.T) {
+			lb := runCase(t, ctx, env.Client, id, nil)
+			if err := lb.DeleteNamespaces(ctx, 2*time.Minute); err != nil {
+				t.Fatalf("deleting the case's namespaces: %v", err)
+			}
+		})
+		if !ok {
+			return
+		}
+	}
+	t.Run("36", func(t *testing.T) {
+		rec := &recorder{}
+		stop := rec.watch(t, ctx, env.Client, "ns-a")
+		var removedAt time.Time
+		lb := runCase(t, ctx, env.Client, "36", func(b casefile.Backend) casefile.Backend {
+			return &patchTimer{Backend: b, at: &removedAt}
+		})
+		stop()
+		_ = lb
+		checkPrimaryWindow(t, rec.all(), removedAt, "svc-m", []string{"10.0.0.41", "10.0.0.42"})
+	})
+}
+
+// TestCasesSlicekitAlone runs cases 33, 34 and 36 live against slicekit
+// alone, as `slicekit run --controllers=*,endpoints,secondary-network`
+// (no kube-controller-manager), each on its own control plane.
+func TestCasesSlicekitAlone(t *testing.T) {
+	for _, id := range []string{"33", "34", "36"} {
+		t.Run(id, func(t *testing.T) {
+			env := controlPlane(t, false)
+			runSlicekit(t, env.Config, "*", manager.EndpointsControllerName, manager.SecondaryNetworkControllerName)
+			_, ctx := ktesting.NewTestContext(t)
+			runCase(t, ctx, env.Client, id, nil)
+		})
+	}
+}
+
+// patchTimer records when the Service patch step (the selector removal of
+// case 36) returned.
+type patchTimer struct {
+	casefile.Backend
+	at *time.Time
+}
+
+func (p *patchTimer) Patch(ctx context.Context, patch *casefile.Patch) error {
+	err := p.Backend.Patch(ctx, patch)
+	if patch.Kind == "Service" {
+		*p.at = time.Now()
+	}
+	return err
+}
+
+// UIDMap forwards to the live backend.
+func (p *patchTimer) UIDMap() map[types.UID]types.UID {
+	return p.Backend.(casefile.UIDMapper).UIDMap()
+}
+
+// event is one watch event of an EndpointSlice or Endpoints object.
+type event struct {
+	at   time.Time
+	typ  watch.EventType
+	kind string
+	name string
+	// service is the Service the object belongs to.
+	service string
+	// addresses are the addresses it lists (none for a deletion).
+	addresses []string
+}
+
+// recorder keeps every EndpointSlice and Endpoints watch event of a
+// namespace, in order.
+type recorder struct {
+	mu     sync.Mutex
+	events []event
+}
+
+func (r *recorder) add(e event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+func (r *recorder) all() []event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.events)
+}
+
+// watch starts watches of EndpointSlices and Endpoints in ns; stop ends
+// them and waits for the goroutines.
+func (r *recorder) watch(t *testing.T, ctx context.Context, client kubernetes.Interface, ns string) (stop func()) {
+	t.Helper()
+	sw, err := client.DiscoveryV1().EndpointSlices(ns).Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ew, err := client.CoreV1().Endpoints(ns).Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		sw.Stop()
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for ev := range sw.ResultChan() {
+			s, ok := ev.Object.(*discovery.EndpointSlice)
+			if !ok {
+				continue
+			}
+			e := event{at: time.Now(), typ: ev.Type, kind: "EndpointSlice " + s.Labels[discovery.LabelManagedBy], name: s.Name, service: s.Labels[discovery.LabelServiceName]}
+			if ev.Type != watch.Deleted {
+				for _, ep := range s.Endpoints {
+					e.addresses = append(e.addresses, ep.Addresses...)
+				}
+			}
+			r.add(e)
+		}
+	})
+	wg.Go(func() {
+		for ev := range ew.ResultChan() {
+			ep, ok := ev.Object.(*corev1.Endpoints)
+			if !ok {
+				continue
+			}
+			e := event{at: time.Now(), typ: ev.Type, kind: "Endpoints", name: ep.Name, service: ep.Name}
+			if ev.Type != watch.Deleted {
+				for _, ss := range ep.Subsets {
+					for _, a := range append(slices.Clone(ss.Addresses), ss.NotReadyAddresses...) {
+						e.addresses = append(e.addresses, a.IP)
+					}
+				}
+			}
+			r.add(e)
+		}
+	})
+	return func() {
+		sw.Stop()
+		ew.Stop()
+		wg.Wait()
+	}
+}
+
+// checkPrimaryWindow replays the recorded events of service from removedAt
+// (the selector removal) on. It fails when, at the end, an EndpointSlice
+// or Endpoints object of the Service still lists a primary address; when
+// primary addresses come back once no object listed one any more (a
+// built-in controller rewriting what the clean-up deleted); or when one
+// object lists primary and secondary addresses together. It logs the window: from the selector removal until no object
+// of the Service listed a primary address any more.
+func checkPrimaryWindow(t *testing.T, events []event, removedAt time.Time, service string, primary []string) {
+	t.Helper()
+	if removedAt.IsZero() {
+		t.Fatal("the selector removal (Service patch) was not seen")
+	}
+	hasPrimary := func(addrs []string) bool {
+		return slices.ContainsFunc(addrs, func(a string) bool { return slices.Contains(primary, a) })
+	}
+	state := map[string]bool{} // kind/name -> lists a primary address
+	any := func() bool {
+		for _, v := range state {
+			if v {
+				return true
+			}
+		}
+		return false
+	}
+	var timeline []string
+	var cleanAt time.Time
+	primaryAtRemoval := false
+	for _, e := range events {
+		if e.service != service {
+			continue
+		}
+		key := e.kind + "/" + e.name
+		before := any()
+		if e.typ == watch.Deleted {
+			delete(state, key)
+		} else {
+			state[key] = hasPrimary(e.addresses)
+			if state[key] && slices.ContainsFunc(e.addresses, func(a string) bool { return !slices.Contains(primary, a) }) {
+				t.Errorf("%s %s lists primary and secondary addresses together: %v", e.kind, e.name, e.addresses)
+			}
+		}
+		if e.at.Before(removedAt) {
+			primaryAtRemoval = any()
+			continue
+		}
+		timeline = append(timeline, fmt.Sprintf("+%v %s %s %s %v", e.at.Sub(removedAt).Round(time.Millisecond), e.typ, e.kind, e.name, e.addresses))
+		if before && !any() {
+			cleanAt = e.at
+		}
+		if !before && any() && !cleanAt.IsZero() {
+			t.Errorf("primary addresses of %s came back after the clean-up: %s", service, timeline[len(timeline)-1])
+		}
+	}
+	t.Logf("events of %s after the selector removal:\n%s", service, strings.Join(timeline, "\n"))
+	if !primaryAtRemoval {
+		t.Errorf("no primary address was published before the selector removal: the test did not see the state it must clean up")
+	}
+	if any() {
+		t.Fatalf("primary addresses of %s are still published at the end: %v", service, state)
+	}
+	if cleanAt.IsZero() {
+		t.Fatalf("never saw primary addresses of %s go away", service)
+	}
+	t.Logf("primary addresses of %s visible for %v after the selector removal (until the clean-up finished)",
+		service, cleanAt.Sub(removedAt).Round(time.Millisecond))
+}
