@@ -34,6 +34,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
 )
 
 // LiveBackend runs a case against a real kube-apiserver and whatever
@@ -43,8 +44,8 @@ import (
 // the status subresource), Settle waits until the EndpointSlices and
 // Endpoints of the case's namespaces have not changed for Quiet, and the
 // steps go through the API. UIDMap maps the case's readable uids to the
-// real ones. The case's namespaces must not exist before Load (DeleteNamespaces
-// removes them between cases); Nodes are created or updated.
+// real ones. Nodes are created or updated; the other objects must not
+// exist yet.
 type LiveBackend struct {
 	// Client talks to the API server.
 	Client kubernetes.Interface
@@ -222,8 +223,16 @@ func (b *LiveBackend) create(ctx context.Context, orig runtime.Object) error {
 		if err != nil {
 			return fmt.Errorf("creating Node %s: %w", v.Name, err)
 		}
-		n.Status = v.Status
-		if n, err = c.UpdateStatus(ctx, n, metav1.UpdateOptions{}); err != nil {
+		err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			cur, err := c.Get(ctx, v.Name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			cur.Status = v.Status
+			n, err = c.UpdateStatus(ctx, cur, metav1.UpdateOptions{})
+			return err
+		})
+		if err != nil {
 			return fmt.Errorf("writing status of Node %s: %w", v.Name, err)
 		}
 		created = n
@@ -240,8 +249,16 @@ func (b *LiveBackend) create(ctx context.Context, orig runtime.Object) error {
 		if err != nil {
 			return fmt.Errorf("creating Pod %s/%s: %w", v.Namespace, v.Name, err)
 		}
-		p.Status = status
-		if p, err = c.UpdateStatus(ctx, p, metav1.UpdateOptions{}); err != nil {
+		err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			cur, err := c.Get(ctx, v.Name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			cur.Status = status
+			p, err = c.UpdateStatus(ctx, cur, metav1.UpdateOptions{})
+			return err
+		})
+		if err != nil {
 			return fmt.Errorf("writing status of Pod %s/%s: %w", v.Namespace, v.Name, err)
 		}
 		created = p
@@ -407,23 +424,4 @@ func (b *LiveBackend) Slices(ctx context.Context) ([]discovery.EndpointSlice, er
 		out = append(out, l.Items...)
 	}
 	return out, nil
-}
-
-// DeleteNamespaces deletes the case's namespaces and waits until they are
-// gone (the namespace controller of kube-controller-manager must run), or
-// timeout.
-func (b *LiveBackend) DeleteNamespaces(ctx context.Context, timeout time.Duration) error {
-	for _, ns := range b.namespaces {
-		if err := b.Client.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			return err
-		}
-	}
-	return wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		for _, ns := range b.namespaces {
-			if _, err := b.Client.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
 }

@@ -148,11 +148,7 @@ func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) {
 }
 
 // runCase runs case id live on client and fails t on any failed check.
-// Namespaces of the case are deleted afterwards (KCM's namespace
-// controller, or nothing without KCM: the next case uses other objects
-// only when the namespaces are gone, so without KCM each case needs its own
-// control plane).
-func runCase(t *testing.T, ctx context.Context, client kubernetes.Interface, id string, wrap func(casefile.Backend) casefile.Backend) *casefile.LiveBackend {
+func runCase(t *testing.T, ctx context.Context, client kubernetes.Interface, id string, wrap func(casefile.Backend) casefile.Backend) {
 	t.Helper()
 	c := casefile.MustLoad(t, id)
 	lb := &casefile.LiveBackend{Client: client}
@@ -165,7 +161,6 @@ func runCase(t *testing.T, ctx context.Context, client kubernetes.Interface, id 
 	if len(res.Checks) == 0 {
 		t.Errorf("case %s: no check ran", id)
 	}
-	return lb
 }
 
 // TestCasesBesideKCM runs cases 33, 34 and 36 live beside an unmodified
@@ -173,31 +168,41 @@ func runCase(t *testing.T, ctx context.Context, client kubernetes.Interface, id 
 // slicekit running `secondary-network,selectorless-cleanup`. Case 36 is
 // watched (see TestCasesBesideKCM/36 and checkPrimaryWindow).
 func TestCasesBesideKCM(t *testing.T) {
-	env := controlPlane(t, true)
-	runSlicekit(t, env.Config, manager.SecondaryNetworkControllerName, manager.SelectorlessCleanupControllerName)
-	_, ctx := ktesting.NewTestContext(t)
-	for _, id := range []string{"33", "34"} {
-		ok := t.Run(id, func(t *testing.T) {
-			lb := runCase(t, ctx, env.Client, id, nil)
-			if err := lb.DeleteNamespaces(ctx, 2*time.Minute); err != nil {
-				t.Fatalf("deleting the case's namespaces: %v", err)
+	for _, id := range []string{"33", "34", "36"} {
+		t.Run(id, func(t *testing.T) {
+			// Each case on its own control plane: without kubelets, Pods
+			// never finish terminating, so a case's namespace cannot be
+			// deleted for the next one.
+			env := controlPlane(t, true)
+			runSlicekit(t, env.Config, manager.SecondaryNetworkControllerName, manager.SelectorlessCleanupControllerName)
+			_, ctx := ktesting.NewTestContext(t)
+			if id != "36" {
+				runCase(t, ctx, env.Client, id, nil)
+				return
 			}
+			rec := &recorder{}
+			stop := rec.watch(t, ctx, env.Client, "ns-a")
+			var removedAt time.Time
+			runCase(t, ctx, env.Client, id, func(b casefile.Backend) casefile.Backend {
+				return &patchTimer{Backend: b, at: &removedAt}
+			})
+			stop()
+			checkPrimaryWindow(t, rec.all(), removedAt, "svc-m", []string{"10.0.0.41", "10.0.0.42"})
 		})
-		if !ok {
-			return
-		}
 	}
-	t.Run("36", func(t *testing.T) {
-		rec := &recorder{}
-		stop := rec.watch(t, ctx, env.Client, "ns-a")
-		var removedAt time.Time
-		lb := runCase(t, ctx, env.Client, "36", func(b casefile.Backend) casefile.Backend {
-			return &patchTimer{Backend: b, at: &removedAt}
-		})
-		stop()
-		_ = lb
-		checkPrimaryWindow(t, rec.all(), removedAt, "svc-m", []string{"10.0.0.41", "10.0.0.42"})
-	})
+}
+
+// TestCase36WithoutCleanupFails is the negative control: beside KCM with
+// only the secondary-network controller (no selectorless-cleanup), KCM's
+// leftovers stay and case 36 fails, as the upstream bug says.
+func TestCase36WithoutCleanupFails(t *testing.T) {
+	env := controlPlane(t, true)
+	runSlicekit(t, env.Config, manager.SecondaryNetworkControllerName)
+	_, ctx := ktesting.NewTestContext(t)
+	res := casefile.Run(ctx, casefile.MustLoad(t, "36"), &casefile.LiveBackend{Client: env.Client}, casefile.RunOptions{})
+	if !res.Failed() {
+		t.Errorf("case 36 passed beside KCM without selectorless-cleanup; KCM's leftovers should have made it fail:\n%s", res)
+	}
 }
 
 // TestCasesSlicekitAlone runs cases 33, 34 and 36 live against slicekit
