@@ -135,10 +135,10 @@ func TestSlicekitCELController(t *testing.T) {
 		RestConfig:        env.Config,
 		ControllerName:    celControllerName,
 		Implementation:    conformance.Implementation{Name: "slicekit CEL controller (pod-source)", URL: "https://github.com/slicekit/slicekit"},
-		SupportedFeatures: suite.LabelledControllerFeatures(),
+		SupportedFeatures: append(suite.LabelledControllerFeatures(), suite.SupportSelectorlessForm),
 		PodMode:           conformance.PodModeStatusSubresource,
 	})
-	checkSummary(t, rep, 13, suite.SupportDefaultController)
+	checkSummary(t, rep, 14, suite.SupportDefaultController)
 }
 
 // checkSummary fails t unless passed tests passed, none failed, and the

@@ -63,6 +63,15 @@ const (
 	// when the label is removed or names another controller. Excludes
 	// SupportDefaultController.
 	SupportControllerNameLabel Feature = "ControllerNameLabel"
+
+	// SupportSelectorlessForm: a Service labelled for the controller that
+	// has no spec.selector selects its Pods by the annotation
+	// slicekit.dev/selector (kubectl label-selector syntax, set-based
+	// requirements included, Pods of the Service's namespace). The built-in
+	// controllers of kube-controller-manager leave such a Service alone, so
+	// this form works where they cannot be turned off. A slicekit
+	// extension; not in LabelledControllerFeatures.
+	SupportSelectorlessForm Feature = "SelectorlessForm"
 )
 
 // AllFeatures returns every feature.
@@ -70,6 +79,7 @@ func AllFeatures() []Feature {
 	return []Feature{
 		SupportEndpointSlices, SupportEndpointConditions, SupportPublishNotReadyAddresses,
 		SupportEndpointTopology, SupportForeignSlices, SupportDefaultController, SupportControllerNameLabel,
+		SupportSelectorlessForm,
 	}
 }
 

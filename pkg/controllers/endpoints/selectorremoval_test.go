@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 package endpoints
 
 import (
@@ -41,7 +40,10 @@ func TestSelectorRemoval(t *testing.T) {
 		reason string
 	}{
 		{"selector removed", func(s *corev1.Service) { s.Spec.Selector = nil }, "no selector"},
-		{"ExternalName", func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName; s.Spec.ExternalName = "x.example" }, "ExternalName"},
+		{"ExternalName", func(s *corev1.Service) {
+			s.Spec.Type = corev1.ServiceTypeExternalName
+			s.Spec.ExternalName = "x.example"
+		}, "ExternalName"},
 		{"selector removed while labelled for this stack", func(s *corev1.Service) {
 			s.Spec.Selector = nil
 			withLabel(delegation.LabelEndpointControllerName, "stack.example.com")(s)
