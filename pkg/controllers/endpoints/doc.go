@@ -69,6 +69,17 @@ limitations under the License.
 //     nothing. With the gate off the label is ignored and, like every
 //     Service label, copied to the Endpoints object (rule (a)9).
 //
+// # Selector removal
+//
+// KCM keeps the Endpoints object of a Service whose selector was removed, or
+// that became ExternalName (kubernetes#118376, regression case 34), and its
+// mirroring controller then mirrors it. With Options.SelectorRemovalCleanup
+// (the SelectorRemovalCleanup feature gate, default on) this controller
+// deletes it, only when it carries this controller's managed-by label (UID
+// precondition; hand-written Endpoints of a selectorless Service are never
+// touched), with a Normal EndpointsRemoved event naming the reason and the
+// counter endpoint_controller_selector_removal_deleted_endpoints_total{reason}.
+//
 // # Usage
 //
 //	factory := informers.NewSharedInformerFactory(client, 0)

@@ -65,6 +65,18 @@ limitations under the License.
 // off the label is ignored and, like any other Service label, copied to the
 // slices (rule (a)9).
 //
+// # Selector removal
+//
+// KCM keeps the slices of a Service whose selector was removed, or that
+// became ExternalName, forever (kubernetes#118376, regression case 33).
+// With Options.SelectorRemovalCleanup (the SelectorRemovalCleanup feature
+// gate, default on) this controller deletes them by the same path as the
+// hand-over (reconciler.DeleteAll, UID preconditions), records a Normal
+// EndpointSlicesRemoved event naming the reason, and counts them in
+// endpoint_slice_controller_selector_removal_deleted_slices_total{reason};
+// the slices come back when the Service selects Pods again. With the gate
+// off it leaves them, as KCM does.
+//
 // # Coexistence
 //
 // Slices whose managed-by label names another controller are never listed

@@ -99,6 +99,19 @@ limitations under the License.
 // down are deleted. Slices whose managed-by label names another controller
 // are never listed, written or deleted.
 //
+// # Selector removal
+//
+// An Endpoints object labelled endpoints.kubernetes.io/managed-by=
+// endpoint-controller on a Service without a selector is the Endpoints
+// controller's leftover from before the selector was removed
+// (kubernetes#118376, regression case 34), not hand-written endpoints. With
+// Options.SelectorRemovalCleanup (the SelectorRemovalCleanup feature gate,
+// default on) it is not mirrored and slices mirrored from it are deleted
+// (Normal EndpointSlicesRemoved event on the Service, counter
+// endpoint_slice_mirroring_controller_selector_removal_deleted_slices_total).
+// KCM's shouldMirror ignores that label and mirrors it. Trade-off: a user who
+// edits such a leftover by hand must drop the label for it to be mirrored.
+//
 // # Usage
 //
 //	factory := informers.NewSharedInformerFactory(client, 0)

@@ -100,10 +100,12 @@ type Controller struct {
 
 	queue workqueue.TypedRateLimitingInterface[string]
 
-	// reported remembers, in dry-run mode, the leftovers already reported
-	// (uid/resourceVersion), so an unchanged leftover is reported once.
+	// reported remembers, in dry-run mode and per Service key, the
+	// leftovers reported by the last sync (kind/uid/resourceVersion), so an
+	// unchanged leftover is reported once; each sync replaces the Service's
+	// set, so it never outgrows the leftovers that exist.
 	mu       sync.Mutex
-	reported map[string]bool
+	reported map[string]map[string]bool
 }
 
 // New creates the controller and registers its handlers on the factory's
@@ -118,7 +120,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		client:        client,
 		opts:          opts,
 		eventRecorder: opts.EventRecorder,
-		reported:      map[string]bool{},
+		reported:      map[string]map[string]bool{},
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "selectorless_cleanup"}),
 	}
@@ -285,6 +287,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	}
 	svc, err := c.serviceLister.Services(namespace).Get(name)
 	if apierrors.IsNotFound(err) {
+		c.forgetReported(key)
 		return nil
 	}
 	if err != nil {
@@ -292,8 +295,11 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	}
 	none, reason, why := selectorless.SelectsNoPods(svc)
 	if !none {
+		c.forgetReported(key)
 		return nil
 	}
+	seen := map[string]bool{}
+	defer c.setReported(key, seen)
 
 	var errs []error
 	cached, err := c.sliceLister.EndpointSlices(namespace).List(labels.Set{
@@ -310,7 +316,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 			continue
 		}
 		if c.opts.DryRun {
-			c.report(ctx, svc, "EndpointSlice", s.Name, string(s.UID), s.ResourceVersion, reason, why)
+			c.report(ctx, svc, seen, "EndpointSlice", s.Name, string(s.UID), s.ResourceVersion, reason, why)
 			continue
 		}
 		done, err := c.delete(ctx, "EndpointSlice", s.Name, s.UID, s.ResourceVersion, func(o metav1.DeleteOptions) error {
@@ -338,7 +344,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	case !isKCMEndpoints(ep) || ep.DeletionTimestamp != nil:
 		// Hand-written Endpoints of a selectorless Service: never touched.
 	case c.opts.DryRun:
-		c.report(ctx, svc, "Endpoints", ep.Name, string(ep.UID), ep.ResourceVersion, reason, why)
+		c.report(ctx, svc, seen, "Endpoints", ep.Name, string(ep.UID), ep.ResourceVersion, reason, why)
 	default:
 		done, err := c.delete(ctx, "Endpoints", ep.Name, ep.UID, ep.ResourceVersion, func(o metav1.DeleteOptions) error {
 			return c.client.CoreV1().Endpoints(namespace).Delete(ctx, ep.Name, o)
@@ -387,15 +393,16 @@ func (c *Controller) delete(ctx context.Context, kind, name string, uid types.UI
 	return false, fmt.Errorf("deleting %s %s: %w", kind, name, err)
 }
 
-// report records, once per uid/resourceVersion, a leftover found in
-// dry-run mode.
-func (c *Controller) report(ctx context.Context, svc *corev1.Service, kind, name, uid, rv, reason, why string) {
+// report records, in dry-run mode, a leftover found, unless the last sync
+// of the Service already reported it unchanged (same uid and
+// resourceVersion); it adds the leftover to seen, the Service's new set.
+func (c *Controller) report(ctx context.Context, svc *corev1.Service, seen map[string]bool, kind, name, uid, rv, reason, why string) {
 	k := kind + "/" + uid + "/" + rv
+	seen[k] = true
 	c.mu.Lock()
-	seen := c.reported[k]
-	c.reported[k] = true
+	already := c.reported[svc.Namespace+"/"+svc.Name][k]
 	c.mu.Unlock()
-	if seen {
+	if already {
 		return
 	}
 	c.count(kind, reason, true)
@@ -403,6 +410,20 @@ func (c *Controller) report(ctx context.Context, svc *corev1.Service, kind, name
 	c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonLeftoverFound,
 		"Dry run: would delete %s %s/%s: %s (%s)", kind, svc.Namespace, name, why, selectorless.UpstreamIssue)
 }
+
+// setReported replaces the dry-run set of the Service key; an empty set
+// forgets it.
+func (c *Controller) setReported(key string, seen map[string]bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(seen) == 0 {
+		delete(c.reported, key)
+		return
+	}
+	c.reported[key] = seen
+}
+
+func (c *Controller) forgetReported(key string) { c.setReported(key, nil) }
 
 func (c *Controller) count(kind, reason string, dryRun bool) {
 	if c.deletions != nil {
