@@ -61,7 +61,9 @@ func (o *ControllerOptions) celEnabled() bool {
 
 func newSecondaryNetworkController(ctx context.Context, ic InitContext) (Controller, error) {
 	o := ic.Options
+	cleanup := o.SelectorRemovalCleanupEnabled()
 	return secondarynetwork.New(ctx, ic.Client, ic.InformerFactory, secondarynetwork.Options{
+		SelectorRemovalCleanup: &cleanup,
 		ControllerName:         o.SecondaryNetworkControllerName,
 		MaxEndpointsPerSlice:   o.MaxEndpointsPerSlice,
 		BatchPeriod:            o.EndpointUpdatesBatchPeriod,
@@ -73,7 +75,9 @@ func newSecondaryNetworkController(ctx context.Context, ic InitContext) (Control
 
 func newCELController(ctx context.Context, ic InitContext) (Controller, error) {
 	o := ic.Options
+	cleanup := o.SelectorRemovalCleanupEnabled()
 	c, err := celprofiles.New(ctx, ic.Client, ic.InformerFactory, celprofiles.Options{
+		SelectorRemovalCleanup: &cleanup,
 		ConfigFile:             o.CELConfig,
 		MaxEndpointsPerSlice:   o.MaxEndpointsPerSlice,
 		BatchPeriod:            o.EndpointUpdatesBatchPeriod,

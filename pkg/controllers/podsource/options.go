@@ -96,6 +96,20 @@ type Options struct {
 	// SkipInformerTransforms, when true, installs no transform, for callers
 	// that share the factory and choose the transforms themselves.
 	SkipInformerTransforms bool
+
+	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
+	// (pkg/controllers/selectorless): when true, the slices of a labelled
+	// Service that selects no Pods any more (type ExternalName, or neither
+	// spec.selector nor slicekit.dev/selector) are deleted, with a Normal
+	// EndpointSlicesRemoved event naming the reason (kubernetes#118376 for
+	// custom controllers); when false they are left as they are (KCM C11).
+	// nil means true.
+	SelectorRemovalCleanup *bool
+}
+
+// cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).
+func (o Options) cleanupEnabled() bool {
+	return o.SelectorRemovalCleanup == nil || *o.SelectorRemovalCleanup
 }
 
 // complete returns a copy of o with defaults filled in, or an error naming

@@ -92,17 +92,48 @@ func TestSelectorlessForm(t *testing.T) {
 		t.Errorf("spec.selector and the annotation (-want +got):\n%s", d)
 	}
 
-	// Neither: slices left as they are (KCM C11), as before.
+	// Neither selector nor annotation (the selector removed while
+	// labelled): the slices go (kubernetes#118376), with an event.
+	f.events()
 	f.add(service("svc", func(s *corev1.Service) { s.Spec.Selector = nil }))
 	f.mustSync("svc")
-	if w := f.writes(); len(w) != 0 {
-		t.Errorf("a Service with neither selector nor annotation wrote %v", w)
+	if d := cmp.Diff([]string{"delete"}, f.writes()); d != "" {
+		t.Errorf("selector removed while labelled (-want +got):\n%s", d)
 	}
-	// ExternalName with the annotation: selects nothing.
+	if ev := f.events(); len(ev) != 1 || !strings.HasPrefix(ev[0], "Normal "+selectorless.ReasonEndpointSlicesRemoved) || !strings.Contains(ev[0], "no selector") {
+		t.Errorf("events = %q", ev)
+	}
+	// ExternalName with the annotation: selects nothing, nothing left.
 	f.add(service("svc", selectorlessForm("app=green"), func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName }))
 	f.mustSync("svc")
 	if w := f.writes(); len(w) != 0 {
 		t.Errorf("an ExternalName Service wrote %v", w)
+	}
+}
+
+// TestSelectorRemovalGateOff: with SelectorRemovalCleanup off, a labelled
+// Service whose selector was removed (or that became ExternalName) keeps
+// this controller's slices, as KCM keeps its own (C11); with it on they go,
+// and come back with the selector.
+func TestSelectorRemovalGateOff(t *testing.T) {
+	for _, gate := range []bool{false, true} {
+		for _, way := range []func(*corev1.Service){
+			func(s *corev1.Service) { s.Spec.Selector = nil },
+			func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName },
+		} {
+			f := newFixture(t, Options{SelectorRemovalCleanup: &gate}, service("svc"), pod("p1", "svc", "10.1.0.1"))
+			f.mustSync("svc")
+			f.add(service("svc", way))
+			f.mustSync("svc")
+			if got := len(f.slices("svc")) == 0; got != gate {
+				t.Errorf("gate %v: slices deleted = %v", gate, got)
+			}
+			f.add(service("svc"))
+			f.mustSync("svc")
+			if d := cmp.Diff([]string{"IPv4:10.1.0.1"}, addresses(f.slices("svc"))); d != "" {
+				t.Errorf("gate %v, selector back (-want +got):\n%s", gate, d)
+			}
+		}
 	}
 }
 

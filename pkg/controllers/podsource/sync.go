@@ -125,8 +125,10 @@ func (c *Controller) handles(svc *corev1.Service) bool {
 //     form, which kube-controller-manager's controllers leave alone). An
 //     invalid annotation: a Warning InvalidSelector event and problem
 //     metric, slices kept as they are, nil returned. type ExternalName, or
-//     neither selector nor annotation: return nil, leaving existing slices
-//     as they are (KCM C11).
+//     neither selector nor annotation: with Options.SelectorRemovalCleanup
+//     (default) this controller's slices are deleted as in step 2 with a
+//     Normal EndpointSlicesRemoved event naming the reason; without it they
+//     are left as they are (KCM C11).
 //  4. List the selected Pods and this controller's slices, dropping slices
 //     pending deletion; a *StaleInformerCacheError when the cache is older
 //     than this controller's writes (C12, C13).
@@ -172,9 +174,15 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 		return nil
 	}
 	if !selects {
-		// Existing slices are left as they are (KCM C11); there are no
-		// Pods, hence no problems.
+		// There are no Pods, hence no problems. With SelectorRemovalCleanup
+		// the slices go (kubernetes#118376); without it they are left as
+		// they are (KCM C11).
 		c.problems.forget(namespace, name)
+		// PodSelector found neither spec.selector nor a valid annotation,
+		// or the Service is ExternalName: SelectsNoPods says which.
+		if none, _, why := selectorless.SelectsNoPods(service); none && c.opts.cleanupEnabled() {
+			return c.removeForSelector(ctx, service, why)
+		}
 		return nil
 	}
 
@@ -260,34 +268,58 @@ func (c *Controller) forget(namespace, name string) {
 // deleted, a Warning FailedToUpdateEndpointSlices one when a deletion
 // failed.
 func (c *Controller) release(ctx context.Context, service *corev1.Service) error {
-	logger := klog.FromContext(ctx)
-	key := service.Namespace + "/" + service.Name
-	slices, err := c.listOwnSlices(service)
-	if err != nil {
-		return err
-	}
-	if c.tracker.StaleSlices(service.Namespace, service.Name, slices) {
-		return &StaleInformerCacheError{Service: key}
-	}
-	c.forget(service.Namespace, service.Name)
-	deleted, delErr := c.reconciler.DeleteAll(ctx, service.Namespace, service.Name, slices)
 	now, labelled := service.Labels[delegation.LabelEndpointControllerName]
 	why := fmt.Sprintf("label %s was removed", delegation.LabelEndpointControllerName)
 	if labelled {
 		why = fmt.Sprintf("label %s is now %q", delegation.LabelEndpointControllerName, now)
 	}
+	deleted, err := c.deleteOwnSlices(ctx, service, why)
 	if deleted > 0 {
-		logger.Info("Deleted EndpointSlices of a Service this controller no longer handles",
+		klog.FromContext(ctx).Info("Deleted EndpointSlices of a Service this controller no longer handles",
 			"controller", c.opts.ControllerName, "service", klog.KObj(service), "deleted", deleted, "endpointControllerName", now)
 		c.eventRecorder.Eventf(service, corev1.EventTypeNormal, ReasonEndpointSlicesReleased,
 			"Deleted %d EndpointSlice(s) managed by %s: %s", deleted, c.opts.ManagedBy, why)
 	}
-	if delErr != nil {
-		c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
-			"Error deleting Endpoint Slices of Service %s/%s (%s): %v", service.Namespace, service.Name, why, delErr)
-		return fmt.Errorf("deleting EndpointSlices of released Service %s: %w", key, delErr)
+	return err
+}
+
+// deleteOwnSlices deletes this controller's slices of service
+// (reconciler.DeleteAll: managed-by ManagedBy and the Service's name label,
+// UID preconditions) and forgets the Service. A stale cache returns a
+// *StaleInformerCacheError so that a slice just created is not missed; a
+// failed deletion records a Warning FailedToUpdateEndpointSlices event
+// naming why. It returns the number of slices deleted.
+func (c *Controller) deleteOwnSlices(ctx context.Context, service *corev1.Service, why string) (int, error) {
+	key := service.Namespace + "/" + service.Name
+	slices, err := c.listOwnSlices(service)
+	if err != nil {
+		return 0, err
 	}
-	return nil
+	if c.tracker.StaleSlices(service.Namespace, service.Name, slices) {
+		return 0, &StaleInformerCacheError{Service: key}
+	}
+	c.forget(service.Namespace, service.Name)
+	deleted, err := c.reconciler.DeleteAll(ctx, service.Namespace, service.Name, slices)
+	if err != nil {
+		c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
+			"Error deleting Endpoint Slices of Service %s/%s (%s): %v", service.Namespace, service.Name, why, err)
+		return deleted, fmt.Errorf("deleting EndpointSlices of Service %s (%s): %w", key, why, err)
+	}
+	return deleted, nil
+}
+
+// removeForSelector deletes this controller's slices of a labelled Service
+// that selects no Pods any more (deleteOwnSlices) and records a Normal
+// EndpointSlicesRemoved event naming why.
+func (c *Controller) removeForSelector(ctx context.Context, service *corev1.Service, why string) error {
+	deleted, err := c.deleteOwnSlices(ctx, service, why)
+	if deleted > 0 {
+		klog.FromContext(ctx).Info("Deleted EndpointSlices of a Service that selects no Pods",
+			"controller", c.opts.ControllerName, "service", klog.KObj(service), "deleted", deleted)
+		c.eventRecorder.Eventf(service, corev1.EventTypeNormal, selectorless.ReasonEndpointSlicesRemoved,
+			"Deleted %d EndpointSlice(s) managed by %s: %s (%s)", deleted, c.opts.ManagedBy, why, selectorless.UpstreamIssue)
+	}
+	return err
 }
 
 // sweepReleased queues every Service that still has a slice of this

@@ -64,6 +64,9 @@ type Options struct {
 	// other controllers on the same factory must make them install none
 	// either (their SkipInformerTransforms).
 	SkipInformerTransforms bool
+	// SelectorRemovalCleanup is passed to every profile's controller
+	// (podsource.Options).
+	SelectorRemovalCleanup *bool
 }
 
 // Controller runs one podsource.Controller per CEL profile on one informer
@@ -115,6 +118,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			MetricsSubsystem:       MetricsSubsystem,
 			EventRecorder:          opts.EventRecorder,
 			SkipInformerTransforms: opts.SkipInformerTransforms,
+			SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("CEL profile %q: %w", p.Name, err)

@@ -68,6 +68,8 @@ type Options struct {
 	// SkipInformerTransforms, when true, leaves the Pod informer's
 	// transform alone; by default New installs TransformPod.
 	SkipInformerTransforms bool
+	// SelectorRemovalCleanup is passed to podsource.Options.
+	SelectorRemovalCleanup *bool
 }
 
 // New returns the secondary-network controller: a podsource.Controller
@@ -93,6 +95,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		EventRecorder:          opts.EventRecorder,
 		PodTransform:           TransformPod,
 		SkipInformerTransforms: opts.SkipInformerTransforms,
+		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
 	})
 }
 
