@@ -275,6 +275,15 @@ func controllerValues(endpointslice, mirroring, endpoints, secondary, cel bool) 
 	return map[string]any{"controllers": c}
 }
 
+// withCleanup enables the selectorless-cleanup controller in vals.
+func withCleanup(vals map[string]any) map[string]any {
+	vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": true}
+	return vals
+}
+
+// endpointsReadDelete is the Endpoints rule of selectorless-cleanup.
+var endpointsReadDelete = rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"endpoints"}, Verbs: []string{"get", "list", "watch", "delete"}}
+
 // TestRBACFollowsControllers pins the ClusterRole and --controllers for
 // each controller alone and for all of them: what the controller's
 // informers read and its writes need (pkg/controllers), nothing more.
@@ -296,6 +305,13 @@ func TestRBACFollowsControllers(t *testing.T) {
 		{"cel", controllerValues(false, false, false, false, true), "*,-endpointslice,-endpointslice-mirroring,cel", []string{"cel"}, podSlices},
 		{"defaults plus endpoints", controllerValues(true, true, true, false, false), "*,endpoints", []string{"endpoints", "endpointslice", "endpointslice-mirroring"},
 			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsWrite, finalizers("services/finalizers", "endpoints/finalizers"), slicesWrite, events}},
+		{"secondary-network and selectorless-cleanup (managed cluster)", withCleanup(controllerValues(false, false, false, true, false)),
+			"*,-endpointslice,-endpointslice-mirroring,secondary-network,selectorless-cleanup", []string{"secondary-network", "selectorless-cleanup"},
+			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsReadDelete, finalizers("services/finalizers"), slicesWrite, events}},
+		{"selectorless-cleanup alone", withCleanup(controllerValues(false, false, false, false, false)),
+			"*,-endpointslice,-endpointslice-mirroring,selectorless-cleanup", []string{"selectorless-cleanup"},
+			[]rbacv1.PolicyRule{readRule("services"), endpointsReadDelete,
+				{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: []string{"get", "list", "watch", "delete"}}, events}},
 		{"all", controllerValues(true, true, true, true, true), "*,endpoints,secondary-network,cel", []string{"cel", "endpoints", "endpointslice", "endpointslice-mirroring", "secondary-network"},
 			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsWrite, finalizers("services/finalizers", "endpoints/finalizers"), slicesWrite, events}},
 	} {
@@ -454,5 +470,18 @@ func TestAllControllersArgs(t *testing.T) {
 	}
 	if _, ok := dep.Spec.Template.Annotations["checksum/cel-config"]; !ok {
 		t.Error("no checksum/cel-config annotation: Pods would not restart on a profile change")
+	}
+}
+
+// TestSelectorlessCleanupDryRun: controllers.selectorlessCleanup.dryRun
+// passes --selectorless-cleanup-dry-run, and only with the controller on.
+func TestSelectorlessCleanupDryRun(t *testing.T) {
+	for _, enabled := range []bool{true, false} {
+		vals := controllerValues(false, false, false, true, false)
+		vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": enabled, "dryRun": true}
+		o, args := parseArgs(t, render(t, vals))
+		if o.SelectorlessCleanupDryRun != enabled {
+			t.Errorf("enabled %v: dry run %v (args %q)", enabled, o.SelectorlessCleanupDryRun, args)
+		}
 	}
 }

@@ -54,7 +54,7 @@ for. Names are pkg/manager's registry names.
 */}}
 {{- define "slicekit.controllers" -}}
 {{- $c := .Values.controllers }}
-{{- if not (or $c.endpointslice.enabled $c.mirroring.enabled $c.endpoints.enabled $c.secondaryNetwork.enabled $c.cel.enabled) }}
+{{- if not (or $c.endpointslice.enabled $c.mirroring.enabled $c.endpoints.enabled $c.secondaryNetwork.enabled $c.cel.enabled $c.selectorlessCleanup.enabled) }}
 {{- fail "controllers: enable at least one controller" }}
 {{- end }}
 {{- $l := list "*" }}
@@ -63,6 +63,7 @@ for. Names are pkg/manager's registry names.
 {{- if $c.endpoints.enabled }}{{ $l = append $l "endpoints" }}{{ end }}
 {{- if $c.secondaryNetwork.enabled }}{{ $l = append $l "secondary-network" }}{{ end }}
 {{- if $c.cel.enabled }}{{ $l = append $l "cel" }}{{ end }}
+{{- if $c.selectorlessCleanup.enabled }}{{ $l = append $l "selectorless-cleanup" }}{{ end }}
 {{- join "," $l }}
 {{- end }}
 
