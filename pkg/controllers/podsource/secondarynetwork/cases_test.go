@@ -114,13 +114,9 @@ func (o *offline) pass(ctx context.Context, w *casefile.World) error {
 	return errors.Join(errs...)
 }
 
-// TestCase19 runs testdata/cases/19-secondary-network-multus: the default
-// EndpointSlice controller and the secondary-network controller until
-// idle, then compares with expected.yaml and checks the case's assertions
-// (no default slice for svc-a, no primary address anywhere).
-func TestCase19(t *testing.T) {
-	_, ctx := ktesting.NewTestContext(t)
-	c := casefile.MustLoad(t, "19")
+// offlineBackend returns a casefile backend whose passes run the offline
+// controllers (built on the first Settle) and a function returning them.
+func offlineBackend() (*casefile.FakeBackend, func() *offline) {
 	var o *offline
 	b := &casefile.FakeBackend{Sync: func(ctx context.Context, w *casefile.World, client kubernetes.Interface) error {
 		if o == nil {
@@ -131,6 +127,17 @@ func TestCase19(t *testing.T) {
 		}
 		return o.pass(ctx, w)
 	}}
+	return b, func() *offline { return o }
+}
+
+// TestCase19 runs testdata/cases/19-secondary-network-multus: the default
+// EndpointSlice controller and the secondary-network controller until
+// idle, then compares with expected.yaml and checks the case's assertions
+// (no default slice for svc-a, no primary address anywhere).
+func TestCase19(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	c := casefile.MustLoad(t, "19")
+	b, offlineOf := offlineBackend()
 	res := casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true})
 	casefile.Report(t, res)
 	if b.Passes > 2 {
@@ -138,6 +145,7 @@ func TestCase19(t *testing.T) {
 	}
 	// The problems of the case are reported: pod-a2 has no net-a
 	// attachment, pod-a4 no network-status yet.
+	o := offlineOf()
 	var got []string
 	for _, p := range o.secondary.Problems("ns-a", "svc-a") {
 		got = append(got, p.Pod.Name+":"+p.Reason)
@@ -163,16 +171,7 @@ func TestCase19(t *testing.T) {
 func TestCase19HandOver(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	c := casefile.MustLoad(t, "19")
-	var o *offline
-	b := &casefile.FakeBackend{Sync: func(ctx context.Context, w *casefile.World, client kubernetes.Interface) error {
-		if o == nil {
-			var err error
-			if o, err = newOffline(ctx, client); err != nil {
-				return err
-			}
-		}
-		return o.pass(ctx, w)
-	}}
+	b, _ := offlineBackend()
 	if err := b.Load(ctx, c.Input); err != nil {
 		t.Fatal(err)
 	}
@@ -257,16 +256,7 @@ func sortStrings(s []string) {
 func TestCase36(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	c := casefile.MustLoad(t, "36")
-	var o *offline
-	b := &casefile.FakeBackend{Sync: func(ctx context.Context, w *casefile.World, client kubernetes.Interface) error {
-		if o == nil {
-			var err error
-			if o, err = newOffline(ctx, client); err != nil {
-				return err
-			}
-		}
-		return o.pass(ctx, w)
-	}}
+	b, _ := offlineBackend()
 	res := casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true})
 	casefile.Report(t, res)
 	if len(res.Checks) == 0 {
