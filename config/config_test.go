@@ -488,6 +488,27 @@ func TestSelectorlessCleanupComponent(t *testing.T) {
 	if d := cmp.Diff(want, role.Rules); d != "" {
 		t.Errorf("rules (-want +got):\n%s", d)
 	}
+	// Together with config/rbac, exactly what the two controllers declare
+	// they need (the permission preflight's source).
+	var base *rbacv1.ClusterRole
+	for _, o := range decodeAll(t, "kustomize build", out) {
+		if r, ok := o.(*rbacv1.ClusterRole); ok && r.Name == "slicekit" {
+			base = r
+		}
+	}
+	if base == nil {
+		t.Fatal("no ClusterRole slicekit")
+	}
+	needed, err := manager.ControllerRBACRules(manager.SecondaryNetworkControllerName, manager.SelectorlessCleanupControllerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	granted := permissions(append(slices.Clone(base.Rules), role.Rules...))
+	for _, p := range permissions(needed) {
+		if !slices.Contains(granted, p) {
+			t.Errorf("secondary-network,selectorless-cleanup need %s; config/rbac plus the component do not grant it", p)
+		}
+	}
 	sa := rbacv1.Subject{Kind: "ServiceAccount", Name: dep.Spec.Template.Spec.ServiceAccountName, Namespace: dep.Namespace}
 	if d := cmp.Diff([]rbacv1.Subject{sa}, binding.Subjects); d != "" {
 		t.Errorf("subjects (-want +got):\n%s", d)

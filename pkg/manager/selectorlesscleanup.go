@@ -30,8 +30,9 @@ const SelectorlessCleanupControllerName = "selectorless-cleanup"
 
 func init() {
 	registry[SelectorlessCleanupControllerName] = Registration{
-		Name:    SelectorlessCleanupControllerName,
-		Workers: func(*ControllerOptions) int { return 2 },
+		Name:      SelectorlessCleanupControllerName,
+		Workers:   func(*ControllerOptions) int { return 2 },
+		RBACRules: selectorlesscleanup.RBACRules,
 		New: func(ctx context.Context, ic InitContext) (Controller, error) {
 			return selectorlesscleanup.New(ctx, ic.Client, ic.InformerFactory, selectorlesscleanup.Options{
 				DryRun:        ic.Options.SelectorlessCleanupDryRun,
