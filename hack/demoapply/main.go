@@ -80,9 +80,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	objs, err := render.ReadFiles(flag.Args(), os.Stdin)
+	objs, ignored, err := render.ReadFiles(flag.Args(), os.Stdin)
 	if err != nil {
 		return err
+	}
+	for _, ig := range ignored {
+		fmt.Fprintf(os.Stderr, "demoapply: %s\n", ig)
 	}
 	if *del {
 		return deleteAll(ctx, client, objs)

@@ -79,7 +79,8 @@ func newFixture() *fixture {
 	}
 	f.db = &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: ns, UID: "uid-db"},
-		Spec:       corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.3", Selector: map[string]string{"app": "db"}},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.3", Selector: map[string]string{"app": "db"},
+			Ports: []corev1.ServicePort{{Name: "sql", Port: 5432, Protocol: corev1.ProtocolTCP}}},
 	}
 	f.pod = newPod("web-1", "10.0.0.1", true)
 	f.node = &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "node-a", Labels: map[string]string{corev1.LabelTopologyZone: "zone-a"}}}

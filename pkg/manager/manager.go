@@ -86,6 +86,9 @@ type Manager struct {
 
 	leading      atomic.Bool
 	shuttingDown atomic.Bool
+	// leaseObserved latches once the leader elector has read or written the
+	// Lease (it knows a leader, possibly itself).
+	leaseObserved atomic.Bool
 	// synced latches once every controller has synced.
 	synced atomic.Bool
 	// permissions holds the outcome of the permission preflight.
@@ -179,7 +182,7 @@ func (m *Manager) restConfig() (*rest.Config, error) {
 		}
 	default:
 		if cfg, err = rest.InClusterConfig(); err != nil {
-			return nil, fmt.Errorf("no --kubeconfig given and no in-cluster configuration: %w", err)
+			return nil, fmt.Errorf("no kubeconfig: give --kubeconfig FILE (for `make up`: --kubeconfig .local/kubeconfig), or run in a Pod for the in-cluster configuration (%w)", err)
 		}
 	}
 	cfg.QPS = m.opts.KubeAPIQPS
@@ -244,9 +247,20 @@ func (m *Manager) Close() {
 
 // Ready reports readiness as /readyz does: every controller has synced,
 // the permission preflight has not found a missing permission (warn mode),
-// and shutdown has not begun.
+// with leader election the Lease has been reached at least once (a leader
+// is known), and shutdown has not begun.
 func (m *Manager) Ready() bool {
-	return !m.shuttingDown.Load() && m.cachesSynced() && m.permissions.check(nil) == nil
+	return !m.shuttingDown.Load() && m.cachesSynced() && m.permissions.check(nil) == nil && m.leaseReached() == nil
+}
+
+// leaseReached returns nil without leader election or once the elector
+// has observed a leader, else why not.
+func (m *Manager) leaseReached() error {
+	if !m.opts.LeaderElection.LeaderElect || m.leaseObserved.Load() {
+		return nil
+	}
+	le := m.opts.LeaderElection
+	return fmt.Errorf("the leader election Lease %s/%s has not been reached yet", le.ResourceNamespace, le.ResourceName)
 }
 
 func (m *Manager) cachesSynced() bool {
@@ -372,6 +386,14 @@ var errLeaderElectionLost = errors.New("leader election lost")
 func (m *Manager) runWithLeaderElection(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	le := m.opts.LeaderElection
+	// A Lease that can never be taken (no namespace, no permission) ends
+	// Run instead of an elector retrying forever (leasecheck.go).
+	if err := waitLeaseUsable(ctx, m.leaseClient, le.ResourceNamespace, le.ResourceName, le.RetryPeriod); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("leader election: %w", err)
+	}
 	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, le.ResourceNamespace, le.ResourceName,
 		m.leaseClient.CoreV1(), m.leaseClient.CoordinationV1(), resourcelock.ResourceLockConfig{Identity: m.identity})
 	if err != nil {
@@ -400,6 +422,7 @@ func (m *Manager) runWithLeaderElection(ctx context.Context) error {
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(leadCtx context.Context) {
 				started.Store(true)
+				m.leaseObserved.Store(true)
 				defer close(controllersDone)
 				logger.Info("Started leading", "lease", klog.KRef(le.ResourceNamespace, le.ResourceName), "identity", m.identity)
 				m.setLeading(true)
@@ -421,6 +444,7 @@ func (m *Manager) runWithLeaderElection(ctx context.Context) error {
 				m.setLeading(false)
 			},
 			OnNewLeader: func(id string) {
+				m.leaseObserved.Store(true)
 				if id != m.identity {
 					logger.Info("New leader elected", "lease", klog.KRef(le.ResourceNamespace, le.ResourceName), "leader", id)
 				}
