@@ -64,12 +64,35 @@ func run() error {
 	readyURL := flag.String("ready-url", "", "wait until this URL (slicekit's /readyz) answers 200 before applying")
 	timeout := flag.Duration("timeout", 90*time.Second, "how long to wait for readiness and for the slices")
 	del := flag.Bool("delete", false, "delete the objects of the files (and the slices of their Services) instead of creating them")
+	label := flag.String("label", "", "NAMESPACE/SERVICE=VALUE: set the KEP-4770 label on the Service, wait until slicekit has handed it over (its slices gone, unless -no-wait), print the slices and the EndpointSlicesHandedOver events")
+	unlabel := flag.String("unlabel", "", "NAMESPACE/SERVICE: remove the KEP-4770 label, wait until slicekit publishes the Service's slices again, print the slices")
+	show := flag.String("show", "", "NAMESPACE: print the slices of the namespace (and its Endpoints objects)")
+	noWait := flag.Bool("no-wait", false, "with -label: do not wait for the hand-over (the controller is stopped)")
 	flag.Parse()
-	if flag.NArg() == 0 {
-		return errors.New("usage: demoapply [-kubeconfig K] [-ready-url URL] FILE...")
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	if *label != "" || *unlabel != "" || *show != "" {
+		cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
+		if err != nil {
+			return err
+		}
+		cfg.UserAgent = "slicekit-demoapply"
+		client, err := kubernetes.NewForConfig(cfg)
+		if err != nil {
+			return err
+		}
+		switch {
+		case *label != "":
+			return labelService(ctx, client, *label, !*noWait, *timeout)
+		case *unlabel != "":
+			return unlabelService(ctx, client, *unlabel, *timeout)
+		default:
+			return showNamespace(ctx, client, *show)
+		}
+	}
+	if flag.NArg() == 0 {
+		return errors.New("usage: demoapply [-kubeconfig K] [-ready-url URL] [-delete] FILE... | -label NS/SVC=VALUE [-no-wait] | -unlabel NS/SVC | -show NS")
+	}
 
 	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {
@@ -332,4 +355,169 @@ func printTable(list []discoveryv1.EndpointSlice, services []*corev1.Service) {
 		}
 	}
 	_ = w.Flush()
+}
+
+// ownManagedBy are the managed-by values of slicekit's default controllers.
+var ownManagedBy = map[string]bool{"endpointslice-controller.k8s.io": true, "endpointslicemirroring-controller.k8s.io": true}
+
+// splitRef splits "namespace/name".
+func splitRef(ref string) (string, string, error) {
+	ns, name, ok := strings.Cut(ref, "/")
+	if !ok || ns == "" || name == "" {
+		return "", "", fmt.Errorf("%q is not NAMESPACE/NAME", ref)
+	}
+	return ns, name, nil
+}
+
+// ownSlices lists slicekit's slices of Service ns/name.
+func ownSlices(ctx context.Context, c kubernetes.Interface, ns, name string) ([]discoveryv1.EndpointSlice, error) {
+	l, err := c.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + name})
+	if err != nil {
+		return nil, err
+	}
+	var out []discoveryv1.EndpointSlice
+	for _, s := range l.Items {
+		if ownManagedBy[s.Labels[discoveryv1.LabelManagedBy]] {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// setLabel sets (value non-nil) or removes the KEP-4770 label of a Service.
+func setLabel(ctx context.Context, c kubernetes.Interface, ns, name string, value *string) error {
+	svc, err := c.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if value == nil {
+		delete(svc.Labels, delegation.LabelEndpointControllerName)
+	} else {
+		if svc.Labels == nil {
+			svc.Labels = map[string]string{}
+		}
+		svc.Labels[delegation.LabelEndpointControllerName] = *value
+	}
+	_, err = c.CoreV1().Services(ns).Update(ctx, svc, metav1.UpdateOptions{FieldManager: "slicekit-demo"})
+	return err
+}
+
+// labelService labels ns/svc for another controller and, with wait, waits
+// for slicekit's slices of it to go, then prints the namespace's slices and
+// the hand-over events.
+func labelService(ctx context.Context, c kubernetes.Interface, ref string, waitGone bool, timeout time.Duration) error {
+	target, value, ok := strings.Cut(ref, "=")
+	if !ok {
+		return fmt.Errorf("-label %q is not NAMESPACE/SERVICE=VALUE", ref)
+	}
+	ns, name, err := splitRef(target)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("$ label Service %s/%s %s=%s\n", ns, name, delegation.LabelEndpointControllerName, value)
+	if err := setLabel(ctx, c, ns, name, &value); err != nil {
+		return err
+	}
+	if waitGone {
+		start := time.Now()
+		if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+			own, err := ownSlices(ctx, c, ns, name)
+			return len(own) == 0, err
+		}); err != nil {
+			return fmt.Errorf("slicekit did not delete its slices of %s/%s: %w", ns, name, err)
+		}
+		fmt.Printf("slicekit deleted its slices of %s/%s within %s\n", ns, name, time.Since(start).Round(100*time.Millisecond))
+		if err := printEvents(ctx, c, ns, name, "EndpointSlicesHandedOver", timeout); err != nil {
+			return err
+		}
+	}
+	return showNamespace(ctx, c, ns)
+}
+
+// unlabelService removes the label and waits for slicekit's slices.
+func unlabelService(ctx context.Context, c kubernetes.Interface, ref string, timeout time.Duration) error {
+	ns, name, err := splitRef(ref)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("$ remove the label %s from Service %s/%s\n", delegation.LabelEndpointControllerName, ns, name)
+	if err := setLabel(ctx, c, ns, name, nil); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		own, err := ownSlices(ctx, c, ns, name)
+		return len(own) > 0, err
+	}); err != nil {
+		return fmt.Errorf("slicekit did not publish slices of %s/%s again: %w", ns, name, err)
+	}
+	fmt.Printf("slicekit published %s/%s's slices again within %s\n", ns, name, time.Since(start).Round(100*time.Millisecond))
+	return showNamespace(ctx, c, ns)
+}
+
+// printEvents waits for and prints the events of reason about Service
+// ns/name.
+func printEvents(ctx context.Context, c kubernetes.Interface, ns, name, reason string, timeout time.Duration) error {
+	var found []corev1.Event
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		l, err := c.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: "reason=" + reason + ",involvedObject.name=" + name})
+		if err != nil {
+			return false, err
+		}
+		found = l.Items
+		return len(found) > 0, nil
+	})
+	if err != nil {
+		return fmt.Errorf("no %s event for %s/%s: %w", reason, ns, name, err)
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nEVENT TYPE\tREASON\tOBJECT\tMESSAGE")
+	for _, e := range found {
+		fmt.Fprintf(w, "%s\t%s\t%s %s/%s\t%s\n", e.Type, e.Reason, e.InvolvedObject.Kind, e.InvolvedObject.Namespace, e.InvolvedObject.Name, e.Message)
+	}
+	return w.Flush()
+}
+
+// showNamespace prints the namespace's slices (and a row for each Service
+// without any) and its hand-written Endpoints objects.
+func showNamespace(ctx context.Context, c kubernetes.Interface, ns string) error {
+	sl, err := c.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	svcs, err := c.CoreV1().Services(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	var services []*corev1.Service
+	for i := range svcs.Items {
+		services = append(services, &svcs.Items[i])
+	}
+	printTable(sl.Items, services)
+	eps, err := c.CoreV1().Endpoints(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	header := false
+	for _, e := range eps.Items {
+		if e.Labels["endpoints.kubernetes.io/managed-by"] != "" {
+			continue // written by a controller, not by hand
+		}
+		if !header {
+			fmt.Fprintln(w, "\nENDPOINTS (hand-written)\tADDRESSES")
+			header = true
+		}
+		var addrs []string
+		for _, ss := range e.Subsets {
+			for _, a := range ss.Addresses {
+				addrs = append(addrs, a.IP)
+			}
+			for _, a := range ss.NotReadyAddresses {
+				addrs = append(addrs, a.IP+" (not ready)")
+			}
+		}
+		fmt.Fprintf(w, "%s/%s\t%s\n", e.Namespace, e.Name, strings.Join(addrs, ", "))
+	}
+	return w.Flush()
 }

@@ -135,7 +135,7 @@ var goldens = []struct {
 	args []string
 }{
 	{"examples", []string{"-f", "../../../examples/00-namespace-and-node.yaml", "-f", "../../../examples/10-plain-service.yaml",
-		"-f", "../../../examples/20-delegated-service.yaml", "-f", "../../../examples/30-dual-stack-service.yaml"}},
+		"-f", "../../../examples/20-delegated-service.yaml", "-f", "../../../examples/30-dual-stack-service.yaml", "-f", "../../../examples/40-mirrored-endpoints.yaml"}},
 	{"examples-gate-off", []string{"--feature-gates=ExternalEndpointController=false",
 		"-f", "../../../examples/00-namespace-and-node.yaml", "-f", "../../../examples/10-plain-service.yaml", "-f", "../../../examples/20-delegated-service.yaml"}},
 	{"examples-named-controller", []string{"--controller-name=custom-ctrl.example.com",
