@@ -46,6 +46,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
@@ -77,6 +78,7 @@ func run() error {
 			return err
 		}
 		cfg.UserAgent = "slicekit-demoapply"
+		cfg.WarningHandler = rest.NoWarnings{} // v1 Endpoints is deprecated: the demo writes one on purpose
 		client, err := kubernetes.NewForConfig(cfg)
 		if err != nil {
 			return err
@@ -99,6 +101,7 @@ func run() error {
 		return err
 	}
 	cfg.UserAgent = "slicekit-demoapply"
+	cfg.WarningHandler = rest.NoWarnings{} // v1 Endpoints is deprecated: the demo writes one on purpose
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
