@@ -43,12 +43,12 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/slicekit/slicekit/internal/localapply"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/render"
 )
@@ -125,14 +125,11 @@ func run() error {
 	}
 
 	// Create what others refer to first.
-	order := map[string]int{"Namespace": 0, "Node": 1, "Service": 2, "Endpoints": 3, "Pod": 4, "EndpointSlice": 5}
-	slices.SortStableFunc(objs, func(a, b render.Object) int {
-		return order[a.GetObjectKind().GroupVersionKind().Kind] - order[b.GetObjectKind().GroupVersionKind().Kind]
-	})
+	slices.SortStableFunc(objs, func(a, b render.Object) int { return localapply.Compare(a.Object, b.Object) })
 	var services []*corev1.Service
 	namespaces := map[string]bool{}
 	for _, o := range objs {
-		created, err := apply(ctx, client, o.Object)
+		created, err := localapply.Apply(ctx, client, o.Object, os.Stdout)
 		if err != nil {
 			return fmt.Errorf("%s document %d: %w", o.File, o.Document, err)
 		}
@@ -212,79 +209,6 @@ func waitReady(ctx context.Context, url string, timeout time.Duration) error {
 		_ = resp.Body.Close()
 		return resp.StatusCode == http.StatusOK, nil
 	})
-}
-
-// apply creates obj (or updates it when it exists) and then sets the
-// status of Pods and Nodes. It returns the stored object, or nil when the
-// object was skipped.
-func apply(ctx context.Context, c kubernetes.Interface, obj runtime.Object) (runtime.Object, error) {
-	switch o := obj.(type) {
-	case *corev1.Namespace:
-		return upsert(ctx, o, c.CoreV1().Namespaces(), "Namespace "+o.Name)
-	case *corev1.Node:
-		status := o.Status
-		n, err := upsert(ctx, o, c.CoreV1().Nodes(), "Node "+o.Name)
-		if err != nil {
-			return nil, err
-		}
-		n.Status = status
-		return c.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{})
-	case *corev1.Service:
-		svc, err := upsert(ctx, o, c.CoreV1().Services(o.Namespace), "Service "+o.Namespace+"/"+o.Name)
-		if apierrors.IsInvalid(err) && o.Spec.IPFamilyPolicy != nil && *o.Spec.IPFamilyPolicy == corev1.IPFamilyPolicyRequireDualStack {
-			fmt.Printf("  skipped Service %s/%s: this control plane has one service IP family (%v)\n", o.Namespace, o.Name, err)
-			return nil, nil
-		}
-		return svc, err
-	case *corev1.Endpoints:
-		return upsert(ctx, o, c.CoreV1().Endpoints(o.Namespace), "Endpoints "+o.Namespace+"/"+o.Name)
-	case *corev1.Pod:
-		status := o.Status
-		p, err := upsert(ctx, o, c.CoreV1().Pods(o.Namespace), "Pod "+o.Namespace+"/"+o.Name)
-		if err != nil {
-			return nil, err
-		}
-		p.Status = status
-		return c.CoreV1().Pods(o.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{})
-	case *discoveryv1.EndpointSlice:
-		return upsert(ctx, o, c.DiscoveryV1().EndpointSlices(o.Namespace), "EndpointSlice "+o.Namespace+"/"+o.Name)
-	default:
-		return nil, fmt.Errorf("unsupported %T", obj)
-	}
-}
-
-// typedClient is the part of a client-go typed client upsert uses.
-type typedClient[T any] interface {
-	Create(context.Context, T, metav1.CreateOptions) (T, error)
-	Update(context.Context, T, metav1.UpdateOptions) (T, error)
-	Get(context.Context, string, metav1.GetOptions) (T, error)
-}
-
-// upsert creates obj, or replaces the existing object of that name.
-func upsert[T interface {
-	runtime.Object
-	metav1.Object
-}](ctx context.Context, obj T, c typedClient[T], what string) (T, error) {
-	obj.SetResourceVersion("")
-	obj.SetUID("")
-	created, err := c.Create(ctx, obj, metav1.CreateOptions{FieldManager: "slicekit-demo"})
-	if err == nil {
-		fmt.Printf("  created %s\n", what)
-		return created, nil
-	}
-	if !apierrors.IsAlreadyExists(err) {
-		return created, err
-	}
-	cur, err := c.Get(ctx, obj.GetName(), metav1.GetOptions{})
-	if err != nil {
-		return cur, err
-	}
-	obj.SetResourceVersion(cur.GetResourceVersion())
-	updated, err := c.Update(ctx, obj, metav1.UpdateOptions{FieldManager: "slicekit-demo"})
-	if err == nil {
-		fmt.Printf("  updated %s\n", what)
-	}
-	return updated, err
 }
 
 // settle waits until every Service that slicekit serves has a slice, and

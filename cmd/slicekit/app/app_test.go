@@ -27,6 +27,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	logsapi "k8s.io/component-base/logs/api/v1"
+
+	"github.com/slicekit/slicekit/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -34,7 +36,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func TestMain(m *testing.M) {
 	// Each render applies the (default) logging configuration again.
 	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
-	os.Exit(m.Run())
+	// The live comparison (live_test.go) shares a real control plane.
+	testenv.Main(m)
 }
 
 // runMain runs the CLI in-process and returns its exit code and output.
