@@ -126,7 +126,7 @@ func exitCode(command string, err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %v\n", command, ie)
 		return ExitUsage
 	case ie != nil:
-		fmt.Fprintf(stderr, "%s: invalid input: %v\n", command, oneErrorPerLine(err))
+		fmt.Fprintln(stderr, strings.Replace(fmt.Sprintf("%s: invalid input: %v", command, oneErrorPerLine(err)), ": \n", ":\n", 1))
 		return ExitUsage
 	case errors.As(err, &le):
 		fmt.Fprintf(stderr, "%s: leader election: %v\n", command, le)

@@ -98,13 +98,13 @@ func TestExitCodes(t *testing.T) {
 		{name: "render CELProfiles by mistake", args: []string{"render", "-f", "../../../examples/cel/profiles.yaml"}, wantCode: ExitOK,
 			wantStderr: "slicekit render: ignored ../../../examples/cel/profiles.yaml document 1: slicekit.dev/v1alpha1 CELProfiles"},
 		{name: "render invalid selector", args: []string{"render", "-f", "testdata/invalid.yaml"}, wantCode: ExitUsage,
-			wantStderr: "slicekit render: invalid input: \n  testdata/invalid.yaml: document 1: Service ns-a/web: spec.selector: Invalid value: \"app web\""},
+			wantStderr: "slicekit render: invalid input:\n  testdata/invalid.yaml: document 1: Service ns-a/web: spec.selector: Invalid value: \"app web\""},
 		{name: "render invalid pod ports and IP", args: []string{"render", "-f", "testdata/invalid.yaml"}, wantCode: ExitUsage,
 			wantStderr: "testdata/invalid.yaml: document 2: Pod ns-a/web-1: spec.containers[0].ports[0].name: Invalid value: \"http_port\""},
 		{name: "render invalid pod IP", args: []string{"render", "-f", "testdata/invalid.yaml"}, wantCode: ExitUsage,
 			wantStderr: "testdata/invalid.yaml: document 2: Pod ns-a/web-1: status.podIP: Invalid value: \"10.244.0.300\""},
 		{name: "check invalid", args: []string{"check", "-f", "testdata/invalid.yaml"}, wantCode: ExitUsage,
-			wantStderr: "slicekit check: invalid input: \n  testdata/invalid.yaml: document 1: Service ns-a/web: spec.selector: Invalid value: \"app web\""},
+			wantStderr: "slicekit check: invalid input:\n  testdata/invalid.yaml: document 1: Service ns-a/web: spec.selector: Invalid value: \"app web\""},
 		{name: "render bad ip families", args: []string{"render", "-f", "x", "--service-ip-families=IPv5"}, wantCode: ExitUsage, wantStderr: "--service-ip-families"},
 		{name: "check examples", args: []string{"check", "-f", "../../../examples/"}, wantCode: ExitOK, wantStderr: ""},
 		{name: "render max passes", args: []string{"render", "-f", "x", "--max-passes=0"}, wantCode: ExitUsage, wantStderr: "--max-passes=0"},
@@ -121,6 +121,24 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("stderr does not name the command:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// TestNoKubeconfig: check and run without any kubeconfig say so, and how
+// to give one, instead of client-go's KUBERNETES_MASTER hint.
+func TestNoKubeconfig(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	code, _, stderr := runMain(t, "", "check")
+	want := "slicekit check: kubeconfig: no kubeconfig found: give --kubeconfig FILE, set $KUBECONFIG or create ~/.kube/config"
+	if code != ExitUsage || !strings.Contains(stderr, want) || strings.Contains(stderr, "KUBERNETES_MASTER") {
+		t.Errorf("check: exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	code, _, stderr = runMain(t, "", "run", "--metrics-bind-address=0", "--health-probe-bind-address=0")
+	want = "slicekit run: starting the manager: no kubeconfig: give --kubeconfig FILE"
+	if code != ExitFailure || !strings.Contains(stderr, want) {
+		t.Errorf("run: exit %d, stderr %q; want 1 and %q", code, stderr, want)
 	}
 }
 

@@ -88,7 +88,7 @@ func FuzzRenderAndCheck(f *testing.F) {
 				t.Fatalf("%s: exit code %d", r.cmd, r.code)
 			}
 			if readErr != nil {
-				if r.code != ExitUsage || !strings.Contains(r.stderr, "slicekit "+r.cmd+": invalid input: ") || !strings.Contains(r.stderr, "<stdin>") {
+				if r.code != ExitUsage || !strings.Contains(r.stderr, "slicekit "+r.cmd+": invalid input:") || !strings.Contains(r.stderr, "<stdin>") {
 					t.Fatalf("%s on rejected input (%v): exit %d, stderr:\n%s", r.cmd, readErr, r.code, r.stderr)
 				}
 				continue
