@@ -100,6 +100,9 @@ type Object struct {
 	File     string
 	Document int
 	Item     int
+	// NamespaceDefaulted: the object gave no namespace and was put in
+	// "default".
+	NamespaceDefaulted bool
 }
 
 // Where returns "FILE document N[ item M]".
@@ -363,9 +366,11 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 		d.fail(item, gvk.Kind, err)
 		return
 	}
+	defaulted := false
 	switch {
 	case k.namespaced && m.GetNamespace() == "":
 		m.SetNamespace(metav1.NamespaceDefault)
+		defaulted = true
 	case !k.namespaced:
 		m.SetNamespace("")
 	}
@@ -375,7 +380,7 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 		}
 		return
 	}
-	d.objs = append(d.objs, Object{Object: obj, File: d.file, Document: d.doc, Item: item})
+	d.objs = append(d.objs, Object{Object: obj, File: d.file, Document: d.doc, Item: item, NamespaceDefaulted: defaulted})
 }
 
 // list decodes a List (any item kinds) or a typed list (items of itemGVK).

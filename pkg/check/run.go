@@ -422,7 +422,11 @@ nodeName, zone, hostname, ports).
 
 The objects come from a cluster (--kubeconfig, --context; -n NAMESPACE or
 --all-namespaces) or from dumps (-f FILE, repeatable: multi-document YAML or
-JSON, List kinds allowed, decoded strictly; objects of other kinds are ignored).
+JSON, List kinds allowed, decoded strictly and validated as the API server
+would, each invalid object reported with file, document and field; objects of
+other kinds are listed as ignored on standard error; an object given twice
+must be identical). 'slicekit render --with-inputs' prints a complete state
+for -f.
 Missing slices are not findings: the check judges the slices that exist.
 --list-rules prints the rules.
 
@@ -433,7 +437,8 @@ writes a JSON document, {"error": ..., "exitStatus": 2}. An input without any
 object draws a note on standard error.
 
 Exit status: 0 no errors (warnings allowed), 1 at least one error finding,
-2 invalid flags or input (unreadable file, unreachable cluster).`
+2 invalid flags or input (unreadable or invalid file, no kubeconfig,
+unreachable cluster).`
 
 // NewCommand returns a ready `check` command bound to a fresh Options. Its
 // RunE returns nil for exit status 0 and an *ExitError carrying the status

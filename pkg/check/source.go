@@ -25,6 +25,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -70,9 +71,11 @@ func ReadFiles(names []string, stdin io.Reader) ([]runtime.Object, []Ignored, er
 }
 
 // Decode decodes multi-document YAML (or JSON) read from file (a name used
-// in errors) as ReadFiles does. Objects of kinds the check does not read
-// are returned as *metav1.PartialObjectMetadata (NewInventory counts them
-// as ignored). Errors are *InputError, joined.
+// in errors) as ReadFiles does, except that an object without namespace
+// keeps an empty one (callers such as the conformance suite place it).
+// Objects of kinds the check does not read are returned as
+// *metav1.PartialObjectMetadata (NewInventory counts them as ignored).
+// Errors are *InputError, joined.
 func Decode(file string, data []byte) ([]runtime.Object, error) {
 	objs, ignored, err := inputfile.DecodeObjects(file, data)
 	if err != nil {
@@ -80,6 +83,11 @@ func Decode(file string, data []byte) ([]runtime.Object, error) {
 	}
 	out := make([]runtime.Object, 0, len(objs)+len(ignored))
 	for _, o := range objs {
+		if o.NamespaceDefaulted {
+			if m, err := meta.Accessor(o.Object); err == nil {
+				m.SetNamespace("")
+			}
+		}
 		out = append(out, o.Object)
 	}
 	for _, ig := range ignored {

@@ -99,8 +99,8 @@ func TestDefaultServices(t *testing.T) {
 		},
 		{
 			name: "ExternalName: no cluster IP", families: v4,
-			spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "example.com", Ports: []corev1.ServicePort{port}},
-			want: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "example.com", Ports: []corev1.ServicePort{defaultedPort}},
+			spec:     corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "example.com", Ports: []corev1.ServicePort{port}},
+			want:     corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "example.com", Ports: []corev1.ServicePort{defaultedPort}},
 			wantNote: "Service ns/s: defaulted ports[0].protocol TCP, ports[0].targetPort 80",
 		},
 		{

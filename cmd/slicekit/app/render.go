@@ -43,15 +43,22 @@ func newRenderCommand(s Streams) *cobra.Command {
 		Use:   "render -f FILE...",
 		Short: "Run the controllers offline on YAML and print the resulting EndpointSlices",
 		Long: `Read Services, Pods (with status), Nodes, Endpoints, EndpointSlices and Namespaces
-from YAML files (-f, repeatable; '-f -' reads standard input), run the enabled
-controllers on them in memory until nothing changes, and print every
-EndpointSlice that exists afterwards, foreign ones included, as multi-document
-YAML sorted by namespace and name. The output is valid input for the next
-render. The controllers are the same code 'slicekit run' runs.
+from YAML or JSON files (-f, repeatable; '-f -' reads standard input), validate
+them as the API server would (each invalid object is reported with file,
+document and field), apply the API server's Service defaulting (type, cluster
+IPs, IP families and policy, port protocol and targetPort; one note per
+defaulted Service on standard error), run the enabled controllers on them in
+memory until nothing changes, and print every EndpointSlice that exists
+afterwards, foreign ones included, as multi-document YAML sorted by namespace
+and name. The output is valid input for the next render; with --with-inputs
+the input objects come first, a complete state for 'slicekit check -f -'.
+Objects of other kinds are listed as ignored on standard error. The
+controllers are the same code 'slicekit run' runs.
 
 Exit status: 0 success, 1 no fixed point or internal error, 2 invalid flags or
 input (the error names the file and document).`,
-		Example: `  slicekit render -f examples/00-namespace-and-node.yaml -f examples/10-plain-service.yaml
+		Example: `  slicekit render -f examples/
+  slicekit render --with-inputs -f examples/ | slicekit check -f -
   cat cluster.yaml | slicekit render -f - --controller-name my-ctrl.example.com`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
