@@ -58,11 +58,16 @@ const leaderHealthTimeout = 20 * time.Second
 //     Lease has not been renewed for the lease duration plus 20s (client-go's
 //     leader election watchdog).
 //   - /readyz succeeds once every enabled controller's informers have synced
-//     and the permission preflight found nothing missing (preflight.go),
-//     whether the replica leads or stands by, and fails again from the start
-//     of shutdown on. Readiness therefore says "this replica can lead", not
+//     and the permission preflight found nothing missing (preflight.go)
+//     and, with leader election, the elector has reached the Lease (it knows
+//     a leader), whether the replica leads or stands by, and fails again
+//     from the start of shutdown on. Readiness therefore says "this replica can lead", not
 //     "this replica is leading"; /metrics' leader_election_master_status
 //     tells which replica leads.
+//
+// With leader election, a Lease that can never be taken (namespace missing
+// or terminating, create forbidden) ends Run with a *LeaseError
+// (leasecheck.go) instead of an elector retrying forever.
 //
 // On shutdown (ctx done) the controllers stop first, then the Lease is
 // released (ReleaseOnCancel), so that a standby takes over without waiting
