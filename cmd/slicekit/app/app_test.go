@@ -142,6 +142,32 @@ func TestNoKubeconfig(t *testing.T) {
 	}
 }
 
+// TestCheckRenderOutput: the examples' hand-written objects check clean,
+// and `render --with-inputs` prints a complete state that `check -f -`
+// accepts without findings.
+func TestCheckRenderOutput(t *testing.T) {
+	code, out, stderr := runMain(t, "", "check", "-f", "../../../examples")
+	if code != ExitOK || !strings.HasPrefix(out, "No findings: 1 EndpointSlice of 4 Services") {
+		t.Errorf("check -f examples/: exit %d, stdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	code, state, stderr := runMain(t, "", "render", "--with-inputs", "-f", "../../../examples")
+	if code != ExitOK {
+		t.Fatalf("render --with-inputs: exit %d: %s", code, stderr)
+	}
+	code, out, stderr = runMain(t, state, "check", "-f", "-")
+	if code != ExitOK || !strings.HasPrefix(out, "No findings: 5 EndpointSlices of 4 Services") || stderr != "" {
+		t.Errorf("render --with-inputs | check -f -: exit %d, stdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	// The state renders to itself: the inputs and slices given back.
+	code, again, stderr := runMain(t, state, "render", "--with-inputs", "-f", "-")
+	if code != ExitOK {
+		t.Fatalf("render of the state: exit %d: %s", code, stderr)
+	}
+	if d := cmp.Diff(state, again); d != "" {
+		t.Errorf("render --with-inputs of its own output changed it (-first +second):\n%s", d)
+	}
+}
+
 func TestVersion(t *testing.T) {
 	code, stdout, _ := runMain(t, "", "version")
 	if code != ExitOK || !strings.HasPrefix(stdout, "slicekit ") || !strings.Contains(stdout, "go:") {
