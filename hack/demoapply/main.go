@@ -14,14 +14,21 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command demoapply is the kubectl-free helper of `make demo`: it waits for
-// slicekit to be ready, creates the objects of the given YAML files (Pod and
-// Node status through the status subresource, as a kubelet would report
-// it, since the local control plane has none), waits until the
-// EndpointSlices settle and prints them as a table.
+// Command demoapply is the kubectl-free helper of `make apply-examples`,
+// `make delete-examples` and `make demo`: it waits for slicekit to be
+// ready, creates the objects of the given YAML files with
+// internal/localapply (Pod and Node status through the status subresource,
+// as a kubelet would report it, since the local control plane has none),
+// waits until the EndpointSlices settle and prints them as a table. The
+// demo's story steps label a Service for another controller (waiting for
+// the hand-over and printing the EndpointSlicesHandedOver events), remove
+// the label (waiting for the slices to come back), and show a namespace.
 //
 //	demoapply -kubeconfig .local/kubeconfig -ready-url http://127.0.0.1:18081/readyz examples/*.yaml
 //	demoapply -kubeconfig .local/kubeconfig -delete examples/*.yaml
+//	demoapply -kubeconfig .local/kubeconfig -label demo/web=other.example.com [-no-wait]
+//	demoapply -kubeconfig .local/kubeconfig -unlabel demo/web
+//	demoapply -kubeconfig .local/kubeconfig -show demo
 package main
 
 import (
