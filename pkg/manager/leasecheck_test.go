@@ -79,9 +79,9 @@ func TestLeaseNamespaceMissing(t *testing.T) {
 }
 
 // TestLeaseForbidden: credentials that may neither create nor read the
-// Lease stop Run with a *LeaseError (Forbidden); with the Lease already
-// there and readable, the check passes (an existing Lease may be renewable
-// without create permission).
+// Lease stop Run with a *LeaseError (Forbidden). The permission preflight
+// (preflight.go) reports this first by default; the Lease check is what
+// stops Run with --preflight=warn or off, tested here.
 func TestLeaseForbidden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test on a real kube-apiserver")
@@ -90,7 +90,9 @@ func TestLeaseForbidden(t *testing.T) {
 	ns := testenv.Namespace(t, env.Client)
 	cfg := rest.CopyConfig(env.Config)
 	cfg.Impersonate = rest.ImpersonationConfig{UserName: "no-rights@example.com"}
-	err := runUntilError(t, testOptions(t, cfg, ns))
+	o := testOptions(t, cfg, ns)
+	o.Preflight = manager.PreflightOff
+	err := runUntilError(t, o)
 	var le *manager.LeaseError
 	if !errors.As(err, &le) || le.Problem != manager.LeaseForbidden || le.Namespace != ns {
 		t.Fatalf("Run error = %v, want a *LeaseError Forbidden in %s", err, ns)

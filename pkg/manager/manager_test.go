@@ -108,6 +108,7 @@ func TestReadyNeedsTheLease(t *testing.T) {
 	o.MetricsBindAddress = DisabledBindAddress
 	o.HealthProbeBindAddress = DisabledBindAddress
 	o.LeaderElection.ResourceNamespace = "default"
+	o.Preflight = PreflightOff // its own readiness check is tested in preflight_test.go
 	m, err := New(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
