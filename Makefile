@@ -50,13 +50,15 @@ verify: ## gofmt, go vet, license headers, go.mod tidy.
 	hack/verify.sh
 
 .PHONY: test
-test: controlplane verify ## Everything CI runs: verify, all tests (unit, differential, integration on a real kube-apiserver), the mirroring differential test.
+test: controlplane verify ## Everything CI runs: verify, all tests (unit, fuzz seeds, differential, integration on a real kube-apiserver), the mirroring differential test, the README's Quick start.
 	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /test/differential)
 	@# The differential test against KCM, verbose so the log shows its step count and writes.
 	$(GO) test -count=1 -v ./test/differential/ 2>&1 | grep -E '^(--- |ok|FAIL|PASS|panic)|differential \(|difference|check oracle'
 	$(MAKE) test-mirroring
 	$(MAKE) test-image
 	$(MAKE) test-deploy
+	@# README.md's Quick start, run as written in a fresh clone of HEAD.
+	hack/quickstart.sh
 
 E2E_MODES ?= slicekit,none
 E2E_FLAGS ?=
@@ -81,8 +83,9 @@ bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCHCOUNT) ./test/differential/...
 
 .PHONY: fuzz
-fuzz: ## Run the differential fuzz target for FUZZTIME (default 60s).
+fuzz: ## Run the differential fuzz target, then the render/check input fuzz target, each for FUZZTIME (default 60s).
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $${FUZZTIME:-60s} ./test/differential/
+	$(GO) test -run '^$$' -fuzz FuzzRenderAndCheck -fuzztime $${FUZZTIME:-60s} ./cmd/slicekit/app/
 
 include hack/controlplane.mk
 include hack/demo.mk

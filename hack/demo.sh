@@ -19,10 +19,17 @@
 #      (bin/etcd, bin/kube-apiserver: `make controlplane`, ~5-10 min cold);
 #   2. starts the control plane (hack/up.sh; .local/kubeconfig), unless one
 #      is already running, which is then left running at the end;
-#   3. runs `bin/slicekit run` in the background (log: .local/slicekit.log);
-#   4. applies examples/ with hack/demoapply (no kubectl needed; Pod and Node
-#      status are set through the status subresource, as there is no kubelet),
-#      waits for the EndpointSlices and prints them as a table;
+#   3. runs `bin/slicekit run` in the background (log: .local/slicekit.log;
+#      the Lease in namespace default);
+#   4. tells the story with hack/demoapply (no kubectl needed; Pod and Node
+#      status are set through the status subresource, as there is no
+#      kubelet), printing the slices as tables: examples/ applied; demo/web
+#      labelled for another controller (slices deleted, the
+#      EndpointSlicesHandedOver Event); the label removed (slices back); the
+#      mirrored hand-written Endpoints of demo/legacy; slicekit stopped and
+#      demo/web labelled again: `slicekit check` finds the stale slice (exit
+#      1); slicekit started again: its start-up sweep removes it, check is
+#      clean;
 #   5. stops slicekit (SIGTERM) and the control plane it started, also on
 #      error or Ctrl-C; on a control plane that was already running it
 #      deletes the demo objects instead.
@@ -102,21 +109,69 @@ else
   "${REPO_ROOT}/hack/up.sh"
 fi
 
-echo "==> starting slicekit run (log: ${SLICEKIT_LOG})"
-bin/slicekit run \
-  --kubeconfig "${KUBECONFIG_FILE}" \
-  --leader-elect=false \
-  --metrics-bind-address "127.0.0.1:${METRICS_PORT}" \
-  --health-probe-bind-address "127.0.0.1:${HEALTH_PORT}" \
-  --v=2 >"${SLICEKIT_LOG}" 2>&1 &
-slicekit_pid=$!
+start_slicekit() {
+  echo "==> starting slicekit run (log: ${SLICEKIT_LOG})"
+  bin/slicekit run \
+    --kubeconfig "${KUBECONFIG_FILE}" \
+    --leader-elect-resource-namespace default \
+    --metrics-bind-address "127.0.0.1:${METRICS_PORT}" \
+    --health-probe-bind-address "127.0.0.1:${HEALTH_PORT}" \
+    --v=2 >>"${SLICEKIT_LOG}" 2>&1 &
+  slicekit_pid=$!
+}
 
-echo "==> applying examples/"
+stop_slicekit() {
+  echo "==> stopping slicekit (SIGTERM; it releases its Lease)"
+  kill -TERM "${slicekit_pid}"
+  wait "${slicekit_pid}" 2>/dev/null || true
+  slicekit_pid=""
+}
+
+demoapply() { "${LOCAL_DIR}/demoapply" -kubeconfig "${KUBECONFIG_FILE}" "$@"; }
+
+: >"${SLICEKIT_LOG}"
+start_slicekit
+
+echo
+echo "==> 1. applying examples/ (Pod and Node status set as a kubelet would report it)"
 applied=1
-"${LOCAL_DIR}/demoapply" \
-  -kubeconfig "${KUBECONFIG_FILE}" \
-  -ready-url "http://127.0.0.1:${HEALTH_PORT}/readyz" \
-  examples/*.yaml
+demoapply -ready-url "http://127.0.0.1:${HEALTH_PORT}/readyz" examples/*.yaml
+
+echo
+echo "==> 2. KEP-4770 hand-over: demo/web is labelled for another controller; slicekit deletes its slices"
+demoapply -label demo/web=other.example.com
+
+echo
+echo "==> 3. hand-back: the label is removed; slicekit publishes demo/web's slices again"
+demoapply -unlabel demo/web
+
+echo
+echo "==> 4. mirroring: demo/legacy has no selector and a hand-written Endpoints object;"
+echo "       the mirroring controller's slice (managed-by endpointslicemirroring-controller.k8s.io) mirrors it"
+demoapply -show demo | grep -E '^(SERVICE|demo/legacy|ENDPOINTS|demo/legacy )' || true
+
+echo
+echo "==> 5. a stopped controller leaves a stale slice: slicekit is stopped, then demo/web is labelled"
+stop_slicekit
+demoapply -label demo/web=other.example.com -no-wait
+echo
+echo "\$ bin/slicekit check --kubeconfig ${KUBECONFIG_FILE#"${REPO_ROOT}/"} -n demo"
+set +o errexit
+bin/slicekit check --kubeconfig "${KUBECONFIG_FILE}" -n demo
+rc=$?
+set -o errexit
+if [[ "${rc}" != "1" ]]; then
+  echo "slicekit check should have found the stale slice (exit 1), got exit ${rc}" >&2
+  exit 1
+fi
+
+echo
+echo "==> 6. slicekit starts again: its start-up sweep deletes the stale slice, and check is clean"
+start_slicekit
+demoapply -label demo/web=other.example.com
+echo
+echo "\$ bin/slicekit check --kubeconfig ${KUBECONFIG_FILE#"${REPO_ROOT}/"} -n demo"
+bin/slicekit check --kubeconfig "${KUBECONFIG_FILE}" -n demo
 
 if ! kill -0 "${slicekit_pid}" 2>/dev/null; then
   echo "slicekit exited early" >&2
@@ -124,4 +179,4 @@ if ! kill -0 "${slicekit_pid}" 2>/dev/null; then
 fi
 echo
 echo "slicekit metrics: http://127.0.0.1:${METRICS_PORT}/metrics (while it runs)"
-echo "the same objects rendered offline: bin/slicekit render $(printf -- '-f %s ' examples/*.yaml)"
+echo "the same objects rendered offline: bin/slicekit render -f examples/"

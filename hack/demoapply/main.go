@@ -14,14 +14,21 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command demoapply is the kubectl-free helper of `make demo`: it waits for
-// slicekit to be ready, creates the objects of the given YAML files (Pod and
-// Node status through the status subresource, as a kubelet would report
-// it, since the local control plane has none), waits until the
-// EndpointSlices settle and prints them as a table.
+// Command demoapply is the kubectl-free helper of `make apply-examples`,
+// `make delete-examples` and `make demo`: it waits for slicekit to be
+// ready, creates the objects of the given YAML files with
+// internal/localapply (Pod and Node status through the status subresource,
+// as a kubelet would report it, since the local control plane has none),
+// waits until the EndpointSlices settle and prints them as a table. The
+// demo's story steps label a Service for another controller (waiting for
+// the hand-over and printing the EndpointSlicesHandedOver events), remove
+// the label (waiting for the slices to come back), and show a namespace.
 //
 //	demoapply -kubeconfig .local/kubeconfig -ready-url http://127.0.0.1:18081/readyz examples/*.yaml
 //	demoapply -kubeconfig .local/kubeconfig -delete examples/*.yaml
+//	demoapply -kubeconfig .local/kubeconfig -label demo/web=other.example.com [-no-wait]
+//	demoapply -kubeconfig .local/kubeconfig -unlabel demo/web
+//	demoapply -kubeconfig .local/kubeconfig -show demo
 package main
 
 import (
@@ -43,11 +50,12 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/slicekit/slicekit/internal/localapply"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/render"
 )
@@ -64,25 +72,53 @@ func run() error {
 	readyURL := flag.String("ready-url", "", "wait until this URL (slicekit's /readyz) answers 200 before applying")
 	timeout := flag.Duration("timeout", 90*time.Second, "how long to wait for readiness and for the slices")
 	del := flag.Bool("delete", false, "delete the objects of the files (and the slices of their Services) instead of creating them")
+	label := flag.String("label", "", "NAMESPACE/SERVICE=VALUE: set the KEP-4770 label on the Service, wait until slicekit has handed it over (its slices gone, unless -no-wait), print the slices and the EndpointSlicesHandedOver events")
+	unlabel := flag.String("unlabel", "", "NAMESPACE/SERVICE: remove the KEP-4770 label, wait until slicekit publishes the Service's slices again, print the slices")
+	show := flag.String("show", "", "NAMESPACE: print the slices of the namespace (and its Endpoints objects)")
+	noWait := flag.Bool("no-wait", false, "with -label: do not wait for the hand-over (the controller is stopped)")
 	flag.Parse()
-	if flag.NArg() == 0 {
-		return errors.New("usage: demoapply [-kubeconfig K] [-ready-url URL] FILE...")
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	if *label != "" || *unlabel != "" || *show != "" {
+		cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
+		if err != nil {
+			return err
+		}
+		cfg.UserAgent = "slicekit-demoapply"
+		cfg.WarningHandler = rest.NoWarnings{} // v1 Endpoints is deprecated: the demo writes one on purpose
+		client, err := kubernetes.NewForConfig(cfg)
+		if err != nil {
+			return err
+		}
+		switch {
+		case *label != "":
+			return labelService(ctx, client, *label, !*noWait, *timeout)
+		case *unlabel != "":
+			return unlabelService(ctx, client, *unlabel, *timeout)
+		default:
+			return showNamespace(ctx, client, *show)
+		}
+	}
+	if flag.NArg() == 0 {
+		return errors.New("usage: demoapply [-kubeconfig K] [-ready-url URL] [-delete] FILE... | -label NS/SVC=VALUE [-no-wait] | -unlabel NS/SVC | -show NS")
+	}
 
 	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {
 		return err
 	}
 	cfg.UserAgent = "slicekit-demoapply"
+	cfg.WarningHandler = rest.NoWarnings{} // v1 Endpoints is deprecated: the demo writes one on purpose
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
 	}
-	objs, err := render.ReadFiles(flag.Args(), os.Stdin)
+	objs, ignored, err := render.ReadFiles(flag.Args(), os.Stdin)
 	if err != nil {
 		return err
+	}
+	for _, ig := range ignored {
+		fmt.Fprintf(os.Stderr, "demoapply: %s\n", ig)
 	}
 	if *del {
 		return deleteAll(ctx, client, objs)
@@ -96,14 +132,11 @@ func run() error {
 	}
 
 	// Create what others refer to first.
-	order := map[string]int{"Namespace": 0, "Node": 1, "Service": 2, "Endpoints": 3, "Pod": 4, "EndpointSlice": 5}
-	slices.SortStableFunc(objs, func(a, b render.Object) int {
-		return order[a.GetObjectKind().GroupVersionKind().Kind] - order[b.GetObjectKind().GroupVersionKind().Kind]
-	})
+	slices.SortStableFunc(objs, func(a, b render.Object) int { return localapply.Compare(a.Object, b.Object) })
 	var services []*corev1.Service
 	namespaces := map[string]bool{}
 	for _, o := range objs {
-		created, err := apply(ctx, client, o.Object)
+		created, err := localapply.Apply(ctx, client, o.Object, os.Stdout)
 		if err != nil {
 			return fmt.Errorf("%s document %d: %w", o.File, o.Document, err)
 		}
@@ -185,79 +218,6 @@ func waitReady(ctx context.Context, url string, timeout time.Duration) error {
 	})
 }
 
-// apply creates obj (or updates it when it exists) and then sets the
-// status of Pods and Nodes. It returns the stored object, or nil when the
-// object was skipped.
-func apply(ctx context.Context, c kubernetes.Interface, obj runtime.Object) (runtime.Object, error) {
-	switch o := obj.(type) {
-	case *corev1.Namespace:
-		return upsert(ctx, o, c.CoreV1().Namespaces(), "Namespace "+o.Name)
-	case *corev1.Node:
-		status := o.Status
-		n, err := upsert(ctx, o, c.CoreV1().Nodes(), "Node "+o.Name)
-		if err != nil {
-			return nil, err
-		}
-		n.Status = status
-		return c.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{})
-	case *corev1.Service:
-		svc, err := upsert(ctx, o, c.CoreV1().Services(o.Namespace), "Service "+o.Namespace+"/"+o.Name)
-		if apierrors.IsInvalid(err) && o.Spec.IPFamilyPolicy != nil && *o.Spec.IPFamilyPolicy == corev1.IPFamilyPolicyRequireDualStack {
-			fmt.Printf("  skipped Service %s/%s: this control plane has one service IP family (%v)\n", o.Namespace, o.Name, err)
-			return nil, nil
-		}
-		return svc, err
-	case *corev1.Endpoints:
-		return upsert(ctx, o, c.CoreV1().Endpoints(o.Namespace), "Endpoints "+o.Namespace+"/"+o.Name)
-	case *corev1.Pod:
-		status := o.Status
-		p, err := upsert(ctx, o, c.CoreV1().Pods(o.Namespace), "Pod "+o.Namespace+"/"+o.Name)
-		if err != nil {
-			return nil, err
-		}
-		p.Status = status
-		return c.CoreV1().Pods(o.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{})
-	case *discoveryv1.EndpointSlice:
-		return upsert(ctx, o, c.DiscoveryV1().EndpointSlices(o.Namespace), "EndpointSlice "+o.Namespace+"/"+o.Name)
-	default:
-		return nil, fmt.Errorf("unsupported %T", obj)
-	}
-}
-
-// typedClient is the part of a client-go typed client upsert uses.
-type typedClient[T any] interface {
-	Create(context.Context, T, metav1.CreateOptions) (T, error)
-	Update(context.Context, T, metav1.UpdateOptions) (T, error)
-	Get(context.Context, string, metav1.GetOptions) (T, error)
-}
-
-// upsert creates obj, or replaces the existing object of that name.
-func upsert[T interface {
-	runtime.Object
-	metav1.Object
-}](ctx context.Context, obj T, c typedClient[T], what string) (T, error) {
-	obj.SetResourceVersion("")
-	obj.SetUID("")
-	created, err := c.Create(ctx, obj, metav1.CreateOptions{FieldManager: "slicekit-demo"})
-	if err == nil {
-		fmt.Printf("  created %s\n", what)
-		return created, nil
-	}
-	if !apierrors.IsAlreadyExists(err) {
-		return created, err
-	}
-	cur, err := c.Get(ctx, obj.GetName(), metav1.GetOptions{})
-	if err != nil {
-		return cur, err
-	}
-	obj.SetResourceVersion(cur.GetResourceVersion())
-	updated, err := c.Update(ctx, obj, metav1.UpdateOptions{FieldManager: "slicekit-demo"})
-	if err == nil {
-		fmt.Printf("  updated %s\n", what)
-	}
-	return updated, err
-}
-
 // settle waits until every Service that slicekit serves has a slice, and
 // the slices of the namespaces stay unchanged for two seconds.
 func settle(ctx context.Context, c kubernetes.Interface, services []*corev1.Service, namespaces map[string]bool, timeout time.Duration) ([]discoveryv1.EndpointSlice, error) {
@@ -329,4 +289,169 @@ func printTable(list []discoveryv1.EndpointSlice, services []*corev1.Service) {
 		}
 	}
 	_ = w.Flush()
+}
+
+// ownManagedBy are the managed-by values of slicekit's default controllers.
+var ownManagedBy = map[string]bool{"endpointslice-controller.k8s.io": true, "endpointslicemirroring-controller.k8s.io": true}
+
+// splitRef splits "namespace/name".
+func splitRef(ref string) (string, string, error) {
+	ns, name, ok := strings.Cut(ref, "/")
+	if !ok || ns == "" || name == "" {
+		return "", "", fmt.Errorf("%q is not NAMESPACE/NAME", ref)
+	}
+	return ns, name, nil
+}
+
+// ownSlices lists slicekit's slices of Service ns/name.
+func ownSlices(ctx context.Context, c kubernetes.Interface, ns, name string) ([]discoveryv1.EndpointSlice, error) {
+	l, err := c.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + name})
+	if err != nil {
+		return nil, err
+	}
+	var out []discoveryv1.EndpointSlice
+	for _, s := range l.Items {
+		if ownManagedBy[s.Labels[discoveryv1.LabelManagedBy]] {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// setLabel sets (value non-nil) or removes the KEP-4770 label of a Service.
+func setLabel(ctx context.Context, c kubernetes.Interface, ns, name string, value *string) error {
+	svc, err := c.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if value == nil {
+		delete(svc.Labels, delegation.LabelEndpointControllerName)
+	} else {
+		if svc.Labels == nil {
+			svc.Labels = map[string]string{}
+		}
+		svc.Labels[delegation.LabelEndpointControllerName] = *value
+	}
+	_, err = c.CoreV1().Services(ns).Update(ctx, svc, metav1.UpdateOptions{FieldManager: "slicekit-demo"})
+	return err
+}
+
+// labelService labels ns/svc for another controller and, with wait, waits
+// for slicekit's slices of it to go, then prints the namespace's slices and
+// the hand-over events.
+func labelService(ctx context.Context, c kubernetes.Interface, ref string, waitGone bool, timeout time.Duration) error {
+	target, value, ok := strings.Cut(ref, "=")
+	if !ok {
+		return fmt.Errorf("-label %q is not NAMESPACE/SERVICE=VALUE", ref)
+	}
+	ns, name, err := splitRef(target)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("$ label Service %s/%s %s=%s\n", ns, name, delegation.LabelEndpointControllerName, value)
+	if err := setLabel(ctx, c, ns, name, &value); err != nil {
+		return err
+	}
+	if waitGone {
+		start := time.Now()
+		if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+			own, err := ownSlices(ctx, c, ns, name)
+			return len(own) == 0, err
+		}); err != nil {
+			return fmt.Errorf("slicekit did not delete its slices of %s/%s: %w", ns, name, err)
+		}
+		fmt.Printf("slicekit deleted its slices of %s/%s within %s\n", ns, name, time.Since(start).Round(100*time.Millisecond))
+		if err := printEvents(ctx, c, ns, name, "EndpointSlicesHandedOver", timeout); err != nil {
+			return err
+		}
+	}
+	return showNamespace(ctx, c, ns)
+}
+
+// unlabelService removes the label and waits for slicekit's slices.
+func unlabelService(ctx context.Context, c kubernetes.Interface, ref string, timeout time.Duration) error {
+	ns, name, err := splitRef(ref)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("$ remove the label %s from Service %s/%s\n", delegation.LabelEndpointControllerName, ns, name)
+	if err := setLabel(ctx, c, ns, name, nil); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		own, err := ownSlices(ctx, c, ns, name)
+		return len(own) > 0, err
+	}); err != nil {
+		return fmt.Errorf("slicekit did not publish slices of %s/%s again: %w", ns, name, err)
+	}
+	fmt.Printf("slicekit published %s/%s's slices again within %s\n", ns, name, time.Since(start).Round(100*time.Millisecond))
+	return showNamespace(ctx, c, ns)
+}
+
+// printEvents waits for and prints the events of reason about Service
+// ns/name.
+func printEvents(ctx context.Context, c kubernetes.Interface, ns, name, reason string, timeout time.Duration) error {
+	var found []corev1.Event
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		l, err := c.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: "reason=" + reason + ",involvedObject.name=" + name})
+		if err != nil {
+			return false, err
+		}
+		found = l.Items
+		return len(found) > 0, nil
+	})
+	if err != nil {
+		return fmt.Errorf("no %s event for %s/%s: %w", reason, ns, name, err)
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nEVENT TYPE\tREASON\tOBJECT\tMESSAGE")
+	for _, e := range found {
+		fmt.Fprintf(w, "%s\t%s\t%s %s/%s\t%s\n", e.Type, e.Reason, e.InvolvedObject.Kind, e.InvolvedObject.Namespace, e.InvolvedObject.Name, e.Message)
+	}
+	return w.Flush()
+}
+
+// showNamespace prints the namespace's slices (and a row for each Service
+// without any) and its hand-written Endpoints objects.
+func showNamespace(ctx context.Context, c kubernetes.Interface, ns string) error {
+	sl, err := c.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	svcs, err := c.CoreV1().Services(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	var services []*corev1.Service
+	for i := range svcs.Items {
+		services = append(services, &svcs.Items[i])
+	}
+	printTable(sl.Items, services)
+	eps, err := c.CoreV1().Endpoints(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	header := false
+	for _, e := range eps.Items {
+		if e.Labels["endpoints.kubernetes.io/managed-by"] != "" {
+			continue // written by a controller, not by hand
+		}
+		if !header {
+			fmt.Fprintln(w, "\nENDPOINTS (hand-written)\tADDRESSES")
+			header = true
+		}
+		var addrs []string
+		for _, ss := range e.Subsets {
+			for _, a := range ss.Addresses {
+				addrs = append(addrs, a.IP)
+			}
+			for _, a := range ss.NotReadyAddresses {
+				addrs = append(addrs, a.IP+" (not ready)")
+			}
+		}
+		fmt.Fprintf(w, "%s/%s\t%s\n", e.Namespace, e.Name, strings.Join(addrs, ", "))
+	}
+	return w.Flush()
 }

@@ -15,8 +15,11 @@ limitations under the License.
 */
 
 // Package inputfile reads the -f inputs of slicekit render and slicekit check:
-// files, directories and standard input, as kubectl's -f does. Decoding is
-// left to the caller.
+// files, directories and standard input, as kubectl's -f does (Read,
+// Documents), and decodes them into objects the one way both commands share
+// (ReadObjects, DecodeObjects): strictly into the k8s.io/api types, validated
+// as the API server would (Validate), objects of other kinds returned as
+// Ignored, identical duplicates kept once.
 package inputfile
 
 import (

@@ -168,15 +168,14 @@ var caseFindings = map[string]map[string][]string{
 			"error endpoint-conditions EndpointSlice ns-a/svc-a-tampered",
 			// 10.0.0.99 was added by hand, without a Pod.
 			"error endpoint-pod-missing EndpointSlice ns-a/svc-a-tampered",
-			// The hand-made slice: no owner, and a second manager for svc-a.
-			"warning owner-missing EndpointSlice ns-a/svc-a-custom",
+			// The hand-made slice: a second manager for svc-a (it needs
+			// no owner).
 			"warning multiple-managers Service ns-a/svc-a",
 		},
 		// Checkpoint A keeps the foreign slice untouched, as it must: the
 		// state is legal (no error) but svc-a still has a hand-made slice
-		// without owner next to the controller's.
+		// next to the controller's.
 		"A expected": {
-			"warning owner-missing EndpointSlice ns-a/svc-a-custom",
 			"warning multiple-managers Service ns-a/svc-a",
 		},
 		// Relabelled to the default controller's name, the former custom

@@ -544,8 +544,13 @@ func (c *checker) checkServiceOwner(ref ObjectRef, s *discoveryv1.EndpointSlice,
 		}
 	}
 	switch {
+	case ctrl == nil && required:
+		c.add(placeholderSev, RuleOwnerMissing, ref, "no controller ownerReference to Service %s: the slice outlives the Service%s", svc.Name, placeholderNote)
 	case ctrl == nil:
-		c.add(sev(required && placeholderSev == SeverityError), RuleOwnerMissing, ref, "no controller ownerReference to Service %s: the slice outlives the Service%s", svc.Name, placeholderNote)
+		// Another controller's slice (or a hand-written one, as in the
+		// Kubernetes documentation's Services without selectors) needs no
+		// owner: the EndpointSlice API does not require one and KEP-4770
+		// leaves a named controller's slices to it.
 	case required && (ctrl.apiVersion != "v1" || ctrl.kind != "Service"):
 		c.add(placeholderSev, RuleOwnerMismatch, ref, "the controller owner is %s %s, want Service %s%s", ctrl.kind, ctrl.name, svc.Name, placeholderNote)
 	}

@@ -68,7 +68,8 @@ limitations under the License.
 //   - missing-service-name, missing-managed-by: slice metadata.
 //   - orphan-slice: the Service is gone.
 //   - owner-missing, owner-stale-uid, owner-mismatch: controller
-//     ownerReference to the Service (to the Endpoints for mirrored slices).
+//     ownerReference to the Service (to the Endpoints for mirrored slices);
+//     slices of other controllers and hand-written ones need no owner.
 //   - delegated-builtin-slice: a delegated Service still has default or
 //     mirroring slices (stale, KEP-4770); delegated-foreign-slice: slices of
 //     a third controller.

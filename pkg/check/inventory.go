@@ -87,6 +87,8 @@ func (inv *Inventory) Add(obj runtime.Object) {
 		inv.Have.Endpoints = true
 	case *discoveryv1.EndpointSlice:
 		inv.EndpointSlices = append(inv.EndpointSlices, o)
+	case *corev1.Namespace:
+		// Read (render's inputs carry them) but judged by no rule.
 	default:
 		inv.Ignored++
 	}

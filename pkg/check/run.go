@@ -79,7 +79,9 @@ type Options struct {
 	// Stdin is read for "-f -"; nil means os.Stdin.
 	Stdin io.Reader
 	// Stderr receives notes on the input that are not part of the report
-	// (such as "no objects read from ..."); nil discards them.
+	// (such as "no objects read from ...", and one "slicekit check: ignored
+	// ..." line per input object of a kind the check does not read); nil
+	// discards them.
 	Stderr io.Writer
 	// RESTConfig, when set, is used instead of Kubeconfig and Context (for
 	// callers that already have one, and for tests). The namespace then
@@ -260,20 +262,33 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		notes  []string
 	)
 	if len(o.Files) > 0 {
-		objs, err := inputfile.WithContext(ctx, func() ([]runtime.Object, error) { return ReadFiles(o.Files, o.Stdin) })
+		type read struct {
+			objs    []runtime.Object
+			ignored []Ignored
+		}
+		r, err := inputfile.WithContext(ctx, func() (read, error) {
+			objs, ignored, err := ReadFiles(o.Files, o.Stdin)
+			return read{objs, ignored}, err
+		})
 		if ctx.Err() != nil {
 			return ExitFindings, err // interrupted, not bad input
 		}
 		if err != nil {
 			return ExitUsage, err
 		}
-		if len(objs) == 0 {
+		if o.Stderr != nil {
+			for _, ig := range r.ignored {
+				fmt.Fprintf(o.Stderr, "slicekit check: %s\n", ig)
+			}
+		}
+		if len(r.objs) == 0 {
 			// An empty file, one of only "---", or an empty directory: not
 			// an input error (an empty cluster dump is a valid state), but
 			// the user likely gave the wrong file.
 			notes = append(notes, fmt.Sprintf("no objects read from %s: nothing to check", strings.Join(o.Files, ", ")))
 		}
-		inv = NewInventory(objs).InNamespace(o.Namespace)
+		inv = NewInventory(r.objs).InNamespace(o.Namespace)
+		inv.Ignored += len(r.ignored)
 		source = strings.Join(o.Files, ", ")
 		if o.Namespace != "" {
 			source += " (namespace " + o.Namespace + ")"
@@ -281,7 +296,7 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 	} else {
 		cfg, ns, err := o.cluster()
 		if err != nil {
-			return ExitUsage, &InputError{File: "kubeconfig", Err: err}
+			return ExitUsage, err
 		}
 		cfg = rest.CopyConfig(cfg)
 		// Listing v1 Endpoints draws a deprecation warning on every call.
@@ -336,12 +351,16 @@ func (o *Options) cluster() (*rest.Config, string, error) {
 	overrides.CurrentContext = o.Context
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &overrides)
 	cfg, err := cc.ClientConfig()
+	if clientcmd.IsEmptyConfig(err) {
+		// client-go's own message suggests the long-gone KUBERNETES_MASTER.
+		return nil, "", &InputError{File: "kubeconfig", Err: errors.New("no kubeconfig found: give --kubeconfig FILE, set $KUBECONFIG or create ~/.kube/config (for `make up`: --kubeconfig .local/kubeconfig), or check files with -f FILE")}
+	}
 	if err != nil {
-		return nil, "", err
+		return nil, "", &InputError{File: "kubeconfig", Err: err}
 	}
 	if ns == "" && !o.AllNamespaces {
 		if ns, _, err = cc.Namespace(); err != nil {
-			return nil, "", err
+			return nil, "", &InputError{File: "kubeconfig", Err: err}
 		}
 	}
 	return cfg, ns, nil
@@ -403,7 +422,11 @@ nodeName, zone, hostname, ports).
 
 The objects come from a cluster (--kubeconfig, --context; -n NAMESPACE or
 --all-namespaces) or from dumps (-f FILE, repeatable: multi-document YAML or
-JSON, List kinds allowed, decoded strictly; objects of other kinds are ignored).
+JSON, List kinds allowed, decoded strictly and validated as the API server
+would, each invalid object reported with file, document and field; objects of
+other kinds are listed as ignored on standard error; an object given twice
+must be identical). 'slicekit render --with-inputs' prints a complete state
+for -f.
 Missing slices are not findings: the check judges the slices that exist.
 --list-rules prints the rules.
 
@@ -414,7 +437,8 @@ writes a JSON document, {"error": ..., "exitStatus": 2}. An input without any
 object draws a note on standard error.
 
 Exit status: 0 no errors (warnings allowed), 1 at least one error finding,
-2 invalid flags or input (unreadable file, unreachable cluster).`
+2 invalid flags or input (unreadable or invalid file, no kubeconfig,
+unreachable cluster).`
 
 // NewCommand returns a ready `check` command bound to a fresh Options. Its
 // RunE returns nil for exit status 0 and an *ExitError carrying the status

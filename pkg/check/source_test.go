@@ -33,18 +33,20 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2/ktesting"
+
+	"github.com/slicekit/slicekit/internal/inputfile"
 )
 
 const svcYAML = `apiVersion: v1
 kind: Service
 metadata: {name: web, namespace: ns}
-spec: {selector: {app: web}}
+spec: {selector: {app: web}, ports: [{port: 80}]}
 `
 
 func kinds(objs []runtime.Object) []string {
 	var out []string
 	for _, o := range objs {
-		out = append(out, objectKey(o))
+		out = append(out, inputfile.ObjectKey(o))
 	}
 	return out
 }
@@ -81,15 +83,16 @@ items:
 `,
 			want: []string{"discovery.k8s.io/v1 EndpointSlice ns/a", "discovery.k8s.io/v1 EndpointSlice ns/b"},
 		},
-		{name: "JSON", in: `{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}}`, want: []string{"v1 Node /n"}},
+		{name: "JSON", in: `{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}}`, want: []string{"v1 Node n"}},
 		{name: "other kinds are kept as metadata", in: "apiVersion: k8s.cni.cncf.io/v1\nkind: NetworkAttachmentDefinition\nmetadata: {name: net, namespace: ns}\nspec: {config: '{}'}\n",
 			want: []string{"k8s.cni.cncf.io/v1 NetworkAttachmentDefinition ns/net"}},
 		{name: "unknown field", in: strings.Replace(svcYAML, "selector:", "selektor:", 1), wantErr: `document 1: Service: unknown field "spec.selektor"`},
 		{name: "case mismatch", in: strings.Replace(svcYAML, "selector:", "Selector:", 1), wantErr: "document 1: Service"},
 		{name: "duplicate key", in: svcYAML + "spec: {}\n", wantErr: "document 1: invalid YAML"},
 		{name: "no kind", in: "apiVersion: v1\nmetadata: {name: x}\n", wantErr: "apiVersion and kind are required"},
-		{name: "no name", in: "apiVersion: v1\nkind: Pod\nmetadata: {namespace: ns}\n", wantErr: "metadata.name is required"},
-		{name: "bad item in a List", in: "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}, spek: {}}\n", wantErr: "List item 1: Pod: unknown field"},
+		{name: "no name", in: "apiVersion: v1\nkind: Pod\nmetadata: {namespace: ns}\n", wantErr: "metadata.name: Required value"},
+		{name: "bad item in a List", in: "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}, spek: {}}\n", wantErr: "document 1, item 1: Pod: unknown field"},
+		{name: "invalid selector", in: strings.Replace(svcYAML, "app: web", "'bad key!': web", 1), wantErr: `document 1: Service ns/web: spec.selector: Invalid value: "bad key!"`},
 		{name: "not an object", in: "- a\n- b\n", wantErr: "not an object"},
 		{name: "second document broken", in: svcYAML + "---\nkind: [\n", wantErr: "f.yaml: document 2"},
 	}
@@ -131,7 +134,7 @@ func TestReadFiles(t *testing.T) {
 	write("d/2.json", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p2","namespace":"ns"}}`)
 	write("d/README.md", "not read")
 
-	objs, err := ReadFiles([]string{a, "-", filepath.Join(dir, "d")}, strings.NewReader(string(mustRead(t, b))))
+	objs, _, err := ReadFiles([]string{a, "-", filepath.Join(dir, "d")}, strings.NewReader(string(mustRead(t, b))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,13 +148,13 @@ func TestReadFiles(t *testing.T) {
 		files []string
 		want  string
 	}{
-		{"duplicate object", []string{a, a}, "is given twice (first in " + a + " document 1)"},
+		{"different duplicate object", []string{a, write("a2.yaml", strings.Replace(svcYAML, "port: 80", "port: 81", 1))}, "given twice with different content (first in " + a + " document 1)"},
 		{"stdin twice", []string{"-", "-"}, "standard input given more than once"},
 		{"missing file", []string{filepath.Join(dir, "nope.yaml")}, "no such file"},
 		{"no file", nil, "no input file given"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadFiles(tc.files, strings.NewReader(""))
+			_, _, err := ReadFiles(tc.files, strings.NewReader(""))
 			var ie *InputError
 			if err == nil || !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("ReadFiles error = %v, want an *InputError containing %q", err, tc.want)

@@ -58,11 +58,16 @@ const leaderHealthTimeout = 20 * time.Second
 //     Lease has not been renewed for the lease duration plus 20s (client-go's
 //     leader election watchdog).
 //   - /readyz succeeds once every enabled controller's informers have synced
-//     and the permission preflight found nothing missing (preflight.go),
-//     whether the replica leads or stands by, and fails again from the start
-//     of shutdown on. Readiness therefore says "this replica can lead", not
+//     and the permission preflight found nothing missing (preflight.go)
+//     and, with leader election, the elector has reached the Lease (it knows
+//     a leader), whether the replica leads or stands by, and fails again
+//     from the start of shutdown on. Readiness therefore says "this replica can lead", not
 //     "this replica is leading"; /metrics' leader_election_master_status
 //     tells which replica leads.
+//
+// With leader election, a Lease that can never be taken (namespace missing
+// or terminating, create forbidden) ends Run with a *LeaseError
+// (leasecheck.go) instead of an elector retrying forever.
 //
 // On shutdown (ctx done) the controllers stop first, then the Lease is
 // released (ReleaseOnCancel), so that a standby takes over without waiting
@@ -86,6 +91,9 @@ type Manager struct {
 
 	leading      atomic.Bool
 	shuttingDown atomic.Bool
+	// leaseObserved latches once the leader elector has read or written the
+	// Lease (it knows a leader, possibly itself).
+	leaseObserved atomic.Bool
 	// synced latches once every controller has synced.
 	synced atomic.Bool
 	// permissions holds the outcome of the permission preflight.
@@ -179,7 +187,7 @@ func (m *Manager) restConfig() (*rest.Config, error) {
 		}
 	default:
 		if cfg, err = rest.InClusterConfig(); err != nil {
-			return nil, fmt.Errorf("no --kubeconfig given and no in-cluster configuration: %w", err)
+			return nil, fmt.Errorf("no kubeconfig: give --kubeconfig FILE (for `make up`: --kubeconfig .local/kubeconfig), or run in a Pod for the in-cluster configuration (%w)", err)
 		}
 	}
 	cfg.QPS = m.opts.KubeAPIQPS
@@ -244,9 +252,20 @@ func (m *Manager) Close() {
 
 // Ready reports readiness as /readyz does: every controller has synced,
 // the permission preflight has not found a missing permission (warn mode),
-// and shutdown has not begun.
+// with leader election the Lease has been reached at least once (a leader
+// is known), and shutdown has not begun.
 func (m *Manager) Ready() bool {
-	return !m.shuttingDown.Load() && m.cachesSynced() && m.permissions.check(nil) == nil
+	return !m.shuttingDown.Load() && m.cachesSynced() && m.permissions.check(nil) == nil && m.leaseReached() == nil
+}
+
+// leaseReached returns nil without leader election or once the elector
+// has observed a leader, else why not.
+func (m *Manager) leaseReached() error {
+	if !m.opts.LeaderElection.LeaderElect || m.leaseObserved.Load() {
+		return nil
+	}
+	le := m.opts.LeaderElection
+	return fmt.Errorf("the leader election Lease %s/%s has not been reached yet", le.ResourceNamespace, le.ResourceName)
 }
 
 func (m *Manager) cachesSynced() bool {
@@ -372,6 +391,14 @@ var errLeaderElectionLost = errors.New("leader election lost")
 func (m *Manager) runWithLeaderElection(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	le := m.opts.LeaderElection
+	// A Lease that can never be taken (no namespace, no permission) ends
+	// Run instead of an elector retrying forever (leasecheck.go).
+	if err := waitLeaseUsable(ctx, m.leaseClient, le.ResourceNamespace, le.ResourceName, le.RetryPeriod); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("leader election: %w", err)
+	}
 	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, le.ResourceNamespace, le.ResourceName,
 		m.leaseClient.CoreV1(), m.leaseClient.CoordinationV1(), resourcelock.ResourceLockConfig{Identity: m.identity})
 	if err != nil {
@@ -400,6 +427,7 @@ func (m *Manager) runWithLeaderElection(ctx context.Context) error {
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(leadCtx context.Context) {
 				started.Store(true)
+				m.leaseObserved.Store(true)
 				defer close(controllersDone)
 				logger.Info("Started leading", "lease", klog.KRef(le.ResourceNamespace, le.ResourceName), "identity", m.identity)
 				m.setLeading(true)
@@ -421,6 +449,7 @@ func (m *Manager) runWithLeaderElection(ctx context.Context) error {
 				m.setLeading(false)
 			},
 			OnNewLeader: func(id string) {
+				m.leaseObserved.Store(true)
 				if id != m.identity {
 					logger.Info("New leader elected", "lease", klog.KRef(le.ResourceNamespace, le.ResourceName), "leader", id)
 				}

@@ -18,8 +18,10 @@ package manager
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +68,9 @@ func TestRunWithoutAPIServer(t *testing.T) {
 			if code != http.StatusInternalServerError || !strings.Contains(body, "[-]informerSync failed") {
 				t.Errorf("/readyz = %d %q, want 500 naming informerSync", code, body)
 			}
+			if leaderElect && !strings.Contains(body, "[-]leaderElection failed: the leader election Lease default/slicekit has not been reached yet") {
+				t.Errorf("/readyz = %q, want the leaderElection check failed", body)
+			}
 			if m.Ready() || m.Leading() && leaderElect {
 				t.Errorf("Ready() = %v, Leading() = %v without an API server", m.Ready(), m.Leading())
 			}
@@ -90,6 +95,55 @@ func TestRunWithoutAPIServer(t *testing.T) {
 				t.Error("the probe server still answers after Run returned")
 			}
 		})
+	}
+}
+
+// TestReadyNeedsTheLease: with leader election, a replica whose caches
+// have synced is still not ready until its elector has reached the Lease
+// (a leader is known): a standby that never reached the API server for
+// the Lease must not receive traffic or count as available.
+func TestReadyNeedsTheLease(t *testing.T) {
+	o := NewOptions()
+	o.RESTConfig = &rest.Config{Host: "http://127.0.0.1:1"}
+	o.MetricsBindAddress = DisabledBindAddress
+	o.HealthProbeBindAddress = DisabledBindAddress
+	o.LeaderElection.ResourceNamespace = "default"
+	o.Preflight = PreflightOff // its own readiness check is tested in preflight_test.go
+	m, err := New(t.Context(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.synced.Store(true) // as if every informer had synced
+	h := m.healthHandler()
+	get := func() (int, string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose", nil))
+		return rec.Code, rec.Body.String()
+	}
+	if code, body := get(); code != http.StatusInternalServerError || !strings.Contains(body, "[-]leaderElection failed") || m.Ready() {
+		t.Errorf("before the Lease was reached: /readyz = %d %q, Ready() = %v; want 500 naming leaderElection, false", code, body, m.Ready())
+	}
+	m.leaseObserved.Store(true)
+	if code, body := get(); code != http.StatusOK || !strings.Contains(body, "[+]leaderElection ok") || !m.Ready() {
+		t.Errorf("after the Lease was reached: /readyz = %d %q, Ready() = %v; want 200, true", code, body, m.Ready())
+	}
+}
+
+func TestLeaseErrorMessage(t *testing.T) {
+	for _, tc := range []struct {
+		problem LeaseProblem
+		want    []string
+	}{
+		{LeaseNamespaceMissing, []string{`Lease slicekit-system/slicekit: namespace "slicekit-system" does not exist`, "kubectl create namespace slicekit-system", "--leader-elect-resource-namespace", "--leader-elect=false"}},
+		{LeaseNamespaceTerminating, []string{`namespace "slicekit-system" is being deleted`, "--leader-elect-resource-namespace", "--leader-elect=false"}},
+		{LeaseForbidden, []string{`may not create Leases in namespace "slicekit-system" (nope)`, "config/rbac/leader_election_role.yaml", "--leader-elect-resource-namespace", "--leader-elect=false"}},
+	} {
+		msg := (&LeaseError{Namespace: "slicekit-system", Name: "slicekit", Problem: tc.problem, Err: errors.New("nope")}).Error()
+		for _, w := range tc.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: message %q does not contain %q", tc.problem, msg, w)
+			}
+		}
 	}
 }
 

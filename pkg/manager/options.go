@@ -78,9 +78,17 @@ const (
 	// and the Lease namespace when slicekit does not run in a Pod.
 	DefaultNamespace = "slicekit-system"
 
-	// DefaultMetricsBindAddress and DefaultHealthProbeBindAddress are the
-	// default listen addresses of /metrics and of /healthz and /readyz.
-	DefaultMetricsBindAddress     = ":8080"
+	// DefaultMetricsBindAddress is the default listen address of /metrics:
+	// kubebuilder's port 8080 (controller-runtime's metrics default), on
+	// loopback only, because /metrics is plain HTTP without authentication
+	// (kubebuilder kept it on 127.0.0.1:8080 behind kube-rbac-proxy; KCM
+	// serves it only behind authentication on its secure port). A
+	// Deployment that is scraped sets --metrics-bind-address=:8080, as
+	// config/ does.
+	DefaultMetricsBindAddress = "127.0.0.1:8080"
+	// DefaultHealthProbeBindAddress is the default listen address of
+	// /healthz and /readyz: kubebuilder's ":8081" on every interface, since
+	// the kubelet probes the Pod IP; the probes tell only ok or failed.
 	DefaultHealthProbeBindAddress = ":8081"
 	// DisabledBindAddress as a bind address disables that server.
 	DisabledBindAddress = "0"

@@ -89,7 +89,7 @@ func TestDefaults(t *testing.T) {
 		Syncs: 5, MaxPerSlice: 100, Batch: 0, Gate: true, QPS: 20, Burst: 30,
 		LeaderElect: true, Lease: 15 * time.Second, Renew: 10 * time.Second, Retry: 2 * time.Second,
 		LeaseName: "slicekit", LeaseNamespace: "slicekit-system",
-		Metrics: ":8080", Health: ":8081", Enabled: []string{"endpointslice", "endpointslice-mirroring"},
+		Metrics: "127.0.0.1:8080", Health: ":8081", Enabled: []string{"endpointslice", "endpointslice-mirroring"},
 		LogFormat: "text", Verbosity: 0, MinResync: 12 * time.Hour,
 	}
 	if d := cmp.Diff(want, got); d != "" {

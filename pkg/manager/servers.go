@@ -94,6 +94,7 @@ func (m *Manager) healthHandler() http.Handler {
 			return nil
 		}},
 		{"permissions", m.permissions.check},
+		{"leaderElection", func(*http.Request) error { return m.leaseReached() }},
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/healthz", checksHandler(healthz))

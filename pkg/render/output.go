@@ -21,6 +21,7 @@ import (
 	"io"
 
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 )
@@ -48,25 +49,60 @@ func WriteYAML(w io.Writer, slices []*discoveryv1.EndpointSlice) error {
 	return nil
 }
 
+// WriteObjectsYAML writes objs (as Result.Objects holds them, TypeMeta
+// set) as multi-document YAML the way WriteYAML writes slices, each
+// document followed by "---" so that slices can follow.
+func WriteObjectsYAML(w io.Writer, objs []runtime.Object) error {
+	for _, o := range objs {
+		b, err := marshalObject(o)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, "---\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // MarshalEndpointSlice returns one slice as WriteYAML prints it.
 func MarshalEndpointSlice(s *discoveryv1.EndpointSlice) ([]byte, error) {
 	cp := s.DeepCopy()
 	cp.APIVersion = discoveryv1.SchemeGroupVersion.String()
 	cp.Kind = "EndpointSlice"
-	cp.ManagedFields = nil
-	cp.ResourceVersion = ""
+	return marshalObject(cp)
+}
+
+// marshalObject marshals a copy of obj (TypeMeta set) to YAML without
+// managedFields, resourceVersion and a null creationTimestamp.
+func marshalObject(obj runtime.Object) ([]byte, error) {
+	cp := obj.DeepCopyObject()
+	acc, err := meta.Accessor(cp)
+	if err != nil {
+		return nil, err
+	}
+	acc.SetManagedFields(nil)
+	acc.SetResourceVersion("")
+	id := cp.GetObjectKind().GroupVersionKind().Kind + " " + acc.GetNamespace() + "/" + acc.GetName()
 	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cp)
 	if err != nil {
-		return nil, fmt.Errorf("EndpointSlice %s/%s: %w", s.Namespace, s.Name, err)
+		return nil, fmt.Errorf("%s: %w", id, err)
 	}
 	if md, ok := m["metadata"].(map[string]any); ok {
 		if v, ok := md["creationTimestamp"]; ok && v == nil {
 			delete(md, "creationTimestamp")
 		}
 	}
+	// An empty status (Services, Namespaces) is noise.
+	if st, ok := m["status"].(map[string]any); ok && len(st) == 0 {
+		delete(m, "status")
+	}
 	b, err := yaml.Marshal(m)
 	if err != nil {
-		return nil, fmt.Errorf("EndpointSlice %s/%s: %w", s.Namespace, s.Name, err)
+		return nil, fmt.Errorf("%s: %w", id, err)
 	}
 	return b, nil
 }

@@ -76,6 +76,13 @@ type Result struct {
 	Warnings []error
 	// Events are the events the controllers recorded, in order.
 	Events []Event
+	// Objects are every other object afterwards (Namespaces, Nodes,
+	// Services, Pods, Endpoints) as the fake API server stores them, with
+	// their uids (derived ones included, which the slices' owner
+	// references name), sorted by kind (that order), namespace and name;
+	// printed before the slices, they make a complete state
+	// (`slicekit render --with-inputs`).
+	Objects []runtime.Object
 }
 
 // Render runs the enabled controllers on objs to a fixed point, offline,
@@ -155,6 +162,7 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 			res.Passes = pass
 			res.Warnings = append(errs, topologyWarnings(caches.services())...)
 			res.EndpointSlices = caches.endpointSlices()
+			res.Objects = caches.others()
 			return res, nil
 		}
 		prev = cur
@@ -277,6 +285,31 @@ func (c *caches) services() []*corev1.Service {
 		for _, o := range s.indexer.List() {
 			out = append(out, o.(*corev1.Service))
 		}
+	}
+	return out
+}
+
+// others returns copies of the cached objects other than EndpointSlices,
+// sorted by kind (source order), namespace and name, with TypeMeta set.
+func (c *caches) others() []runtime.Object {
+	var out []runtime.Object
+	for _, s := range c.sources {
+		if s.kind == "EndpointSlice" {
+			continue
+		}
+		var objs []runtime.Object
+		for _, o := range s.indexer.List() {
+			cp := o.(runtime.Object).DeepCopyObject()
+			gv := corev1.SchemeGroupVersion
+			cp.GetObjectKind().SetGroupVersionKind(gv.WithKind(s.kind))
+			objs = append(objs, cp)
+		}
+		slices.SortFunc(objs, func(a, b runtime.Object) int {
+			ma, _ := meta.Accessor(a)
+			mb, _ := meta.Accessor(b)
+			return cmp.Or(cmp.Compare(ma.GetNamespace(), mb.GetNamespace()), cmp.Compare(ma.GetName(), mb.GetName()))
+		})
+		out = append(out, objs...)
 	}
 	return out
 }

@@ -55,7 +55,7 @@ func (b *renderBackend) Settle(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	decoded, err := Decode("output", out)
+	decoded, _, err := Decode("output", out)
 	if err != nil {
 		return fmt.Errorf("the output is not valid input: %w", err)
 	}
@@ -227,7 +227,7 @@ func TestCase18EndpointSlicePart(t *testing.T) {
 
 // scene returns a Service "web" in ns with n ready Pods on node-a.
 func scene(n int, mutate ...func(*corev1.Service)) []runtime.Object {
-	objs, err := Decode("scene", []byte(`
+	objs, _, err := Decode("scene", []byte(`
 apiVersion: v1
 kind: Node
 metadata:
@@ -407,7 +407,7 @@ func TestMarshalEndpointSlice(t *testing.T) {
 	if d := cmp.Diff(want, string(b)); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
-	if _, err := Decode("out", b); err != nil {
+	if _, _, err := Decode("out", b); err != nil {
 		t.Errorf("output does not decode: %v", err)
 	}
 }

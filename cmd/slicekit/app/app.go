@@ -25,7 +25,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/slicekit/slicekit/pkg/render"
+	"github.com/slicekit/slicekit/internal/inputfile"
+	"github.com/slicekit/slicekit/pkg/manager"
 )
 
 // Exit codes of the slicekit command.
@@ -85,37 +86,58 @@ func (e *ExitError) Error() string { return e.Err.Error() }
 func (e *ExitError) Unwrap() error { return e.Err }
 
 // Main runs the slicekit command line with args (without the program
-// name) and returns the exit code. ctx is cancelled on SIGTERM/SIGINT by
-// the caller.
+// name) and returns the exit status, after printing any error to s.Err as
+// "slicekit <command>: <what>: <why>".
 func Main(ctx context.Context, args []string, s Streams) int {
 	root := NewRootCommand(s)
 	root.SetArgs(args)
-	return ExitCode(root.ExecuteContext(ctx), s.Err)
+	cmd, err := root.ExecuteContextC(ctx)
+	path := root.CommandPath()
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	return exitCode(path, err, s.Err)
 }
 
-// ExitCode maps an error returned by the root command to an exit code and
-// prints it to stderr.
-func ExitCode(err error, stderr io.Writer) int {
+// ExitCode prints err (nil: nothing) to stderr and returns the exit status,
+// as Main does for the root command; see exitCode.
+func ExitCode(err error, stderr io.Writer) int { return exitCode("slicekit", err, stderr) }
+
+// exitCode prints err to stderr as "<command>: <what>: <why>" and returns
+// the exit status: ExitError's code; ExitUsage for usage errors (followed
+// by a hint to --help), invalid input (one line per problem) and a Lease
+// that leader election can never take; ExitFailure otherwise.
+func exitCode(command string, err error, stderr io.Writer) int {
 	if err == nil {
 		return ExitOK
 	}
 	var (
 		ee *ExitError
 		ue *UsageError
+		le *manager.LeaseError
+		ie *inputfile.InputError
 	)
 	switch {
-	case errors.As(err, &ee):
-		fmt.Fprintf(stderr, "slicekit: %v\n", ee.Err)
-		return ee.Code
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "%s: %v\n", ue.Command, oneErrorPerLine(ue.Err))
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", ue.Command)
 		return ExitUsage
-	case render.IsInputError(err):
-		fmt.Fprintf(stderr, "slicekit render: invalid input: %v\n", err)
+	case errors.As(err, &ie) && (ie.File == "kubeconfig" || ie.File == "cluster"):
+		fmt.Fprintf(stderr, "%s: %v\n", command, ie)
 		return ExitUsage
+	case ie != nil:
+		fmt.Fprintln(stderr, strings.Replace(fmt.Sprintf("%s: invalid input: %v", command, oneErrorPerLine(err)), ": \n", ":\n", 1))
+		return ExitUsage
+	case errors.As(err, &le):
+		fmt.Fprintf(stderr, "%s: leader election: %v\n", command, le)
+		return ExitUsage
+	case errors.As(err, &ee):
+		if ee.Err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", command, ee.Err)
+		}
+		return ee.Code
 	default:
-		fmt.Fprintf(stderr, "slicekit: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", command, err)
 		return ExitFailure
 	}
 }

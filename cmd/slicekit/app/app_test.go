@@ -27,6 +27,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	logsapi "k8s.io/component-base/logs/api/v1"
+
+	"github.com/slicekit/slicekit/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -34,7 +36,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func TestMain(m *testing.M) {
 	// Each render applies the (default) logging configuration again.
 	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
-	os.Exit(m.Run())
+	// The live comparison (live_test.go) shares a real control plane.
+	testenv.Main(m)
 }
 
 // runMain runs the CLI in-process and returns its exit code and output.
@@ -65,7 +68,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "version args", args: []string{"version", "extra"}, wantCode: ExitUsage, wantStderr: "unexpected arguments"},
 		{name: "check unknown flag", args: []string{"check", "--anything"}, wantCode: ExitUsage, wantStderr: "unknown flag: --anything"},
 		{name: "check malformed dump", args: []string{"check", "-f", "testdata/malformed.yaml"}, wantCode: ExitUsage, wantStderr: "malformed.yaml"},
-		{name: "check stale default slice of a delegated Service", args: []string{"check", "-f", "testdata/check-stale.yaml"}, wantCode: ExitFailure, wantStderr: "found errors"},
+		{name: "check stale default slice of a delegated Service", args: []string{"check", "-f", "testdata/check-stale.yaml"}, wantCode: ExitFailure, wantStderr: "slicekit check: found errors"},
 
 		{name: "run unknown flag", args: []string{"run", "--nope"}, wantCode: ExitUsage, wantStderr: "slicekit run: unknown flag: --nope"},
 		{name: "run bad flag value", args: []string{"run", "--max-endpoints-per-slice=many"}, wantCode: ExitUsage, wantStderr: "invalid argument"},
@@ -88,8 +91,22 @@ func TestExitCodes(t *testing.T) {
 		{name: "render missing file", args: []string{"render", "-f", "testdata/nope.yaml"}, wantCode: ExitUsage, wantStderr: "testdata/nope.yaml: stat testdata/nope.yaml: no such file or directory"},
 		{name: "render malformed", args: []string{"render", "-f", "testdata/malformed.yaml"}, wantCode: ExitUsage,
 			wantStderr: "slicekit render: invalid input: testdata/malformed.yaml: document 2: Service: unknown field \"spec.selektor\""},
-		{name: "render unknown kind", args: []string{"render", "-f", "testdata/unknown-kind.yaml"}, wantCode: ExitUsage,
-			wantStderr: "testdata/unknown-kind.yaml: document 3: unsupported kind \"Deployment\" of apiVersion \"apps/v1\""},
+		{name: "render unknown kind", args: []string{"render", "-f", "testdata/unknown-kind.yaml"}, wantCode: ExitOK,
+			wantStderr: "slicekit render: ignored testdata/unknown-kind.yaml document 3: apps/v1 Deployment ns-a/web: not a kind slicekit reads (EndpointSlice, Endpoints, Namespace, Node, Pod, Service)"},
+		{name: "check unknown kind", args: []string{"check", "-f", "testdata/unknown-kind.yaml"}, wantCode: ExitOK,
+			wantStderr: "slicekit check: ignored testdata/unknown-kind.yaml document 3: apps/v1 Deployment ns-a/web: not a kind slicekit reads (EndpointSlice, Endpoints, Namespace, Node, Pod, Service)"},
+		{name: "render CELProfiles by mistake", args: []string{"render", "-f", "../../../examples/cel/profiles.yaml"}, wantCode: ExitOK,
+			wantStderr: "slicekit render: ignored ../../../examples/cel/profiles.yaml document 1: slicekit.dev/v1alpha1 CELProfiles"},
+		{name: "render invalid selector", args: []string{"render", "-f", "testdata/invalid.yaml"}, wantCode: ExitUsage,
+			wantStderr: "slicekit render: invalid input:\n  testdata/invalid.yaml: document 1: Service ns-a/web: spec.selector: Invalid value: \"app web\""},
+		{name: "render invalid pod ports and IP", args: []string{"render", "-f", "testdata/invalid.yaml"}, wantCode: ExitUsage,
+			wantStderr: "testdata/invalid.yaml: document 2: Pod ns-a/web-1: spec.containers[0].ports[0].name: Invalid value: \"http_port\""},
+		{name: "render invalid pod IP", args: []string{"render", "-f", "testdata/invalid.yaml"}, wantCode: ExitUsage,
+			wantStderr: "testdata/invalid.yaml: document 2: Pod ns-a/web-1: status.podIP: Invalid value: \"10.244.0.300\""},
+		{name: "check invalid", args: []string{"check", "-f", "testdata/invalid.yaml"}, wantCode: ExitUsage,
+			wantStderr: "slicekit check: invalid input:\n  testdata/invalid.yaml: document 1: Service ns-a/web: spec.selector: Invalid value: \"app web\""},
+		{name: "render bad ip families", args: []string{"render", "-f", "x", "--service-ip-families=IPv5"}, wantCode: ExitUsage, wantStderr: "--service-ip-families"},
+		{name: "check examples", args: []string{"check", "-f", "../../../examples/"}, wantCode: ExitOK, wantStderr: ""},
 		{name: "render max passes", args: []string{"render", "-f", "x", "--max-passes=0"}, wantCode: ExitUsage, wantStderr: "--max-passes=0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,6 +124,50 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+// TestNoKubeconfig: check and run without any kubeconfig say so, and how
+// to give one, instead of client-go's KUBERNETES_MASTER hint.
+func TestNoKubeconfig(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	code, _, stderr := runMain(t, "", "check")
+	want := "slicekit check: kubeconfig: no kubeconfig found: give --kubeconfig FILE, set $KUBECONFIG or create ~/.kube/config"
+	if code != ExitUsage || !strings.Contains(stderr, want) || strings.Contains(stderr, "KUBERNETES_MASTER") {
+		t.Errorf("check: exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	code, _, stderr = runMain(t, "", "run", "--metrics-bind-address=0", "--health-probe-bind-address=0")
+	want = "slicekit run: starting the manager: no kubeconfig: give --kubeconfig FILE"
+	if code != ExitFailure || !strings.Contains(stderr, want) {
+		t.Errorf("run: exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+}
+
+// TestCheckRenderOutput: the examples' hand-written objects check clean,
+// and `render --with-inputs` prints a complete state that `check -f -`
+// accepts without findings.
+func TestCheckRenderOutput(t *testing.T) {
+	code, out, stderr := runMain(t, "", "check", "-f", "../../../examples")
+	if code != ExitOK || !strings.HasPrefix(out, "No findings: 1 EndpointSlice of 4 Services") {
+		t.Errorf("check -f examples/: exit %d, stdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	code, state, stderr := runMain(t, "", "render", "--with-inputs", "-f", "../../../examples")
+	if code != ExitOK {
+		t.Fatalf("render --with-inputs: exit %d: %s", code, stderr)
+	}
+	code, out, stderr = runMain(t, state, "check", "-f", "-")
+	if code != ExitOK || !strings.HasPrefix(out, "No findings: 5 EndpointSlices of 4 Services") || stderr != "" {
+		t.Errorf("render --with-inputs | check -f -: exit %d, stdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	// The state renders to itself: the inputs and slices given back.
+	code, again, stderr := runMain(t, state, "render", "--with-inputs", "-f", "-")
+	if code != ExitOK {
+		t.Fatalf("render of the state: exit %d: %s", code, stderr)
+	}
+	if d := cmp.Diff(state, again); d != "" {
+		t.Errorf("render --with-inputs of its own output changed it (-first +second):\n%s", d)
+	}
+}
+
 func TestVersion(t *testing.T) {
 	code, stdout, _ := runMain(t, "", "version")
 	if code != ExitOK || !strings.HasPrefix(stdout, "slicekit ") || !strings.Contains(stdout, "go:") {
@@ -121,7 +182,7 @@ var goldens = []struct {
 	args []string
 }{
 	{"examples", []string{"-f", "../../../examples/00-namespace-and-node.yaml", "-f", "../../../examples/10-plain-service.yaml",
-		"-f", "../../../examples/20-delegated-service.yaml", "-f", "../../../examples/30-dual-stack-service.yaml"}},
+		"-f", "../../../examples/20-delegated-service.yaml", "-f", "../../../examples/30-dual-stack-service.yaml", "-f", "../../../examples/40-mirrored-endpoints.yaml"}},
 	{"examples-gate-off", []string{"--feature-gates=ExternalEndpointController=false",
 		"-f", "../../../examples/00-namespace-and-node.yaml", "-f", "../../../examples/10-plain-service.yaml", "-f", "../../../examples/20-delegated-service.yaml"}},
 	{"examples-named-controller", []string{"--controller-name=custom-ctrl.example.com",

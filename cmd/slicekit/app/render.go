@@ -34,22 +34,31 @@ func newRenderCommand(s Streams) *cobra.Command {
 	copts := manager.NewControllerOptions()
 	logs := logsapi.NewLoggingConfiguration()
 	var (
-		files     []string
-		maxPasses int
+		files      []string
+		maxPasses  int
+		withInputs bool
+		ipFamilies string
 	)
 	cmd := &cobra.Command{
 		Use:   "render -f FILE...",
 		Short: "Run the controllers offline on YAML and print the resulting EndpointSlices",
 		Long: `Read Services, Pods (with status), Nodes, Endpoints, EndpointSlices and Namespaces
-from YAML files (-f, repeatable; '-f -' reads standard input), run the enabled
-controllers on them in memory until nothing changes, and print every
-EndpointSlice that exists afterwards, foreign ones included, as multi-document
-YAML sorted by namespace and name. The output is valid input for the next
-render. The controllers are the same code 'slicekit run' runs.
+from YAML or JSON files (-f, repeatable; '-f -' reads standard input), validate
+them as the API server would (each invalid object is reported with file,
+document and field), apply the API server's Service defaulting (type, cluster
+IPs, IP families and policy, port protocol and targetPort; one note per
+defaulted Service on standard error), run the enabled controllers on them in
+memory until nothing changes, and print every EndpointSlice that exists
+afterwards, foreign ones included, as multi-document YAML sorted by namespace
+and name. The output is valid input for the next render; with --with-inputs
+the input objects come first, a complete state for 'slicekit check -f -'.
+Objects of other kinds are listed as ignored on standard error. The
+controllers are the same code 'slicekit run' runs.
 
 Exit status: 0 success, 1 no fixed point or internal error, 2 invalid flags or
 input (the error names the file and document).`,
-		Example: `  slicekit render -f examples/00-namespace-and-node.yaml -f examples/10-plain-service.yaml
+		Example: `  slicekit render -f examples/
+  slicekit render --with-inputs -f examples/ | slicekit check -f -
   cat cluster.yaml | slicekit render -f - --controller-name my-ctrl.example.com`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -66,13 +75,30 @@ input (the error names the file and document).`,
 				return usageError(cmd, err)
 			}
 			defer klog.Flush()
-			objs, err := inputfile.WithContext(cmd.Context(), func() ([]render.Object, error) { return render.ReadFiles(files, s.In) })
+			families, err := render.ParseIPFamilies(ipFamilies)
+			if err != nil {
+				return usageErrorf(cmd, "--service-ip-families %q: %v", ipFamilies, err)
+			}
+			type read struct {
+				objs    []render.Object
+				ignored []render.Ignored
+			}
+			r, err := inputfile.WithContext(cmd.Context(), func() (read, error) {
+				objs, ignored, err := render.ReadFiles(files, s.In)
+				return read{objs, ignored}, err
+			})
 			if err != nil {
 				return err
 			}
-			in := make([]runtime.Object, 0, len(objs))
-			for _, o := range objs {
+			for _, ig := range r.ignored {
+				fmt.Fprintf(s.Err, "slicekit render: %s\n", ig)
+			}
+			in := make([]runtime.Object, 0, len(r.objs))
+			for _, o := range r.objs {
 				in = append(in, o.Object)
+			}
+			for _, n := range render.DefaultServices(in, families) {
+				fmt.Fprintf(s.Err, "slicekit render: note: %s\n", n)
 			}
 			res, err := render.Render(cmd.Context(), in, render.Options{Controllers: copts, MaxPasses: maxPasses})
 			if err != nil {
@@ -81,12 +107,19 @@ input (the error names the file and document).`,
 			for _, w := range res.Warnings {
 				fmt.Fprintf(s.Err, "slicekit render: warning: %v\n", w)
 			}
+			if withInputs {
+				if err := render.WriteObjectsYAML(s.Out, res.Objects); err != nil {
+					return err
+				}
+			}
 			return render.WriteYAML(s.Out, res.EndpointSlices)
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringArrayVarP(&files, "filename", "f", nil, "A YAML or JSON file of input objects, or a directory of them (its *.yaml, *.yml and *.json files in name order); '-' reads standard input. Repeatable.")
 	fs.IntVar(&maxPasses, "max-passes", render.DefaultMaxPasses, "The most passes over all objects before giving up without a fixed point.")
+	fs.BoolVar(&withInputs, "with-inputs", false, "Print the input objects (Namespaces, Nodes, Services as defaulted, Pods, Endpoints) before the EndpointSlices: a complete state that 'slicekit check -f' accepts.")
+	fs.StringVar(&ipFamilies, "service-ip-families", "IPv4", "The cluster's service IP families, primary first (IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4): the ipFamilies of Services that give neither ipFamilies nor a clusterIP.")
 	copts.AddRenderFlags(fs)
 	logsapi.AddFlags(logs, fs)
 	return cmd

@@ -65,14 +65,14 @@ kind: Service
 metadata:
   name: plain
   annotations: {conformance.slicekit.io/serve: "false"}
-spec: {selector: {app: web}}
+spec: {selector: {app: web}, ports: [{port: 80}]}
 ---
 apiVersion: v1
 kind: Service
 metadata:
   name: other
   labels: {service.kubernetes.io/endpoint-controller-name: someone}
-spec: {selector: {app: web}}
+spec: {selector: {app: web}, ports: [{port: 80}]}
 ---
 apiVersion: v1
 kind: Pod

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package render
+package inputfile
 
 import (
 	"errors"
@@ -30,14 +30,16 @@ import (
 )
 
 func TestDecode(t *testing.T) {
-	const svc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  namespace: ns\n"
+	const svc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  namespace: ns\nspec:\n  clusterIP: None\n"
 	for _, tc := range []struct {
 		name string
 		in   string
 		// want lists "Kind namespace/name @document[.item]" of the objects.
 		want []string
-		// wantErr is the exact error; "" means none.
-		wantErr string
+		// wantIgnored lists the ignored objects' notes.
+		wantIgnored []string
+		// wantErr and wantErr2 are parts of the error; "" means none.
+		wantErr, wantErr2 string
 	}{
 		{name: "empty", in: "", want: nil},
 		{name: "comments and separators only", in: "# nothing\n---\n---\n# still nothing\n", want: nil},
@@ -63,19 +65,27 @@ func TestDecode(t *testing.T) {
 		{name: "malformed YAML", in: svc + "---\nkind: [\n", wantErr: "in.yaml: document 2: invalid YAML: yaml: line 1: did not find expected node content"},
 		{name: "not an object", in: "- a\n- b\n", wantErr: "in.yaml: document 1: not an object"},
 		{name: "missing kind", in: "apiVersion: v1\nmetadata:\n  name: x\n", wantErr: `in.yaml: document 1: apiVersion and kind are required (got apiVersion "v1", kind "")`},
-		{name: "unknown kind", in: svc + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
-			wantErr: `in.yaml: document 2: unsupported kind "ConfigMap" of apiVersion "v1"; supported: discovery.k8s.io/v1 EndpointSlice, v1 Endpoints, v1 Namespace, v1 Node, v1 Pod, v1 Service, v1 List`},
-		{name: "wrong version", in: "apiVersion: discovery.k8s.io/v1beta1\nkind: EndpointSlice\nmetadata:\n  name: x\n", wantErr: `unsupported kind "EndpointSlice" of apiVersion "discovery.k8s.io/v1beta1"`},
+		{name: "unknown kind is ignored", in: svc + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+			want: []string{"Service ns/s @1"}, wantIgnored: []string{"ignored in.yaml document 2: v1 ConfigMap c: not a kind slicekit reads (EndpointSlice, Endpoints, Namespace, Node, Pod, Service)"}},
+		{name: "custom resource is ignored", in: "apiVersion: slicekit.dev/v1alpha1\nkind: CELProfiles\nprofiles: []\n",
+			wantIgnored: []string{"ignored in.yaml document 1: slicekit.dev/v1alpha1 CELProfiles: not a kind slicekit reads (EndpointSlice, Endpoints, Namespace, Node, Pod, Service)"}},
+		{name: "other version is ignored", in: "apiVersion: discovery.k8s.io/v1beta1\nkind: EndpointSlice\nmetadata:\n  name: x\n",
+			wantIgnored: []string{"ignored in.yaml document 1: discovery.k8s.io/v1beta1 EndpointSlice x: not a kind slicekit reads (EndpointSlice, Endpoints, Namespace, Node, Pod, Service)"}},
+		{name: "typed list", in: "apiVersion: v1\nkind: NodeList\nitems:\n- metadata:\n    name: a\n", want: []string{"Node a @1.1"}},
+		{name: "invalid selector key", in: svc + "  selector:\n    'bad key!': x\n",
+			wantErr: `in.yaml: document 1: Service ns/s: spec.selector: Invalid value: "bad key!"`},
+		{name: "every invalid object is reported", in: "apiVersion: v1\nkind: Node\nmetadata:\n  name: Bad_Name\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nstatus:\n  podIP: 10.0.0.300\n",
+			wantErr: "in.yaml: document 1: Node Bad_Name: metadata.name: Invalid value: \"Bad_Name\"", wantErr2: "in.yaml: document 2: Pod default/p: status.podIP: Invalid value: \"10.0.0.300\""},
 		{name: "unknown field", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  selektor: {}\n", wantErr: `in.yaml: document 1: Service: unknown field "spec.selektor"`},
 		{name: "case matters", in: "apiVersion: v1\nkind: Service\nMetadata:\n  name: s\n", wantErr: `unknown field "Metadata"`},
 		{name: "duplicate field", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  name: t\n", wantErr: `in.yaml: document 1: invalid YAML`},
 		{name: "wrong type", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: 80\n", wantErr: "in.yaml: document 1: Service:"},
-		{name: "no name", in: "apiVersion: v1\nkind: Pod\nmetadata:\n  namespace: ns\n", wantErr: "in.yaml: document 1: Pod without metadata.name"},
-		{name: "bad List item", in: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: b\n",
-			wantErr: `in.yaml: document 1, item 2: unsupported kind "Secret"`},
+		{name: "no name", in: "apiVersion: v1\nkind: Pod\nmetadata:\n  namespace: ns\n", wantErr: "in.yaml: document 1: Pod ns/: metadata.name: Required value"},
+		{name: "bad List item", in: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: b\n  spek: {}\n",
+			wantErr: `in.yaml: document 1, item 2: Node: unknown field "spek"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			objs, err := Decode("in.yaml", []byte(tc.in))
+			objs, ignored, err := DecodeObjects("in.yaml", []byte(tc.in))
 			if tc.wantErr != "" {
 				if err == nil {
 					t.Fatalf("no error, want %q", tc.wantErr)
@@ -83,8 +93,8 @@ func TestDecode(t *testing.T) {
 				if !IsInputError(err) {
 					t.Errorf("error %T is not an *InputError", err)
 				}
-				if !strings.Contains(err.Error(), tc.wantErr) {
-					t.Errorf("error:\n  %v\nwant it to contain:\n  %s", err, tc.wantErr)
+				if !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), tc.wantErr2) {
+					t.Errorf("error:\n  %v\nwant it to contain:\n  %s\n  %s", err, tc.wantErr, tc.wantErr2)
 				}
 				return
 			}
@@ -97,14 +107,21 @@ func TestDecode(t *testing.T) {
 				if o.Item > 0 {
 					loc += "." + string(rune('0'+o.Item))
 				}
-				got = append(got, objectKey(o.Object)+" "+strings.TrimPrefix(loc, "in.yaml"))
+				got = append(got, displayKey(o.Object)+" "+strings.TrimPrefix(loc, "in.yaml"))
 			}
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("objects (-want +got):\n%s", d)
 			}
+			var gotIgnored []string
+			for _, ig := range ignored {
+				gotIgnored = append(gotIgnored, ig.String())
+			}
+			if d := cmp.Diff(tc.wantIgnored, gotIgnored); d != "" {
+				t.Errorf("ignored (-want +got):\n%s", d)
+			}
 			for _, o := range objs {
 				if o.GetObjectKind().GroupVersionKind().Kind == "" {
-					t.Errorf("%s: TypeMeta not set", objectKey(o.Object))
+					t.Errorf("%s: TypeMeta not set", displayKey(o.Object))
 				}
 			}
 		})
@@ -115,17 +132,17 @@ func TestDecode(t *testing.T) {
 // converted to JSON without looking at the target type, so an unquoted
 // y/n/yes/no/on/off is a boolean.
 func TestDecodeYAML11Scalars(t *testing.T) {
-	_, err := Decode("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n"))
+	_, _, err := DecodeObjects("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n"))
 	if err == nil || !strings.Contains(err.Error(), "cannot unmarshal bool") {
 		t.Errorf("error = %v", err)
 	}
-	if _, err := Decode("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: \"n\"\n")); err != nil {
+	if _, _, err := DecodeObjects("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: \"n\"\n")); err != nil {
 		t.Errorf("quoted: %v", err)
 	}
 }
 
 func TestDecodeTypes(t *testing.T) {
-	objs, err := Decode("x", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nstatus:\n  podIPs:\n  - ip: 10.0.0.1\n---\napiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: e\naddressType: IPv6\n"))
+	objs, _, err := DecodeObjects("x", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nstatus:\n  podIPs:\n  - ip: 10.0.0.1\n---\napiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: e\naddressType: IPv6\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +156,7 @@ func TestDecodeTypes(t *testing.T) {
 	}
 }
 
-func TestReadFiles(t *testing.T) {
+func TestReadObjects(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -153,7 +170,7 @@ func TestReadFiles(t *testing.T) {
 	stdin := "apiVersion: v1\nkind: Node\nmetadata:\n  name: n3\n"
 
 	t.Run("files and stdin in order", func(t *testing.T) {
-		objs, err := ReadFiles([]string{a, StdinName}, strings.NewReader(stdin))
+		objs, _, err := ReadObjects([]string{a, StdinName}, strings.NewReader(stdin))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,28 +183,35 @@ func TestReadFiles(t *testing.T) {
 			t.Errorf("(-want +got):\n%s", d)
 		}
 	})
-	t.Run("duplicate across files", func(t *testing.T) {
-		_, err := ReadFiles([]string{a, b}, nil)
-		want := b + `: document 2: Node n1 is given twice (first in ` + a + ` document 1)`
+	t.Run("identical duplicate across files is kept once", func(t *testing.T) {
+		objs, _, err := ReadObjects([]string{a, b}, nil)
+		if err != nil || len(objs) != 2 {
+			t.Errorf("objects %d, error %v; want 2 objects (n1 once, n2)", len(objs), err)
+		}
+	})
+	t.Run("different duplicate across files", func(t *testing.T) {
+		c := write("c.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels:\n    a: b\n")
+		_, _, err := ReadObjects([]string{a, c}, nil)
+		want := c + `: document 1: Node n1: given twice with different content (first in ` + a + ` document 1)`
 		if err == nil || err.Error() != want {
 			t.Errorf("error = %v\nwant      %s", err, want)
 		}
 	})
 	t.Run("missing file", func(t *testing.T) {
-		_, err := ReadFiles([]string{filepath.Join(dir, "nope.yaml")}, nil)
+		_, _, err := ReadObjects([]string{filepath.Join(dir, "nope.yaml")}, nil)
 		var ie *InputError
 		if !errors.As(err, &ie) || !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("error = %v, want an InputError wrapping ErrNotExist", err)
 		}
 	})
 	t.Run("stdin twice", func(t *testing.T) {
-		_, err := ReadFiles([]string{StdinName, StdinName}, strings.NewReader(stdin))
+		_, _, err := ReadObjects([]string{StdinName, StdinName}, strings.NewReader(stdin))
 		if err == nil || !strings.Contains(err.Error(), "more than once") {
 			t.Errorf("error = %v", err)
 		}
 	})
 	t.Run("no file", func(t *testing.T) {
-		if _, err := ReadFiles(nil, nil); !IsInputError(err) {
+		if _, _, err := ReadObjects(nil, nil); !IsInputError(err) {
 			t.Errorf("error = %v", err)
 		}
 	})

@@ -1,0 +1,423 @@
+/*
+Copyright 2026 The slicekit Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package inputfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+)
+
+// InputError is one problem in the input: a file that cannot be read, a
+// document that is not valid YAML or JSON, lacks apiVersion or kind, does
+// not decode strictly into its type, an object the API server would reject
+// (Field names the field), or an object given twice with different
+// content. `slicekit render` and `slicekit check` exit with status 2 for it.
+type InputError struct {
+	// File is the file name (StdinDisplayName for standard input), or
+	// where else the objects came from ("cluster").
+	File string
+	// Document is the 1-based index of the YAML document in File; 0 when
+	// the error is about the whole file.
+	Document int
+	// Item is the 1-based index of the object within a List document; 0
+	// when the document is not a List.
+	Item int
+	// Object is "Kind namespace/name" once known, else "".
+	Object string
+	// Field is the path of the invalid field (spec.ports[0].port), or "".
+	Field string
+	// Err is the cause.
+	Err error
+}
+
+// Error returns "FILE: document N[, item M]: [Kind ns/name: ]cause"; a
+// field error's cause starts with the field path.
+func (e *InputError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Document > 0 {
+		fmt.Fprintf(&b, ": document %d", e.Document)
+	}
+	if e.Item > 0 {
+		fmt.Fprintf(&b, ", item %d", e.Item)
+	}
+	b.WriteString(": ")
+	if e.Object != "" {
+		b.WriteString(e.Object)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *InputError) Unwrap() error { return e.Err }
+
+// IsInputError reports whether err is, or wraps (errors.Join included), an
+// *InputError.
+func IsInputError(err error) bool {
+	var ie *InputError
+	return errors.As(err, &ie)
+}
+
+// Object is a decoded, validated input object and where it came from.
+type Object struct {
+	// Object is the typed object (*corev1.Namespace, *corev1.Node,
+	// *corev1.Service, *corev1.Pod, *corev1.Endpoints or
+	// *discoveryv1.EndpointSlice) with its TypeMeta set.
+	runtime.Object
+	// File, Document and Item locate the object as in InputError.
+	File     string
+	Document int
+	Item     int
+	// NamespaceDefaulted: the object gave no namespace and was put in
+	// "default".
+	NamespaceDefaulted bool
+}
+
+// Where returns "FILE document N[ item M]".
+func (o Object) Where() string { return where(o.File, o.Document, o.Item) }
+
+func where(file string, doc, item int) string {
+	s := fmt.Sprintf("%s document %d", file, doc)
+	if item > 0 {
+		s += fmt.Sprintf(" item %d", item)
+	}
+	return s
+}
+
+// Ignored is an input object of a kind slicekit does not read (a
+// Deployment, a custom resource such as a CELProfiles file given by
+// mistake). Both commands list them with Ignored.String, in the same
+// words.
+type Ignored struct {
+	File           string
+	Document, Item int
+	// APIVersion, Kind, Namespace and Name identify the object (Name may
+	// be empty).
+	APIVersion, Kind, Namespace, Name string
+}
+
+// String returns "ignored FILE document N: APIVERSION KIND ns/name: not a
+// kind slicekit reads (...)".
+func (i Ignored) String() string {
+	id := i.Name
+	if i.Namespace != "" {
+		id = i.Namespace + "/" + i.Name
+	}
+	if id != "" {
+		id = " " + id
+	}
+	return fmt.Sprintf("ignored %s: %s %s%s: not a kind slicekit reads (%s)",
+		where(i.File, i.Document, i.Item), i.APIVersion, i.Kind, id, strings.Join(kindNames(), ", "))
+}
+
+// kind describes a kind that is read.
+type kind struct {
+	newObj     func() runtime.Object
+	namespaced bool
+}
+
+// kinds are the kinds slicekit reads from files.
+var kinds = map[schema.GroupVersionKind]kind{
+	corev1.SchemeGroupVersion.WithKind("Namespace"):          {func() runtime.Object { return &corev1.Namespace{} }, false},
+	corev1.SchemeGroupVersion.WithKind("Node"):               {func() runtime.Object { return &corev1.Node{} }, false},
+	corev1.SchemeGroupVersion.WithKind("Service"):            {func() runtime.Object { return &corev1.Service{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Pod"):                {func() runtime.Object { return &corev1.Pod{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Endpoints"):          {func() runtime.Object { return &corev1.Endpoints{} }, true},
+	discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice"): {func() runtime.Object { return &discoveryv1.EndpointSlice{} }, true},
+}
+
+// listGVK is the kind of kubectl's generic list (kubectl get -o yaml).
+var listGVK = corev1.SchemeGroupVersion.WithKind("List")
+
+// kindNames returns the kinds read, sorted.
+func kindNames() []string {
+	var out []string
+	for gvk := range kinds {
+		out = append(out, gvk.Kind)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// SupportedKinds returns the "apiVersion Kind" strings that are read, plus
+// their typed lists and v1 List.
+func SupportedKinds() []string {
+	var out []string
+	for gvk := range kinds {
+		out = append(out, gvk.GroupVersion().String()+" "+gvk.Kind, gvk.GroupVersion().String()+" "+gvk.Kind+"List")
+	}
+	slices.Sort(out)
+	return append(out, "v1 List")
+}
+
+// ReadObjects reads the named inputs with Read and decodes each with
+// DecodeObjects. An object (apiVersion, kind, namespace, name) given more
+// than once is kept once when every copy is semantically equal (a
+// render output given with its inputs) and is an error otherwise. Every
+// problem of every file is returned, joined; each is an *InputError.
+func ReadObjects(names []string, stdin io.Reader) ([]Object, []Ignored, error) {
+	files, err := Read(names, stdin)
+	if err != nil {
+		var fe *Error
+		if errors.As(err, &fe) {
+			return nil, nil, &InputError{File: fe.File, Err: fe.Err}
+		}
+		return nil, nil, err
+	}
+	var (
+		out     []Object
+		ignored []Ignored
+		errs    []error
+	)
+	for _, f := range files {
+		objs, ign, err := DecodeObjects(f.Name, f.Data)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		out = append(out, objs...)
+		ignored = append(ignored, ign...)
+	}
+	out, err = dedupe(out)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	return out, ignored, nil
+}
+
+// dedupe drops later copies equal to the first and reports copies that
+// differ.
+func dedupe(objs []Object) ([]Object, error) {
+	seen := map[string]Object{}
+	out := objs[:0:0]
+	var errs []error
+	for _, o := range objs {
+		key := ObjectKey(o.Object)
+		first, ok := seen[key]
+		if !ok {
+			seen[key] = o
+			out = append(out, o)
+			continue
+		}
+		if apiequality.Semantic.DeepEqual(first.Object, o.Object) {
+			continue
+		}
+		errs = append(errs, &InputError{File: o.File, Document: o.Document, Item: o.Item, Object: displayKey(o.Object),
+			Err: fmt.Errorf("given twice with different content (first in %s)", first.Where())})
+	}
+	return out, errors.Join(errs...)
+}
+
+// ObjectKey is "apiVersion Kind namespace/name" ("apiVersion Kind name"
+// for cluster-scoped objects).
+func ObjectKey(obj runtime.Object) string {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	return gvk.GroupVersion().String() + " " + displayKey(obj)
+}
+
+// displayKey is "Kind namespace/name" or "Kind name".
+func displayKey(obj runtime.Object) string {
+	kind := obj.GetObjectKind().GroupVersionKind().Kind
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return kind
+	}
+	if m.GetNamespace() == "" {
+		return kind + " " + m.GetName()
+	}
+	return kind + " " + m.GetNamespace() + "/" + m.GetName()
+}
+
+// DecodeObjects decodes multi-document YAML, or JSON (one object or a
+// stream of them), read from file (a name used in errors). Every document
+// must be an object with apiVersion and kind. Namespaces, Nodes, Services,
+// Pods, Endpoints and EndpointSlices, their typed lists and v1 List are
+// decoded strictly into their k8s.io/api types (unknown or duplicate
+// fields and case mismatches are errors, as the API server's strict field
+// validation) and validated as the API server would on create (Validate);
+// lists are replaced by their items. A namespaced object without a
+// namespace is put in "default"; a cluster-scoped one loses its namespace.
+// Objects of other kinds are returned as Ignored. Empty and comment-only
+// documents are skipped. Every invalid document or object is reported: the
+// error joins one *InputError per problem, and the valid objects are
+// returned beside it.
+func DecodeObjects(file string, data []byte) ([]Object, []Ignored, error) {
+	raws, err := Documents(data)
+	if err != nil {
+		return nil, nil, &InputError{File: file, Document: len(raws) + 1, Err: err}
+	}
+	d := decoder{file: file}
+	for i, raw := range raws {
+		d.doc = i + 1
+		d.document(raw, 0, schema.GroupVersionKind{})
+	}
+	return d.objs, d.ignored, errors.Join(d.errs...)
+}
+
+// decoder collects the objects, ignored objects and errors of one file.
+type decoder struct {
+	file    string
+	doc     int
+	objs    []Object
+	ignored []Ignored
+	errs    []error
+}
+
+func (d *decoder) fail(item int, object string, err error) {
+	ie := &InputError{File: d.file, Document: d.doc, Item: item, Object: object, Err: err}
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		ie.Field = fe.Field
+	}
+	d.errs = append(d.errs, ie)
+}
+
+// document decodes one YAML document (item 0) or List item. A List item
+// without apiVersion and kind takes itemGVK (the kind of a typed list).
+func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind) {
+	j, err := yaml.YAMLToJSONStrict(raw)
+	if err != nil {
+		d.fail(item, "", fmt.Errorf("invalid YAML: %w", err))
+		return
+	}
+	j = bytes.TrimSpace(j)
+	if len(j) == 0 || string(j) == "null" {
+		if item > 0 {
+			d.fail(item, "", errors.New("a List item must be an object"))
+		}
+		return
+	}
+	if j[0] != '{' {
+		d.fail(item, "", errors.New("not an object"))
+		return
+	}
+	var tm metav1.TypeMeta
+	if err := json.Unmarshal(j, &tm); err != nil {
+		d.fail(item, "", fmt.Errorf("reading apiVersion and kind: %w", err))
+		return
+	}
+	if tm.APIVersion == "" && tm.Kind == "" && !itemGVK.Empty() {
+		tm.APIVersion, tm.Kind = itemGVK.GroupVersion().String(), itemGVK.Kind
+	}
+	if tm.APIVersion == "" || tm.Kind == "" {
+		d.fail(item, "", fmt.Errorf("apiVersion and kind are required (got apiVersion %q, kind %q)", tm.APIVersion, tm.Kind))
+		return
+	}
+	gvk := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind)
+	if item == 0 {
+		if gvk == listGVK {
+			d.list(j, gvk, schema.GroupVersionKind{})
+			return
+		}
+		if base, ok := strings.CutSuffix(gvk.Kind, "List"); ok {
+			if _, read := kinds[gvk.GroupVersion().WithKind(base)]; read {
+				d.list(j, gvk, gvk.GroupVersion().WithKind(base))
+				return
+			}
+		}
+	}
+	k, ok := kinds[gvk]
+	if !ok {
+		d.ignore(j, item, gvk)
+		return
+	}
+	obj := k.newObj()
+	if err := strictUnmarshal(j, obj); err != nil {
+		d.fail(item, gvk.Kind, err)
+		return
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		d.fail(item, gvk.Kind, err)
+		return
+	}
+	defaulted := false
+	switch {
+	case k.namespaced && m.GetNamespace() == "":
+		m.SetNamespace(metav1.NamespaceDefault)
+		defaulted = true
+	case !k.namespaced:
+		m.SetNamespace("")
+	}
+	if errs := Validate(obj); len(errs) > 0 {
+		for _, e := range errs {
+			d.fail(item, displayKey(obj), e)
+		}
+		return
+	}
+	d.objs = append(d.objs, Object{Object: obj, File: d.file, Document: d.doc, Item: item, NamespaceDefaulted: defaulted})
+}
+
+// list decodes a List (any item kinds) or a typed list (items of itemGVK).
+func (d *decoder) list(j []byte, gvk, itemGVK schema.GroupVersionKind) {
+	var l struct {
+		metav1.TypeMeta `json:",inline"`
+		metav1.ListMeta `json:"metadata,omitempty"`
+		Items           []json.RawMessage `json:"items"`
+	}
+	if err := strictUnmarshal(j, &l); err != nil {
+		d.fail(0, gvk.Kind, err)
+		return
+	}
+	for i, it := range l.Items {
+		d.document(it, i+1, itemGVK)
+	}
+}
+
+// ignore records an object of a kind that is not read.
+func (d *decoder) ignore(j []byte, item int, gvk schema.GroupVersionKind) {
+	var p struct {
+		Metadata struct {
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+		} `json:"metadata"`
+	}
+	_ = json.Unmarshal(j, &p) // best effort: the name only labels the note
+	d.ignored = append(d.ignored, Ignored{File: d.file, Document: d.doc, Item: item,
+		APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Namespace: p.Metadata.Namespace, Name: p.Metadata.Name})
+}
+
+// strictUnmarshal decodes JSON case-sensitively, rejecting unknown and
+// duplicate fields, as the API server's strict field validation does.
+func strictUnmarshal(j []byte, into any) error {
+	strictErrs, err := kjson.UnmarshalStrict(j, into, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
+	if err != nil {
+		return err
+	}
+	return errors.Join(strictErrs...)
+}
