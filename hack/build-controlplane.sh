@@ -25,6 +25,8 @@
 #   kube-apiserver           tools/controlplane      (k8s.io/kubernetes v1.37.2)
 #   kube-controller-manager  tools/controlplane
 #   kube-scheduler           tools/controlplane
+#   kubectl                  tools/controlplane (k8s.io/kubernetes/cmd/kubectl), for
+#                            the Quick start test on machines without kubectl
 #   kwok                     tools/kwok (sigs.k8s.io/kwok v0.8.0) and kwok-stages.yaml,
 #                            kwok's upstream "fast" Node and Pod Stages
 #   e2e.test                 tools/e2e: go test -c k8s.io/kubernetes/test/e2e
@@ -115,6 +117,7 @@ build_one() {
     etcd) build etcd "${TOOLS_DIR}/controlplane/etcd" . ;;
     kube-apiserver | kube-controller-manager | kube-scheduler)
       build "$1" "${TOOLS_DIR}/controlplane" "./$1" "$(kube_ldflags)" ;;
+    kubectl) build kubectl "${TOOLS_DIR}/controlplane" k8s.io/kubernetes/cmd/kubectl "$(kube_ldflags)" ;;
     kwok)
       build kwok "${TOOLS_DIR}/kwok" sigs.k8s.io/kwok/cmd/kwok
       kwok_stages ;;

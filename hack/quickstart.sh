@@ -30,7 +30,8 @@
 #
 # The control plane binaries (etcd, kube-apiserver) are reused from
 # $SLICEKIT_BIN_DIR or this checkout's bin/ (built by `make controlplane`),
-# so the clone does not rebuild them. Needs kubectl, as the Quick start does,
+# so the clone does not rebuild them. Needs kubectl, as the Quick start does
+# (built into $SLICEKIT_BIN_DIR from the module cache when PATH has none),
 # and the ports slicekit uses by default (127.0.0.1:8080, :8081) free.
 #
 # Environment:
@@ -46,7 +47,12 @@ fail() {
   exit 1
 }
 
-command -v kubectl >/dev/null || fail "kubectl is required by the Quick start and was not found in PATH"
+# The Quick start uses kubectl. A machine without one (a fresh CI machine)
+# gets the upstream kubectl v1.37.2 built from the module cache.
+if ! command -v kubectl >/dev/null; then
+  [[ -x "${SLICEKIT_BIN_DIR}/kubectl" ]] || "${REPO_ROOT}/hack/build-controlplane.sh" kubectl >&2
+  export PATH="${SLICEKIT_BIN_DIR}:${PATH}"
+fi
 for b in etcd kube-apiserver; do
   [[ -x "${SLICEKIT_BIN_DIR}/${b}" ]] || fail "${SLICEKIT_BIN_DIR}/${b} is missing: run make controlplane first"
 done
