@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -264,6 +265,11 @@ func (o *ControllerOptions) Validate() error {
 		errs = append(errs, err)
 	} else {
 		errs = append(errs, o.validatePodSource(enabled)...)
+		// A dry run that silently does nothing would let an operator
+		// believe leftovers are being reported.
+		if o.SelectorlessCleanupDryRun && !slices.Contains(enabled, SelectorlessCleanupControllerName) {
+			errs = append(errs, fmt.Errorf("--selectorless-cleanup-dry-run needs the %s controller: add it to --controllers", SelectorlessCleanupControllerName))
+		}
 	}
 	if err := controllerflags.ControllerName("--controller-name", o.ControllerName); err != nil {
 		errs = append(errs, err)

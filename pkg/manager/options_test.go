@@ -159,6 +159,8 @@ func TestValidate(t *testing.T) {
 			wantErr: `--controller-name and --secondary-network-controller-name are both "endpointslice-controller.k8s.io"`},
 		{name: "secondary-network name is the mirroring controller's", args: []string{"--controllers=*,secondary-network", "--secondary-network-controller-name=endpointslicemirroring-controller.k8s.io"},
 			wantErr: "the mirroring controller's managed-by value and --secondary-network-controller-name are both"},
+		{name: "cleanup dry run with the cleanup controller", args: []string{"--controllers=selectorless-cleanup", "--selectorless-cleanup-dry-run"}},
+		{name: "cleanup dry run without the cleanup controller", args: []string{"--selectorless-cleanup-dry-run"}, wantErr: "--selectorless-cleanup-dry-run needs the selectorless-cleanup controller"},
 		{name: "cel without config", args: []string{"--controllers=*,cel"}, wantErr: "--cel-config is required"},
 		{name: "controllers star minus", args: []string{"--controllers=*,-endpointslice,-endpointslice-mirroring"}, wantErr: "enables no controller"},
 		{name: "controller name invalid", args: []string{"--controller-name=not a label!"}, wantErr: "--controller-name"},

@@ -339,12 +339,13 @@ func TestRBACFollowsControllers(t *testing.T) {
 // or that would run two writers.
 func TestRenderFailures(t *testing.T) {
 	for name, vals := range map[string]map[string]any{
-		"no controller":                controllerValues(false, false, false, false, false),
-		"cel without profiles":         {"controllers": map[string]any{"cel": map[string]any{"enabled": true}}},
-		"two replicas without leader":  {"replicas": 2, "leaderElection": map[string]any{"enabled": false}},
-		"misspelt controller (schema)": {"controllers": map[string]any{"endpoint": map[string]any{"enabled": true}}},
-		"unknown top-level value":      {"replica": 3},
-		"bad duration (schema)":        {"leaderElection": map[string]any{"leaseDuration": "15 seconds"}},
+		"no controller":                                  controllerValues(false, false, false, false, false),
+		"cel without profiles":                           {"controllers": map[string]any{"cel": map[string]any{"enabled": true}}},
+		"two replicas without leader":                    {"replicas": 2, "leaderElection": map[string]any{"enabled": false}},
+		"cleanup dry run without the cleanup controller": {"controllers": map[string]any{"selectorlessCleanup": map[string]any{"dryRun": true}}},
+		"misspelt controller (schema)":                   {"controllers": map[string]any{"endpoint": map[string]any{"enabled": true}}},
+		"unknown top-level value":                        {"replica": 3},
+		"bad duration (schema)":                          {"leaderElection": map[string]any{"leaseDuration": "15 seconds"}},
 		"ServiceMonitor without Service": {"metrics": map[string]any{"service": map[string]any{"enabled": false},
 			"serviceMonitor": map[string]any{"enabled": true}}},
 	} {

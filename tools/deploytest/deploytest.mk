@@ -34,6 +34,6 @@ helm-lint: ## helm lint charts/slicekit with the helm CLI (HELM_VERSION, built f
 	$(HELM) lint charts/slicekit
 
 helm-template: ## helm template charts/slicekit (HELM_ARGS='--set controllers.endpoints.enabled=true' and so on).
-	$(HELM) template slicekit charts/slicekit --namespace slicekit-system $(HELM_ARGS)
+	@$(HELM) template slicekit charts/slicekit --namespace slicekit-system $(HELM_ARGS)
 
 .DEFAULT_GOAL := $(DEPLOYTEST_SAVED_DEFAULT_GOAL)

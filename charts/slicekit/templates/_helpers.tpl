@@ -57,6 +57,9 @@ for. Names are pkg/manager's registry names.
 {{- if not (or $c.endpointslice.enabled $c.mirroring.enabled $c.endpoints.enabled $c.secondaryNetwork.enabled $c.cel.enabled $c.selectorlessCleanup.enabled) }}
 {{- fail "controllers: enable at least one controller" }}
 {{- end }}
+{{- if and $c.selectorlessCleanup.dryRun (not $c.selectorlessCleanup.enabled) }}
+{{- fail "controllers.selectorlessCleanup.dryRun needs controllers.selectorlessCleanup.enabled=true" }}
+{{- end }}
 {{- $l := list "*" }}
 {{- if not $c.endpointslice.enabled }}{{ $l = append $l "-endpointslice" }}{{ end }}
 {{- if not $c.mirroring.enabled }}{{ $l = append $l "-endpointslice-mirroring" }}{{ end }}
