@@ -99,10 +99,18 @@ go build -o bin/slicekit ./cmd/slicekit
 go build -o "${LOCAL_DIR}/demoapply" ./hack/demoapply
 
 echo "==> control plane (bin/etcd, bin/kube-apiserver)"
-"${REPO_ROOT}/hack/build-controlplane.sh"
+"${REPO_ROOT}/hack/build-controlplane.sh" etcd kube-apiserver
 
 if [[ -f "${LOCAL_DIR}/localcluster.pid" ]] && kill -0 "$(cat "${LOCAL_DIR}/localcluster.pid")" 2>/dev/null; then
   echo "==> using the local control plane that is already running (it is left running)"
+  # A slicekit of the Quick start (default ports, Lease in slicekit-system)
+  # would lead beside the demo's (Lease in default) and undo its story.
+  if (exec 3<>/dev/tcp/127.0.0.1/8081) 2>/dev/null; then
+    echo "demo: something serves 127.0.0.1:8081, probably the Quick start's slicekit run on this control plane;" >&2
+    echo "demo: stop it first (kill %1, or kill its pid), or run make down, then make demo again" >&2
+    started_cluster=""
+    exit 1
+  fi
 else
   echo "==> starting the local control plane"
   started_cluster=1

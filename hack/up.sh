@@ -71,7 +71,7 @@ if [[ -f "${PID_FILE}" ]]; then
   rm -f "${PID_FILE}"
 fi
 
-"${REPO_ROOT}/hack/build-controlplane.sh"
+"${REPO_ROOT}/hack/build-controlplane.sh" etcd kube-apiserver
 
 start=${SECONDS}
 echo "building ${BIN} ..."

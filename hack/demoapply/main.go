@@ -127,7 +127,7 @@ func run() error {
 	if *readyURL != "" {
 		fmt.Printf("waiting for slicekit (%s) ...\n", *readyURL)
 		if err := waitReady(ctx, *readyURL, *timeout); err != nil {
-			return err
+			return fmt.Errorf("slicekit did not answer ready at %s within %s: is `slicekit run` running against this cluster? Its log (.local/slicekit.log in the Quick start) says why it stopped: %w", *readyURL, *timeout, err)
 		}
 	}
 
@@ -189,16 +189,37 @@ func deleteAll(ctx context.Context, c kubernetes.Interface, objs []render.Object
 	}
 	for ns := range namespaces {
 		ignore(c.DiscoveryV1().EndpointSlices(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}))
+		ignore(c.CoreV1().Events(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}))
 	}
 	for _, o := range objs {
 		if n, ok := o.Object.(*corev1.Namespace); ok {
-			ignore(c.CoreV1().Namespaces().Delete(ctx, n.Name, metav1.DeleteOptions{}))
+			ignore(deleteNamespace(ctx, c, n.Name))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	fmt.Println("deleted the demo objects")
+	return nil
+}
+
+// deleteNamespace deletes the namespace name and, its content being gone,
+// finalizes it as kube-controller-manager's namespace controller would: the
+// local control plane runs no such controller, and a namespace left
+// Terminating would refuse the next apply-examples.
+func deleteNamespace(ctx context.Context, c kubernetes.Interface, name string) error {
+	if err := c.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+		return err
+	}
+	ns, err := c.CoreV1().Namespaces().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	ns = ns.DeepCopy()
+	ns.Spec.Finalizers = nil
+	if _, err := c.CoreV1().Namespaces().Finalize(ctx, ns, metav1.UpdateOptions{}); err != nil {
+		return fmt.Errorf("finalizing namespace %s: %w", name, err)
+	}
 	return nil
 }
 
