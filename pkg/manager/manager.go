@@ -172,6 +172,20 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 	return m, nil
 }
 
+// ClientConfigError is returned by New when no client configuration can be
+// built: --kubeconfig cannot be loaded, or there is none and slicekit does
+// not run in a Pod. It is a configuration error (slicekit run exits 2).
+type ClientConfigError struct {
+	// Err says what is wrong and how to give a configuration.
+	Err error
+}
+
+// Error implements error.
+func (e *ClientConfigError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *ClientConfigError) Unwrap() error { return e.Err }
+
 // restConfig builds the client configuration: RESTConfig, else the
 // kubeconfig file, else the in-cluster configuration; with KCM's QPS and
 // burst, protobuf, and slicekit's user agent.
@@ -183,11 +197,11 @@ func (m *Manager) restConfig() (*rest.Config, error) {
 		cfg = rest.CopyConfig(m.opts.RESTConfig)
 	case m.opts.Kubeconfig != "":
 		if cfg, err = clientcmd.BuildConfigFromFlags("", m.opts.Kubeconfig); err != nil {
-			return nil, fmt.Errorf("loading --kubeconfig %s: %w", m.opts.Kubeconfig, err)
+			return nil, &ClientConfigError{Err: fmt.Errorf("loading --kubeconfig %s: %w", m.opts.Kubeconfig, err)}
 		}
 	default:
 		if cfg, err = rest.InClusterConfig(); err != nil {
-			return nil, fmt.Errorf("no kubeconfig: give --kubeconfig FILE (for `make up`: --kubeconfig .local/kubeconfig), or run in a Pod for the in-cluster configuration (%w)", err)
+			return nil, &ClientConfigError{Err: fmt.Errorf("no kubeconfig: give --kubeconfig FILE (for `make up`: --kubeconfig .local/kubeconfig), or run in a Pod for the in-cluster configuration; like kube-controller-manager, slicekit run does not read $KUBECONFIG (%w)", err)}
 		}
 	}
 	cfg.QPS = m.opts.KubeAPIQPS

@@ -136,9 +136,13 @@ func TestNoKubeconfig(t *testing.T) {
 		t.Errorf("check: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 	code, _, stderr = runMain(t, "", "run", "--metrics-bind-address=0", "--health-probe-bind-address=0")
-	want = "slicekit run: starting the manager: no kubeconfig: give --kubeconfig FILE"
-	if code != ExitFailure || !strings.Contains(stderr, want) {
-		t.Errorf("run: exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	want = "slicekit run: no kubeconfig: give --kubeconfig FILE"
+	if code != ExitUsage || !strings.Contains(stderr, want) || !strings.Contains(stderr, "does not read $KUBECONFIG") {
+		t.Errorf("run: exit %d, stderr %q; want 2 and %q, naming $KUBECONFIG", code, stderr, want)
+	}
+	code, _, stderr = runMain(t, "", "run", "--kubeconfig", filepath.Join(t.TempDir(), "missing"), "--metrics-bind-address=0", "--health-probe-bind-address=0")
+	if code != ExitUsage || !strings.Contains(stderr, "slicekit run: loading --kubeconfig") {
+		t.Errorf("run --kubeconfig MISSING: exit %d, stderr %q; want 2 and a message naming --kubeconfig", code, stderr)
 	}
 }
 

@@ -17,6 +17,7 @@ limitations under the License.
 package app
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -62,6 +63,10 @@ or is logged at error level while /readyz fails (--preflight=warn).`,
 				"goVersion", bi.GoVersion, "platform", bi.Platform)
 			manager.LogFlags(logger, cmd.Flags())
 			m, err := manager.New(ctx, o)
+			if cfgErr := (*manager.ClientConfigError)(nil); errors.As(err, &cfgErr) {
+				// Exit status 2: no usable kubeconfig is a configuration error.
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
 			if err != nil {
 				return fmt.Errorf("starting the manager: %w", err)
 			}
