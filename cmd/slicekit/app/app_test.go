@@ -83,7 +83,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "run every error at once", args: []string{"run", "--max-endpoints-per-slice=0", "--controllers=x"}, wantCode: ExitUsage,
 			wantStderr: "--controllers: unknown controller(s) x"},
 		{name: "run without cluster", args: []string{"run", "--kubeconfig=/nonexistent/kubeconfig", "--metrics-bind-address=0", "--health-probe-bind-address=0"},
-			wantCode: ExitFailure, wantStderr: "loading --kubeconfig /nonexistent/kubeconfig"},
+			wantCode: ExitUsage, wantStderr: "loading --kubeconfig /nonexistent/kubeconfig"},
 
 		{name: "render without file", args: []string{"render"}, wantCode: ExitUsage, wantStderr: "at least one -f FILE is required"},
 		{name: "render bad flag", args: []string{"render", "-f", "x.yaml", "--max-endpoints-per-slice=0"}, wantCode: ExitUsage, wantStderr: "--max-endpoints-per-slice=0"},
