@@ -33,6 +33,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
@@ -137,6 +138,13 @@ func (i Ignored) String() string {
 	}
 	if id != "" {
 		id = " " + id
+	}
+	for gvk := range kinds {
+		if gvk.Kind == i.Kind {
+			// The right kind in another version (discovery.k8s.io/v1beta1).
+			return fmt.Sprintf("ignored %s: %s %s%s: slicekit reads %s only in %s",
+				where(i.File, i.Document, i.Item), i.APIVersion, i.Kind, id, gvk.Kind, gvk.GroupVersion())
+		}
 	}
 	return fmt.Sprintf("ignored %s: %s %s%s: not a kind slicekit reads (%s)",
 		where(i.File, i.Document, i.Item), i.APIVersion, i.Kind, id, strings.Join(kindNames(), ", "))
@@ -351,6 +359,13 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 		}
 	}
 	k, ok := kinds[gvk]
+	if !ok && clientgoscheme.Scheme.IsVersionRegistered(gvk.GroupVersion()) && !clientgoscheme.Scheme.Recognizes(gvk) {
+		// A built-in API version without that kind (a typo such as
+		// "Servce"): the API server would reject it, so do not ignore it.
+		d.fail(item, gvk.Kind, fmt.Errorf("apiVersion %s has no kind %q (the API server would reject it; slicekit reads %s)",
+			gvk.GroupVersion(), gvk.Kind, strings.Join(SupportedKinds(), ", ")))
+		return
+	}
 	if !ok {
 		d.ignore(j, item, gvk)
 		return
