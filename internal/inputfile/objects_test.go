@@ -77,6 +77,10 @@ func TestDecode(t *testing.T) {
 			wantErr: `apiVersion discovery.k8s.io/v1 has no kind "EndpointSlise"`},
 		{name: "other built-in kind is ignored", in: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n",
 			wantIgnored: []string{"ignored in.yaml document 1: apps/v1 Deployment d: not a kind slicekit reads (EndpointSlice, Endpoints, Namespace, Node, Pod, Service)"}},
+		{name: "same port name in two containers", in: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\nspec:\n  containers:\n  - name: a\n    ports:\n    - {name: dns, containerPort: 53, protocol: UDP}\n  - name: b\n    ports:\n    - {name: dns, containerPort: 53, protocol: TCP}\n",
+			want: []string{"Pod ns/p @1"}},
+		{name: "same port name twice in one container", in: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\nspec:\n  containers:\n  - name: a\n    ports:\n    - {name: dns, containerPort: 53, protocol: UDP}\n    - {name: dns, containerPort: 54, protocol: TCP}\n",
+			wantErr: `spec.containers[0].ports[1].name: Duplicate value: "dns"`},
 		{name: "typed list", in: "apiVersion: v1\nkind: NodeList\nitems:\n- metadata:\n    name: a\n", want: []string{"Node a @1.1"}},
 		{name: "invalid selector key", in: svc + "  selector:\n    'bad key!': x\n",
 			wantErr: `in.yaml: document 1: Service ns/s: spec.selector: Invalid value: "bad key!"`},
@@ -221,4 +225,34 @@ func TestReadObjects(t *testing.T) {
 			t.Errorf("error = %v", err)
 		}
 	})
+}
+
+// TestRegressionCasesAreValid: the regression cases' objects were accepted
+// by a real API server (or stand for objects it accepts), so the
+// validation must accept every one of them: a rule stricter than the API
+// server's rejects real clusters' objects (case 23 has two containers that
+// both name a port "dns").
+func TestRegressionCasesAreValid(t *testing.T) {
+	// input.yaml only: expected.yaml omits server-assigned names by the
+	// cases' convention.
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "cases", "*", "input.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		n++
+		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := DecodeObjects(f, data); err != nil {
+				t.Errorf("rejected: %v", err)
+			}
+		})
+	}
+	if n < 20 {
+		t.Errorf("found %d input.yaml files under testdata/cases, want every regression case's", n)
+	}
 }

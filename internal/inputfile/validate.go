@@ -213,10 +213,13 @@ func validatePod(pod *corev1.Pod) field.ErrorList {
 	if pod.Spec.Subdomain != "" {
 		errs = append(errs, msgs(spec.Child("subdomain"), pod.Spec.Subdomain, validation.IsDNS1123Label(pod.Spec.Subdomain))...)
 	}
-	portNames := sets.New[string]()
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
 		fld := spec.Child("containers").Index(i)
+		// Port names are unique per container, not per Pod (validateContainerPorts
+		// in k8s.io/kubernetes pkg/apis/core/validation): two containers may
+		// both name a port "dns" (testdata/cases/23-named-port-protocol).
+		portNames := sets.New[string]()
 		if c.Name == "" {
 			errs = append(errs, field.Required(fld.Child("name"), ""))
 		} else {
