@@ -83,6 +83,10 @@ type Options struct {
 	// ..." line per input object of a kind the check does not read); nil
 	// discards them.
 	Stderr io.Writer
+	// Command prefixes the lines written to Stderr, as in "slicekit check:
+	// ignored ..." (default "slicekit check"; the kubectl plugin passes
+	// "kubectl slicekit check").
+	Command string
 	// RESTConfig, when set, is used instead of Kubeconfig and Context (for
 	// callers that already have one, and for tests). The namespace then
 	// defaults to "default".
@@ -278,7 +282,7 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		}
 		if o.Stderr != nil {
 			for _, ig := range r.ignored {
-				fmt.Fprintf(o.Stderr, "slicekit check: %s\n", ig)
+				fmt.Fprintf(o.Stderr, "%s: %s\n", o.command(), ig)
 			}
 		}
 		if len(r.objs) == 0 {
@@ -318,7 +322,7 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 
 	if o.Stderr != nil {
 		for _, n := range notes {
-			fmt.Fprintf(o.Stderr, "note: %s\n", n)
+			fmt.Fprintf(o.Stderr, "%s: note: %s\n", o.command(), n)
 		}
 	}
 	rep := Check(ctx, inv, o.Config)
@@ -440,6 +444,14 @@ Exit status: 0 no errors (warnings allowed), 1 at least one error finding,
 2 invalid flags or input (unreadable or invalid file, no kubeconfig,
 unreachable cluster).`
 
+// command returns Command or its default.
+func (o *Options) command() string {
+	if o.Command == "" {
+		return "slicekit check"
+	}
+	return o.Command
+}
+
 // NewCommand returns a ready `check` command bound to a fresh Options. Its
 // RunE returns nil for exit status 0 and an *ExitError carrying the status
 // otherwise (Err nil when only findings caused it, since the report is
@@ -460,6 +472,7 @@ func NewCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Stdin = cmd.InOrStdin()
 			o.Stderr = cmd.ErrOrStderr()
+			o.Command = cmd.CommandPath()
 			code, err := Run(cmd.Context(), *o, cmd.OutOrStdout())
 			if code == ExitOK && err == nil {
 				return nil

@@ -37,6 +37,7 @@ func newCheckCommand(s Streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Stdin = s.In
 			o.Stderr = s.Err
+			o.Command = cmd.CommandPath()
 			code, err := check.Run(cmd.Context(), *o, s.Out)
 			var ue *check.UsageError
 			switch {

@@ -57,7 +57,12 @@ func MainArgv(ctx context.Context, argv []string, s Streams) int {
 	}
 	root := NewPluginCommand(s)
 	root.SetArgs(argv[1:])
-	return ExitCode(root.ExecuteContext(ctx), s.Err)
+	cmd, err := root.ExecuteContextC(ctx)
+	path := root.CommandPath()
+	if cmd != nil {
+		path = cmd.CommandPath() // "kubectl slicekit check", as in usage errors
+	}
+	return exitCode(path, err, s.Err)
 }
 
 // NewPluginCommand returns the kubectl plugin's command, `kubectl slicekit`:

@@ -111,6 +111,10 @@ users: []
 			wantStderr: []string{"127.0.0.1:1", "other-ns"}},
 		{name: "plugin check --server overrides the context", argv: []string{plugin, "check", "-s", "http://127.0.0.1:2", "-A"}, wantCode: ExitUsage,
 			wantStderr: []string{"127.0.0.1:2"}},
+		{name: "plugin input error names kubectl slicekit check", argv: []string{plugin, "check", "-f", filepath.Join(dir, "missing.yaml")}, wantCode: ExitUsage,
+			wantStderr: []string{"kubectl slicekit check: invalid input: "}},
+		{name: "plugin ignored kinds name kubectl slicekit render", argv: []string{plugin, "render", "-f", "testdata/unknown-kind.yaml"}, wantCode: ExitOK,
+			wantStderr: []string{"kubectl slicekit render: ignored testdata/unknown-kind.yaml"}},
 		{name: "slicekit keeps run", argv: []string{"slicekit", "run", "--help"}, wantStdout: []string{"slicekit run [flags]", "--preflight"}},
 		{name: "slicekit help", argv: []string{"./bin/slicekit", "--help"}, wantStdout: []string{"slicekit [command]", "run"}},
 	} {

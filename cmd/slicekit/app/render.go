@@ -91,21 +91,21 @@ input (the error names the file and document).`,
 				return err
 			}
 			for _, ig := range r.ignored {
-				fmt.Fprintf(s.Err, "slicekit render: %s\n", ig)
+				fmt.Fprintf(s.Err, "%s: %s\n", cmd.CommandPath(), ig)
 			}
 			in := make([]runtime.Object, 0, len(r.objs))
 			for _, o := range r.objs {
 				in = append(in, o.Object)
 			}
 			for _, n := range render.DefaultServices(in, families) {
-				fmt.Fprintf(s.Err, "slicekit render: note: %s\n", n)
+				fmt.Fprintf(s.Err, "%s: note: %s\n", cmd.CommandPath(), n)
 			}
 			res, err := render.Render(cmd.Context(), in, render.Options{Controllers: copts, MaxPasses: maxPasses})
 			if err != nil {
 				return err
 			}
 			for _, w := range res.Warnings {
-				fmt.Fprintf(s.Err, "slicekit render: warning: %v\n", w)
+				fmt.Fprintf(s.Err, "%s: warning: %v\n", cmd.CommandPath(), w)
 			}
 			if withInputs {
 				if err := render.WriteObjectsYAML(s.Out, res.Objects); err != nil {
