@@ -475,14 +475,18 @@ func TestAllControllersArgs(t *testing.T) {
 }
 
 // TestSelectorlessCleanupDryRun: controllers.selectorlessCleanup.dryRun
-// passes --selectorless-cleanup-dry-run, and only with the controller on.
+// passes --selectorless-cleanup-dry-run with the controller on, and is
+// refused without it (a dry run that does nothing would mislead; slicekit
+// run refuses the flag alone too).
 func TestSelectorlessCleanupDryRun(t *testing.T) {
-	for _, enabled := range []bool{true, false} {
-		vals := controllerValues(false, false, false, true, false)
-		vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": enabled, "dryRun": true}
-		o, args := parseArgs(t, render(t, vals))
-		if o.SelectorlessCleanupDryRun != enabled {
-			t.Errorf("enabled %v: dry run %v (args %q)", enabled, o.SelectorlessCleanupDryRun, args)
-		}
+	vals := controllerValues(false, false, false, true, false)
+	vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": true, "dryRun": true}
+	o, args := parseArgs(t, render(t, vals))
+	if !o.SelectorlessCleanupDryRun {
+		t.Errorf("enabled: no dry run (args %q)", args)
+	}
+	vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": false, "dryRun": true}
+	if _, err := renderErr(vals); err == nil || !strings.Contains(err.Error(), "dryRun needs controllers.selectorlessCleanup.enabled=true") {
+		t.Errorf("dry run without the controller: error %v, want the chart to refuse it", err)
 	}
 }
