@@ -708,7 +708,7 @@ func (c *checker) checkPodEndpoints(ref ObjectRef, s *discoveryv1.EndpointSlice,
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
 	// The controllers whose source the check runs skip Pods on a missing
 	// Node: the default one, and the secondary-network one for the
-	// Services delegated to it (pkg/controllers/podsource Desired).
+	// Services delegated to it (pkg/source Desired).
 	target, delegated := c.delegatedTo(svc)
 	mgr := s.Labels[discoveryv1.LabelManagedBy]
 	skipsMissingNodes := r == roleDefault || delegated && target == c.cfg.SecondaryNetworkControllerName && mgr == target
@@ -805,7 +805,7 @@ func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name s
 // for a Pod whose Node does not exist is an error unless the Service has
 // publishNotReadyAddresses: KCM skips such Pods (k8s.io/endpointslice
 // reconciler.go reconcileByAddressType, nodeLister.Get NotFound; behaviour
-// C18, edge case E14), and so do servicepods.Desired and podsource.Desired.
+// C18, edge case E14), and so do servicepods.Desired and source.Desired.
 func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, skipsMissingNodes bool) {
 	node := pod.Spec.NodeName
 	if c.inv.Have.Nodes && skipsMissingNodes && !svc.Spec.PublishNotReadyAddresses && c.nodes[node] == nil {

@@ -43,6 +43,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -259,7 +260,7 @@ func (c *Controller) HasSynced() bool {
 // after its last sync (pods left out or addresses taken away, and
 // Service-level problems), sorted by pod and reason. Each was reported
 // once, when it appeared, as a Warning event on the Service.
-func (c *Controller) Problems(namespace, name string) []Problem {
+func (c *Controller) Problems(namespace, name string) []source.Problem {
 	return c.problems.current(namespace, name)
 }
 

@@ -35,6 +35,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/source"
 )
 
 // addresses returns the addresses of the slices, "type:addr" sorted.
@@ -186,7 +187,7 @@ func TestSyncServicePlaceholderAndProblems(t *testing.T) {
 	}
 	ev := f.events()
 	if len(ev) != 2 || !strings.Contains(ev[0], "Warning NoAddrs") || !strings.Contains(ev[0], "ns/p1") ||
-		!strings.Contains(ev[1], "Warning "+ReasonInvalidAddress) || !strings.Contains(ev[1], "ns/p2") {
+		!strings.Contains(ev[1], "Warning "+source.ReasonInvalidAddress) || !strings.Contains(ev[1], "ns/p2") {
 		t.Errorf("events: %v", ev)
 	}
 	labels := map[string]string{"controller": testName, "reason": "NoAddrs"}
@@ -196,7 +197,7 @@ func TestSyncServicePlaceholderAndProblems(t *testing.T) {
 	if v := f.metric(DefaultMetricsSubsystem+"_pod_problems_total", labels); v != 1 {
 		t.Errorf("total NoAddrs problems = %v, want 1", v)
 	}
-	if diff := cmp.Diff([]string{"NoAddrs", ReasonInvalidAddress}, problemReasons(f.c.Problems(testNS, "svc"))); diff != "" {
+	if diff := cmp.Diff([]string{"NoAddrs", source.ReasonInvalidAddress}, problemReasons(f.c.Problems(testNS, "svc"))); diff != "" {
 		t.Errorf("Problems (-want +got):\n%s", diff)
 	}
 
@@ -243,7 +244,7 @@ func TestSyncServicePlaceholderAndProblems(t *testing.T) {
 	}
 }
 
-func problemReasons(ps []Problem) []string {
+func problemReasons(ps []source.Problem) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.Reason)

@@ -26,7 +26,7 @@ limitations under the License.
 //     service.kubernetes.io/endpoint-controller-name=<Options.ControllerName>
 //     (KEP-4770; the default controller steps aside for them, see
 //     pkg/controllers/delegation), and
-//   - where the endpoints' addresses come from: a Source, whose
+//   - where the endpoints' addresses come from: a source.Source, whose
 //     AddressFunc returns a Pod's addresses instead of status.podIPs (and
 //     whose optional ServingFunc replaces the Pod Ready rule).
 //
@@ -38,15 +38,10 @@ limitations under the License.
 //
 // # Endpoints
 //
-// Desired turns a Service, its Pods, the Nodes and a Source into a
-// reconciler.Desired: inclusion, conditions, nodeName, zone, hostname,
-// targetRef and ports exactly as KCM (servicepods); addresses from the
-// Source, validated (ParseEndpointIP: what the API server accepts in an
-// endpoint), one endpoint per address as KCM writes one address per
-// endpoint, grouped per address family so that a slice never mixes IPv4 and
-// IPv6; an address claimed by two Pods goes to one deterministically (not
-// terminating, oldest, then namespace/name). Pods left out, and addresses
-// taken away, are Problems.
+// The Source contract, and Desired, which turns a Service, its Pods, the
+// Nodes and a Source into a reconciler.Desired plus Problems, live in
+// pkg/source: sources never import controllers. This package calls
+// source.Desired in every sync and reports the Problems.
 //
 // # Problems
 //
@@ -76,7 +71,7 @@ limitations under the License.
 //
 //	c, err := podsource.New(ctx, client, factory, podsource.Options{
 //		ControllerName: "example.com/my-controller",
-//		Source:         podsource.Source{Addresses: myAddresses},
+//		Source:         source.Source{Addresses: myAddresses},
 //	})
 //	factory.Start(ctx.Done())
 //	err = c.Run(ctx, 5)

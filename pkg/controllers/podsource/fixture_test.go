@@ -39,6 +39,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/fakeapi"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/source"
 )
 
 const (
@@ -63,11 +64,11 @@ type fixture struct {
 }
 
 // addrSource reads the comma-separated "addrs" annotation.
-var addrSource = Source{
+var addrSource = source.Source{
 	Addresses: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) ([]string, error) {
 		v, ok := pod.Annotations["addrs"]
 		if !ok {
-			return nil, Skip("NoAddrs", "no addrs annotation")
+			return nil, source.Skip("NoAddrs", "no addrs annotation")
 		}
 		return strings.Split(v, ","), nil
 	},

@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source"
 )
 
 // DefaultMetricsSubsystem is the default Options.MetricsSubsystem.
@@ -49,7 +50,7 @@ type Options struct {
 	ManagedBy string
 
 	// Source supplies the addresses. Required (Source.Addresses).
-	Source Source
+	Source source.Source
 
 	// MaxEndpointsPerSlice is the most endpoints packed into one slice,
 	// 1..1000. Default: 100 (KCM's --max-endpoints-per-slice default).

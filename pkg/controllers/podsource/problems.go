@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/slicekit/slicekit/pkg/source"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
@@ -86,17 +87,17 @@ type problemReporter struct {
 	metrics  *problemMetrics
 
 	mu        sync.Mutex
-	byService map[string]map[Problem]struct{}
+	byService map[string]map[source.Problem]struct{}
 }
 
 func newProblemReporter(rec record.EventRecorder, m *problemMetrics) *problemReporter {
-	return &problemReporter{recorder: rec, metrics: m, byService: map[string]map[Problem]struct{}{}}
+	return &problemReporter{recorder: rec, metrics: m, byService: map[string]map[source.Problem]struct{}{}}
 }
 
 // report records the Problems of one sync of svc.
-func (r *problemReporter) report(ctx context.Context, svc *corev1.Service, problems []Problem) {
+func (r *problemReporter) report(ctx context.Context, svc *corev1.Service, problems []source.Problem) {
 	key := svc.Namespace + "/" + svc.Name
-	cur := make(map[Problem]struct{}, len(problems))
+	cur := make(map[source.Problem]struct{}, len(problems))
 	for _, p := range problems {
 		cur[p] = struct{}{}
 	}
@@ -117,7 +118,7 @@ func (r *problemReporter) report(ctx context.Context, svc *corev1.Service, probl
 		}
 	}
 	// Report in a stable order (problems come in pod order), each once.
-	reported := map[Problem]bool{}
+	reported := map[source.Problem]bool{}
 	for _, p := range problems {
 		if _, ok := prev[p]; ok || reported[p] {
 			continue
@@ -144,10 +145,10 @@ func (r *problemReporter) forget(namespace, name string) {
 
 // current returns the standing Problems of the Service namespace/name,
 // sorted by pod then reason (for tests and debugging).
-func (r *problemReporter) current(namespace, name string) []Problem {
+func (r *problemReporter) current(namespace, name string) []source.Problem {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []Problem
+	var out []source.Problem
 	for p := range r.byService[namespace+"/"+name] {
 		out = append(out, p)
 	}

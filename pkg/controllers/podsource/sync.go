@@ -33,6 +33,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/source"
 )
 
 // Event reasons recorded on Services besides the Problems' reasons.
@@ -167,7 +168,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 		// An invalid slicekit.dev/selector: a Warning InvalidSelector event
 		// (once, while it stands) and the problem metric; the existing
 		// slices are kept as they are, so a typo never empties a Service.
-		c.problems.report(ctx, service, []Problem{{
+		c.problems.report(ctx, service, []source.Problem{{
 			Reason:  ReasonInvalidSelector,
 			Message: fmt.Sprintf("Service %s/%s: %v; its EndpointSlices are kept as they are until the annotation is fixed", namespace, name, selErr),
 		}})
@@ -200,7 +201,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 		return &StaleInformerCacheError{Service: key}
 	}
 
-	desired, problems, srcErr := Desired(ctx, service, pods, c.nodeLister, c.opts.Source)
+	desired, problems, srcErr := source.Desired(ctx, service, pods, c.nodeLister, c.opts.Source)
 	c.problems.report(ctx, service, problems)
 	if desired == nil {
 		return fmt.Errorf("computing endpoints of Service %s: %w", key, srcErr)

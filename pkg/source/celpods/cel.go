@@ -32,8 +32,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -269,14 +269,14 @@ func toMap(obj runtime.Object) (map[string]any, error) {
 }
 
 // Addresses evaluates the addresses expression for pod in svc (a
-// podsource.AddressFunc). The result must be a list of strings, at most
+// source.AddressFunc). The result must be a list of strings, at most
 // MaxAddressesPerPod; podsource checks that each is an IP address. Failures
-// are *podsource.SkipError with ReasonEvaluationFailed,
+// are *source.SkipError with ReasonEvaluationFailed,
 // ReasonCostLimitExceeded or ReasonInvalidResult.
 func (p *Program) Addresses(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) ([]string, error) {
 	vars, err := Activation(svc, pod)
 	if err != nil {
-		return nil, podsource.Skip(ReasonEvaluationFailed, "addresses: %w", err)
+		return nil, source.Skip(ReasonEvaluationFailed, "addresses: %w", err)
 	}
 	out, err := p.eval(ctx, p.addresses, vars)
 	if err != nil {
@@ -286,7 +286,7 @@ func (p *Program) Addresses(ctx context.Context, svc *corev1.Service, pod *corev
 }
 
 // Serving evaluates the ready expression for pod in svc (a
-// podsource.ServingFunc); it must be set (HasReady). Failures are as for
+// source.ServingFunc); it must be set (HasReady). Failures are as for
 // Addresses; a result that is not a bool is ReasonInvalidResult.
 func (p *Program) Serving(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) (bool, error) {
 	if p.ready == nil {
@@ -294,7 +294,7 @@ func (p *Program) Serving(ctx context.Context, svc *corev1.Service, pod *corev1.
 	}
 	vars, err := Activation(svc, pod)
 	if err != nil {
-		return false, podsource.Skip(ReasonEvaluationFailed, "ready: %w", err)
+		return false, source.Skip(ReasonEvaluationFailed, "ready: %w", err)
 	}
 	out, err := p.eval(ctx, p.ready, vars)
 	if err != nil {
@@ -302,7 +302,7 @@ func (p *Program) Serving(ctx context.Context, svc *corev1.Service, pod *corev1.
 	}
 	b, ok := out.(types.Bool)
 	if !ok {
-		return false, podsource.Skip(ReasonInvalidResult, "ready returned %s, want bool", out.Type().TypeName())
+		return false, source.Skip(ReasonInvalidResult, "ready returned %s, want bool", out.Type().TypeName())
 	}
 	return bool(b), nil
 }
@@ -329,30 +329,30 @@ func (p *Program) eval(ctx context.Context, prg cel.Program, vars map[string]any
 func evalSkip(field string, err error) error {
 	var cancelled interpreter.EvalCancelledError
 	if errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded {
-		return podsource.Skip(ReasonCostLimitExceeded, "%s: %w", field, err)
+		return source.Skip(ReasonCostLimitExceeded, "%s: %w", field, err)
 	}
-	return podsource.Skip(ReasonEvaluationFailed, "%s: %w", field, err)
+	return source.Skip(ReasonEvaluationFailed, "%s: %w", field, err)
 }
 
 // addressList checks and converts the result of addresses.
 func addressList(out ref.Val) ([]string, error) {
 	l, ok := out.(traits.Lister)
 	if !ok {
-		return nil, podsource.Skip(ReasonInvalidResult, "addresses returned %s, want list(string)", out.Type().TypeName())
+		return nil, source.Skip(ReasonInvalidResult, "addresses returned %s, want list(string)", out.Type().TypeName())
 	}
 	n, ok := l.Size().(types.Int)
 	if !ok {
-		return nil, podsource.Skip(ReasonInvalidResult, "addresses returned a list of unknown size")
+		return nil, source.Skip(ReasonInvalidResult, "addresses returned a list of unknown size")
 	}
 	if n > MaxAddressesPerPod {
-		return nil, podsource.Skip(ReasonInvalidResult, "addresses returned %d elements, at most %d are allowed", n, MaxAddressesPerPod)
+		return nil, source.Skip(ReasonInvalidResult, "addresses returned %d elements, at most %d are allowed", n, MaxAddressesPerPod)
 	}
 	res := make([]string, 0, int(n))
 	for i := types.Int(0); i < n; i++ {
 		e := l.Get(i)
 		s, ok := e.(types.String)
 		if !ok {
-			return nil, podsource.Skip(ReasonInvalidResult, "addresses[%d] is %s, want string", i, e.Type().TypeName())
+			return nil, source.Skip(ReasonInvalidResult, "addresses[%d] is %s, want string", i, e.Type().TypeName())
 		}
 		res = append(res, string(s))
 	}
@@ -363,10 +363,10 @@ func addressList(out ref.Val) ([]string, error) {
 // any field. podsource calls it only when the resourceVersion changed.
 func PodChanged(_, _ *corev1.Pod) bool { return true }
 
-// Source returns the podsource.Source of the profile: Addresses, Serving
+// Source returns the source.Source of the profile: Addresses, Serving
 // when the profile has a ready expression, and PodChanged.
-func (p *Program) Source() podsource.Source {
-	src := podsource.Source{Addresses: p.Addresses, PodChanged: PodChanged}
+func (p *Program) Source() source.Source {
+	src := source.Source{Addresses: p.Addresses, PodChanged: PodChanged}
 	if p.ready != nil {
 		src.Serving = p.Serving
 	}
@@ -375,8 +375,8 @@ func (p *Program) Source() podsource.Source {
 
 // Desired returns the desired endpoints of svc given pods, the Pods its
 // selector matches, with the addresses the profile's expression returns:
-// podsource.Desired with p.Source(). See podsource.Desired for the rules
+// source.Desired with p.Source(). See source.Desired for the rules
 // and the errors.
-func (p *Program) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []podsource.Problem, error) {
-	return podsource.Desired(ctx, svc, pods, nodes, p.Source())
+func (p *Program) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []source.Problem, error) {
+	return source.Desired(ctx, svc, pods, nodes, p.Source())
 }

@@ -31,7 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 
@@ -124,7 +124,7 @@ func TestAddresses(t *testing.T) {
 			before := p.DeepCopy()
 			got, err := prog.Addresses(ctx, svc(), p)
 			if tc.wantReason != "" {
-				var se *podsource.SkipError
+				var se *source.SkipError
 				if !errors.As(err, &se) || se.Reason != tc.wantReason {
 					t.Fatalf("Addresses = %v, %v; want reason %s", got, err, tc.wantReason)
 				}
@@ -148,7 +148,7 @@ func TestCostLimit(t *testing.T) {
 	expensive := "pod.status.podIPs.map(p, pod.status.podIPs.map(q, pod.status.podIPs.map(r, r.ip))).flatten().flatten()"
 	prog := compile(t, celpods.Profile{Addresses: expensive, CostLimit: 20})
 	_, err := prog.Addresses(ctx, svc(), pod("p"))
-	var se *podsource.SkipError
+	var se *source.SkipError
 	if !errors.As(err, &se) || se.Reason != celpods.ReasonCostLimitExceeded {
 		t.Errorf("Addresses = %v, want reason %s", err, celpods.ReasonCostLimitExceeded)
 	}
@@ -171,7 +171,7 @@ func TestCancelled(t *testing.T) {
 	cancel()
 	prog := compile(t, celpods.Profile{Addresses: "lists.range(1000).map(i, string(i))"})
 	_, err := prog.Addresses(ctx, svc(), pod("p"))
-	var se *podsource.SkipError
+	var se *source.SkipError
 	if !errors.As(err, &se) || se.Reason != celpods.ReasonEvaluationFailed {
 		t.Errorf("cancelled: %v", err)
 	}
@@ -188,7 +188,7 @@ func TestServing(t *testing.T) {
 		prog := compile(t, celpods.Profile{Addresses: "[]", Ready: expr})
 		got, err := prog.Serving(ctx, svc(), pod("p"))
 		if reason, ok := want.(string); ok {
-			var se *podsource.SkipError
+			var se *source.SkipError
 			if !errors.As(err, &se) || se.Reason != reason {
 				t.Errorf("%s: %v, %v; want reason %s", expr, got, err, reason)
 			}

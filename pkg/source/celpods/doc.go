@@ -59,10 +59,10 @@ limitations under the License.
 // DefaultCostLimit, Kubernetes' per-expression limit) and is interrupted
 // when its context is done. An evaluation error, a cost overrun, a result
 // of the wrong type or a string that is not an IP address leaves the Pod
-// out: a podsource.Problem (Warning event on the Service, metric), never a
+// out: a source.Problem (Warning event on the Service, metric), never a
 // failed sync or a crash.
 //
-// Endpoints: Program.Desired is podsource.Desired with Program.Source():
+// Endpoints: Program.Desired is source.Desired with Program.Source():
 // one endpoint per address, families never mixed, duplicates resolved,
 // and readiness (or the ready expression as the serving condition),
 // terminating, nodeName, zone, hostname and named target ports as in KCM.

@@ -25,7 +25,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 
@@ -60,7 +60,7 @@ func FuzzCELEvaluation(f *testing.F) {
 	}
 	known := map[string]bool{
 		celpods.ReasonEvaluationFailed: true, celpods.ReasonCostLimitExceeded: true, celpods.ReasonInvalidResult: true,
-		podsource.ReasonInvalidAddress: true, podsource.ReasonDuplicateAddress: true, podsource.ReasonAddressFamilyMismatch: true,
+		source.ReasonInvalidAddress: true, source.ReasonDuplicateAddress: true, source.ReasonAddressFamilyMismatch: true,
 	}
 	f.Fuzz(func(t *testing.T, name, ips, ready, ip1, ip2, phase string, withAnnotations bool) {
 		_, ctx := ktesting.NewTestContext(t)
@@ -100,7 +100,7 @@ func FuzzCELEvaluation(f *testing.F) {
 			}
 			allowed := map[netip.Addr]bool{}
 			for _, s := range res {
-				if a, err := podsource.ParseEndpointIP(s); err == nil {
+				if a, err := source.ParseEndpointIP(s); err == nil {
 					allowed[a] = true
 				}
 			}

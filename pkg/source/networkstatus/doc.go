@@ -27,10 +27,10 @@ limitations under the License.
 //     convention): "net", "ns/net", "net@iface", comma-separated, spaces
 //     tolerated, or the JSON list form; a bare name is in the Service's
 //     namespace.
-//   - Addresses is the podsource.AddressFunc: the IPs of the Pod's
+//   - Addresses is the source.AddressFunc: the IPs of the Pod's
 //     network-status entries matching a selected network; Source bundles
 //     it with CheckService, AddressTypes and PodChanged; Desired is
-//     podsource.Desired with that Source.
+//     source.Desired with that Source.
 //
 // Rules and where they come from: the annotation formats and pitfalls in
 // docs/multus-network-status.md §1 (network-attachment-definition client types.go,

@@ -30,7 +30,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
+	"github.com/slicekit/slicekit/pkg/source"
 )
 
 // FuzzParseNetworkStatus checks that ParseNetworkStatus never panics,
@@ -105,7 +105,7 @@ func FuzzParseNetworkStatus(f *testing.F) {
 				continue
 			}
 			for _, ip := range got[i].IPs {
-				if a, err := podsource.ParseEndpointIP(ipString(ip)); err == nil {
+				if a, err := source.ParseEndpointIP(ipString(ip)); err == nil {
 					allowed[a] = true
 				}
 			}

@@ -25,8 +25,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -58,11 +58,11 @@ const (
 	ReasonAttachmentWithoutIPs = "AttachmentWithoutIPs"
 )
 
-// Source returns the podsource.Source of the secondary-network
+// Source returns the source.Source of the secondary-network
 // controller: Addresses, CheckService, AddressTypes and PodChanged of this
 // package, and the Pod Ready rule for readiness.
-func Source() podsource.Source {
-	return podsource.Source{
+func Source() source.Source {
+	return source.Source{
 		Addresses:    Addresses,
 		CheckService: CheckService,
 		AddressTypes: AddressTypes,
@@ -72,25 +72,25 @@ func Source() podsource.Source {
 
 // Desired returns the desired endpoints of svc, a Service labelled for the
 // secondary-network controller, given pods, the Pods its selector matches:
-// podsource.Desired with Source(). Each endpoint carries one address of the
+// source.Desired with Source(). Each endpoint carries one address of the
 // Pod on a network the Service selects, never one of status.podIPs; slices
 // of one address type only get addresses of that family. Problems list the
 // Pods left out (and a Service without a valid service-network
-// annotation); errors are podsource.Desired's.
-func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []podsource.Problem, error) {
-	return podsource.Desired(ctx, svc, pods, nodes, Source())
+// annotation); errors are source.Desired's.
+func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []source.Problem, error) {
+	return source.Desired(ctx, svc, pods, nodes, Source())
 }
 
 // CheckService reports a Service whose service-network annotation is
 // missing (ReasonServiceNetworkMissing) or invalid
-// (ReasonServiceNetworkInvalid), as a *podsource.SkipError.
+// (ReasonServiceNetworkInvalid), as a *source.SkipError.
 func CheckService(_ context.Context, svc *corev1.Service) error {
 	_, found, err := ServiceNetworks(svc)
 	switch {
 	case !found:
-		return podsource.Skip(ReasonServiceNetworkMissing, "annotation %s is missing: no network is selected, so no endpoint is published", AnnotationServiceNetwork)
+		return source.Skip(ReasonServiceNetworkMissing, "annotation %s is missing: no network is selected, so no endpoint is published", AnnotationServiceNetwork)
 	case err != nil:
-		return podsource.Skip(ReasonServiceNetworkInvalid, "annotation %s: %w", AnnotationServiceNetwork, err)
+		return source.Skip(ReasonServiceNetworkInvalid, "annotation %s: %w", AnnotationServiceNetwork, err)
 	}
 	return nil
 }
@@ -117,7 +117,7 @@ func PodChanged(oldPod, curPod *corev1.Pod) bool {
 }
 
 // Addresses returns pod's addresses on the networks svc selects, in
-// network-status order (a podsource.AddressFunc). The rules (multus-service
+// network-status order (a source.AddressFunc). The rules (multus-service
 // pkg/service-controller/utils.go getEndpointAddresses, with the checks it
 // lacked; docs/multus-network-status.md §1):
 //
@@ -136,19 +136,19 @@ func PodChanged(oldPod, curPod *corev1.Pod) bool {
 //   - the IPs of every matched entry are returned (a prefix length is
 //     dropped); podsource validates them.
 //
-// Every failure is a *podsource.SkipError with the reason above.
+// Every failure is a *source.SkipError with the reason above.
 func Addresses(_ context.Context, svc *corev1.Service, pod *corev1.Pod) ([]string, error) {
 	refs, found, err := ServiceNetworks(svc)
 	if !found || err != nil {
 		// CheckService reports the Service; no pod gets an address.
-		return nil, podsource.Skip(ReasonServiceNetworkInvalid, "Service has no valid %s annotation", AnnotationServiceNetwork)
+		return nil, source.Skip(ReasonServiceNetworkInvalid, "Service has no valid %s annotation", AnnotationServiceNetwork)
 	}
 	statuses, found, err := PodNetworkStatus(pod)
 	switch {
 	case !found:
-		return nil, podsource.Skip(ReasonNetworkStatusMissing, "no %s annotation (not attached by Multus yet)", AnnotationNetworkStatus)
+		return nil, source.Skip(ReasonNetworkStatusMissing, "no %s annotation (not attached by Multus yet)", AnnotationNetworkStatus)
 	case err != nil:
-		return nil, podsource.Skip(ReasonNetworkStatusInvalid, "annotation %s: %w", AnnotationNetworkStatus, err)
+		return nil, source.Skip(ReasonNetworkStatusInvalid, "annotation %s: %w", AnnotationNetworkStatus, err)
 	}
 
 	var ips []string
@@ -169,7 +169,7 @@ func Addresses(_ context.Context, svc *corev1.Service, pod *corev1.Pod) ([]strin
 			for _, m := range matched {
 				ifaces = append(ifaces, fmt.Sprintf("%q", m.Interface))
 			}
-			return nil, podsource.Skip(ReasonAmbiguousAttachment,
+			return nil, source.Skip(ReasonAmbiguousAttachment,
 				"network %s is attached %d times (interfaces %s); select one interface with %s@<interface>",
 				ref, len(matched), strings.Join(ifaces, ", "), ref.Namespace+"/"+ref.Name)
 		}
@@ -188,11 +188,11 @@ func Addresses(_ context.Context, svc *corev1.Service, pod *corev1.Pod) ([]strin
 		for _, r := range refs {
 			names = append(names, r.String())
 		}
-		return nil, podsource.Skip(ReasonNetworkNotAttached, "network(s) %s not attached (network-status has %s)",
+		return nil, source.Skip(ReasonNetworkNotAttached, "network(s) %s not attached (network-status has %s)",
 			strings.Join(names, ", "), statusNames(statuses))
 	}
 	if len(ips) == 0 {
-		return nil, podsource.Skip(ReasonAttachmentWithoutIPs, "attachment(s) without IP addresses: %s", strings.Join(noIPs, ", "))
+		return nil, source.Skip(ReasonAttachmentWithoutIPs, "attachment(s) without IP addresses: %s", strings.Join(noIPs, ", "))
 	}
 	return ips, nil
 }

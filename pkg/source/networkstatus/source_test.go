@@ -34,8 +34,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 )
 
@@ -167,7 +167,7 @@ func TestAddresses(t *testing.T) {
 			_, ctx := ktesting.NewTestContext(t)
 			got, err := networkstatus.Addresses(ctx, svc(tc.network), pod("p", 1, tc.status))
 			if tc.wantReason != "" {
-				var se *podsource.SkipError
+				var se *source.SkipError
 				if !errors.As(err, &se) || se.Reason != tc.wantReason {
 					t.Fatalf("Addresses = %v, %v; want a SkipError with reason %s", got, err, tc.wantReason)
 				}
@@ -192,7 +192,7 @@ func TestCheckService(t *testing.T) {
 		"net-a": "",
 	} {
 		err := networkstatus.CheckService(ctx, svc(network))
-		var se *podsource.SkipError
+		var se *source.SkipError
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("%q: %v", network, err)

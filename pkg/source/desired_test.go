@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package podsource_test
+package source_test
 
 import (
 	"context"
@@ -35,8 +35,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -128,7 +128,7 @@ func onNode(n string) func(*corev1.Pod) { return func(p *corev1.Pod) { p.Spec.No
 
 // annotationSource reads the comma-separated "addrs" annotation; the value
 // "ERR" fails with a plain error, "SKIP" with a SkipError.
-var annotationSource = podsource.Source{
+var annotationSource = source.Source{
 	Addresses: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) ([]string, error) {
 		v := pod.Annotations["addrs"]
 		switch v {
@@ -137,7 +137,7 @@ var annotationSource = podsource.Source{
 		case "ERR":
 			return nil, errors.New("source failed")
 		case "SKIP":
-			return nil, podsource.Skip("Custom", "custom reason")
+			return nil, source.Skip("Custom", "custom reason")
 		}
 		return strings.Split(v, ","), nil
 	},
@@ -178,7 +178,7 @@ func view(d *reconciler.Desired) []group {
 	return out
 }
 
-func reasons(ps []podsource.Problem) []string {
+func reasons(ps []source.Problem) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.Pod.Name+":"+p.Reason)
@@ -196,7 +196,7 @@ func TestDesired(t *testing.T) {
 		name         string
 		svc          *corev1.Service
 		pods         []*corev1.Pod
-		src          *podsource.Source
+		src          *source.Source
 		want         []group
 		wantProblems []string
 		wantErr      string
@@ -235,14 +235,14 @@ func TestDesired(t *testing.T) {
 			name:         "only addresses of another family: problem",
 			svc:          testService(),
 			pods:         []*corev1.Pod{testPod("p1", "fd00::1")},
-			wantProblems: []string{"p1:" + podsource.ReasonAddressFamilyMismatch},
+			wantProblems: []string{"p1:" + source.ReasonAddressFamilyMismatch},
 		},
 		{
 			name:         "invalid address: pod left out entirely",
 			svc:          testService(),
 			pods:         []*corev1.Pod{testPod("p1", "10.1.0.1,not-an-ip"), testPod("p2", "10.1.0.2")},
 			want:         []group{{discovery.AddressTypeIPv4, httpPorts, []ep{ready("10.1.0.2", "p2")}}},
-			wantProblems: []string{"p1:" + podsource.ReasonInvalidAddress},
+			wantProblems: []string{"p1:" + source.ReasonInvalidAddress},
 		},
 		{
 			name: "addresses the API refuses are invalid",
@@ -257,7 +257,7 @@ func TestDesired(t *testing.T) {
 			name:         "source errors: default reason and SkipError reason",
 			svc:          testService(),
 			pods:         []*corev1.Pod{testPod("p1", "ERR"), testPod("p2", "SKIP"), testPod("p3", "")},
-			wantProblems: []string{"p1:" + podsource.ReasonAddressesFailed, "p2:Custom"},
+			wantProblems: []string{"p1:" + source.ReasonAddressesFailed, "p2:Custom"},
 		},
 		{
 			name: "duplicate address: the older pod keeps it, the other keeps its other addresses",
@@ -267,7 +267,7 @@ func TestDesired(t *testing.T) {
 				testPod("p-old", "10.1.0.9"),
 			},
 			want:         []group{{discovery.AddressTypeIPv4, httpPorts, []ep{ready("10.1.0.2", "p-new"), ready("10.1.0.9", "p-old")}}},
-			wantProblems: []string{"p-new:" + podsource.ReasonDuplicateAddress},
+			wantProblems: []string{"p-new:" + source.ReasonDuplicateAddress},
 		},
 		{
 			name: "duplicate address: same age, name order; terminating loses",
@@ -330,7 +330,7 @@ func TestDesired(t *testing.T) {
 			name: "serving function replaces the Pod Ready rule",
 			svc:  testService(),
 			pods: []*corev1.Pod{testPod("p1", "10.1.0.1", notReady), testPod("p2", "10.1.0.2"), testPod("p3", "10.1.0.3", terminating)},
-			src: &podsource.Source{
+			src: &source.Source{
 				Addresses: annotationSource.Addresses,
 				Serving: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) (bool, error) {
 					if pod.Name == "p2" {
@@ -343,23 +343,23 @@ func TestDesired(t *testing.T) {
 				ready("10.1.0.1", "p1"),
 				{Addr: "10.1.0.3", Pod: "p3", Node: "node-a", Zone: "zone-a", Serving: true, Terminating: true},
 			}}},
-			wantProblems: []string{"p2:" + podsource.ReasonAddressesFailed},
+			wantProblems: []string{"p2:" + source.ReasonAddressesFailed},
 		},
 		{
 			name: "service rejected: no groups, one service problem",
 			svc:  testService(),
 			pods: []*corev1.Pod{testPod("p1", "10.1.0.1")},
-			src: &podsource.Source{
+			src: &source.Source{
 				Addresses:    annotationSource.Addresses,
 				CheckService: func(context.Context, *corev1.Service) error { return errors.New("bad") },
 			},
-			wantProblems: []string{":" + podsource.ReasonInvalidService},
+			wantProblems: []string{":" + source.ReasonInvalidService},
 		},
 		{
 			name: "address types from the source",
 			svc:  testService(),
 			pods: []*corev1.Pod{testPod("p1", "fd00::1")},
-			src: &podsource.Source{
+			src: &source.Source{
 				Addresses: annotationSource.Addresses,
 				AddressTypes: func(*corev1.Service) []discovery.AddressType {
 					return []discovery.AddressType{discovery.AddressTypeIPv6}
@@ -387,7 +387,7 @@ func TestDesired(t *testing.T) {
 				before[i] = p.DeepCopy()
 			}
 			svcBefore := tc.svc.DeepCopy()
-			d, problems, err := podsource.Desired(ctx, tc.svc, tc.pods, testNodes(), src)
+			d, problems, err := source.Desired(ctx, tc.svc, tc.pods, testNodes(), src)
 			if tc.wantErr == "" && err != nil {
 				t.Fatalf("Desired: %v", err)
 			}
@@ -422,27 +422,27 @@ func TestDesired(t *testing.T) {
 
 func TestDesiredErrors(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	if _, _, err := podsource.Desired(ctx, nil, nil, testNodes(), annotationSource); err == nil {
+	if _, _, err := source.Desired(ctx, nil, nil, testNodes(), annotationSource); err == nil {
 		t.Error("nil Service: want an error")
 	}
-	if _, _, err := podsource.Desired(ctx, testService(), nil, nil, annotationSource); err == nil {
+	if _, _, err := source.Desired(ctx, testService(), nil, nil, annotationSource); err == nil {
 		t.Error("nil nodes: want an error")
 	}
-	if _, _, err := podsource.Desired(ctx, testService(), nil, testNodes(), podsource.Source{}); err == nil {
+	if _, _, err := source.Desired(ctx, testService(), nil, testNodes(), source.Source{}); err == nil {
 		t.Error("no Addresses: want an error")
 	}
-	d, _, err := podsource.Desired(ctx, testService(), []*corev1.Pod{testPod("p1", "10.1.0.1")}, failingNodes{}, annotationSource)
+	d, _, err := source.Desired(ctx, testService(), []*corev1.Pod{testPod("p1", "10.1.0.1")}, failingNodes{}, annotationSource)
 	if d != nil || err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("node lookup failure: got %v, %v; want nil and the error", d, err)
 	}
 }
 
 // TestDesiredParity checks that, with a source returning status.podIPs,
-// podsource.Desired produces exactly the endpoints of servicepods.Desired
+// source.Desired produces exactly the endpoints of servicepods.Desired
 // (the default controller's rules) for a variety of pods.
 func TestDesiredParity(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	podIPs := podsource.Source{Addresses: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) ([]string, error) {
+	podIPs := source.Source{Addresses: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) ([]string, error) {
 		var out []string
 		for _, ip := range pod.Status.PodIPs {
 			out = append(out, ip.IP)
@@ -485,13 +485,13 @@ func TestDesiredParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, problems, err := podsource.Desired(ctx, svc, pods, testNodes(), podIPs)
+			got, problems, err := source.Desired(ctx, svc, pods, testNodes(), podIPs)
 			if err != nil {
-				t.Fatalf("podsource.Desired: %v", err)
+				t.Fatalf("source.Desired: %v", err)
 			}
 			for _, p := range problems {
 				// The default controller drops such pods silently.
-				if p.Reason != podsource.ReasonAddressFamilyMismatch {
+				if p.Reason != source.ReasonAddressFamilyMismatch {
 					t.Errorf("unexpected problem %v", p)
 				}
 			}
@@ -516,13 +516,13 @@ func TestParseEndpointIP(t *testing.T) {
 		"10.0.0.1": "10.0.0.1", " 10.0.0.1\t": "10.0.0.1", "010.0.0.01": "10.0.0.1",
 		"FD00::0001": "fd00::1", "::ffff:10.0.0.1": "10.0.0.1", "2001:db8::1": "2001:db8::1",
 	} {
-		got, err := podsource.ParseEndpointIP(in)
+		got, err := source.ParseEndpointIP(in)
 		if err != nil || got.String() != want {
 			t.Errorf("ParseEndpointIP(%q) = %v, %v; want %s", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "x", "10.0.0", "10.0.0.1/32", "0.0.0.0", "::", "127.0.0.5", "::1", "169.254.0.1", "fe80::1", "224.0.0.1", "ff02::2", "fe80::1%eth0", "[fd00::1]"} {
-		if got, err := podsource.ParseEndpointIP(in); err == nil {
+		if got, err := source.ParseEndpointIP(in); err == nil {
 			t.Errorf("ParseEndpointIP(%q) = %v; want an error", in, got)
 		}
 	}

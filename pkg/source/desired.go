@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package podsource
+package source
 
 import (
 	"context"
@@ -27,198 +27,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
-	utilnet "k8s.io/utils/net"
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
-
-// AddressFunc returns the IP addresses under which pod backs svc: the
-// addresses of the pod's endpoints, instead of status.podIPs. It is called
-// only for pods that may back a Service at all (servicepods
-// ShouldPodBeInEndpoints with terminating pods included). It must not
-// modify svc or pod, which come from informer caches.
-//
-// Every returned string must be an IP address (surrounding spaces are
-// ignored); see ParseEndpointIP. An empty result leaves the pod out without
-// a Problem. A non-nil error leaves the pod out and becomes a Problem: the
-// reason of a *SkipError, else ReasonAddressesFailed.
-type AddressFunc func(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) ([]string, error)
-
-// ServingFunc returns whether pod is ready to serve for svc. It replaces
-// the Pod Ready condition (servicepods.IsPodReady) as the endpoint's
-// serving condition; ready is then derived as in KCM. A non-nil error
-// leaves the pod out, as for AddressFunc.
-type ServingFunc func(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) (bool, error)
-
-// Source is where a pod-source controller takes its endpoints from. Only
-// Addresses is required.
-type Source struct {
-	// Addresses returns a pod's addresses. Required.
-	Addresses AddressFunc
-	// Serving, when not nil, replaces the Pod Ready rule for the serving
-	// condition.
-	Serving ServingFunc
-	// CheckService, when not nil, validates a Service before its pods are
-	// looked at. An error is a Service-level Problem (the reason of a
-	// *SkipError, else ReasonInvalidService): the Service then gets no
-	// endpoints (only placeholders), so that no address of a misconfigured
-	// Service is ever published.
-	CheckService func(ctx context.Context, svc *corev1.Service) error
-	// AddressTypes, when not nil, replaces servicepods.AddressTypes (the
-	// Service's spec.ipFamilies, KCM behaviour C15) as the address types
-	// of the Service's slices. It must return IPv4 and/or IPv6 only.
-	AddressTypes func(svc *corev1.Service) []discovery.AddressType
-	// PodChanged, when not nil, reports whether a Pod update may change
-	// what Addresses or Serving return, beyond the fields KCM watches
-	// (labels, hostname, subdomain, deletionTimestamp, Ready condition,
-	// Pod IPs; k8s.io/endpointslice util.GetPodUpdateProjectionKey). The
-	// controller then syncs the Pod's Services. It is called only for
-	// updates that change the resourceVersion and must not modify its
-	// arguments.
-	PodChanged func(oldPod, curPod *corev1.Pod) bool
-}
-
-// Validate reports whether s can be used.
-func (s Source) Validate() error {
-	if s.Addresses == nil {
-		return errors.New("podsource: Source.Addresses is nil")
-	}
-	return nil
-}
-
-// Reasons of Problems found by Desired itself. Sources add their own
-// (for example networkstatus.ReasonAmbiguousAttachment). Reasons are
-// UpperCamelCase, as Kubernetes event reasons are, and are the values of
-// the reason label of the skipped-pods metrics.
-const (
-	// ReasonAddressesFailed: the source's AddressFunc or ServingFunc failed
-	// with an error that is not a *SkipError.
-	ReasonAddressesFailed = "AddressesFailed"
-	// ReasonInvalidService: the source's CheckService failed with an error
-	// that is not a *SkipError.
-	ReasonInvalidService = "InvalidService"
-	// ReasonInvalidAddress: the source returned a string that is not an
-	// IP address an EndpointSlice accepts (see ParseEndpointIP). The pod is
-	// left out entirely, so that a half-understood result never becomes a
-	// partial endpoint.
-	ReasonInvalidAddress = "InvalidAddress"
-	// ReasonDuplicateAddress: another selected pod has the same address
-	// and keeps it (see Desired for the winner); this pod loses that
-	// address and keeps its others.
-	ReasonDuplicateAddress = "DuplicateAddress"
-	// ReasonAddressFamilyMismatch: the pod has addresses, but none of an
-	// address type of the Service's slices (for example only IPv6
-	// addresses for a single-stack IPv4 Service).
-	ReasonAddressFamilyMismatch = "AddressFamilyMismatch"
-)
-
-// SkipError is an error of a source that leaves a pod (or, from
-// CheckService, a Service) out for a known reason. Sources return it to
-// name the reason of the resulting Problem.
-type SkipError struct {
-	// Reason is the Problem's reason, UpperCamelCase.
-	Reason string
-	// Err says why; its message is the Problem's message.
-	Err error
-}
-
-// Skip returns a *SkipError with reason and a message formatted from format
-// and args (fmt.Errorf rules, so %w wraps).
-func Skip(reason, format string, args ...any) error {
-	return &SkipError{Reason: reason, Err: fmt.Errorf(format, args...)}
-}
-
-func (e *SkipError) Error() string {
-	if e.Err == nil {
-		return e.Reason
-	}
-	return e.Err.Error()
-}
-
-// Unwrap returns the wrapped error.
-func (e *SkipError) Unwrap() error { return e.Err }
-
-// Problem is a pod left out of, or an address taken away from, a Service's
-// endpoints, or a Service-level configuration problem. The controller turns
-// each new Problem into a Warning event on the Service and counts it in its
-// metrics.
-type Problem struct {
-	// Pod is the pod's namespace and name; empty for a Service-level
-	// problem.
-	Pod types.NamespacedName
-	// Reason is UpperCamelCase (the Reason* constants of this package and
-	// of the sources).
-	Reason string
-	// Message explains the problem; it names the pod and the Service.
-	Message string
-}
-
-// String returns "reason: message".
-func (p Problem) String() string { return p.Reason + ": " + p.Message }
-
-// problemFrom turns an error of a source into a Problem.
-func problemFrom(pod *corev1.Pod, svc *corev1.Service, defaultReason string, err error) Problem {
-	reason := defaultReason
-	var se *SkipError
-	if errors.As(err, &se) && se.Reason != "" {
-		reason = se.Reason
-	}
-	p := Problem{Reason: reason}
-	if pod == nil {
-		p.Message = fmt.Sprintf("Service %s/%s: %v", svc.Namespace, svc.Name, err)
-		return p
-	}
-	p.Pod = types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name}
-	p.Message = fmt.Sprintf("Pod %s/%s left out of Service %s/%s: %v", pod.Namespace, pod.Name, svc.Namespace, svc.Name, err)
-	return p
-}
-
-// ParseEndpointIP parses s as the address of an EndpointSlice endpoint and
-// returns it; Addr.String gives its canonical form, which is what the
-// slices carry. Surrounding spaces are ignored. IPv4 may have leading zeros
-// (k8s.io/utils/net ParseIPSloppy, as KCM parses pod IPs); an IPv4-mapped
-// IPv6 address is IPv4, as for KCM (utils.go getEndpointAddresses). It
-// returns an error for anything else, for an IPv6 zone, and for the
-// addresses the API server refuses in an endpoint: unspecified, loopback,
-// link-local unicast and link-local multicast (k8s.io/kubernetes
-// pkg/apis/core/validation ValidateEndpointIP, called by the EndpointSlice
-// validation), so that one bad address never makes a whole slice write
-// fail.
-func ParseEndpointIP(s string) (netip.Addr, error) {
-	s = strings.TrimSpace(s)
-	ip := utilnet.ParseIPSloppy(s)
-	if ip == nil {
-		return netip.Addr{}, fmt.Errorf("%q is not an IP address", s)
-	}
-	addr, ok := netip.AddrFromSlice(ip)
-	if !ok {
-		return netip.Addr{}, fmt.Errorf("%q is not an IP address", s)
-	}
-	addr = addr.Unmap()
-	switch {
-	case addr.IsUnspecified():
-		return netip.Addr{}, fmt.Errorf("%q is unspecified", s)
-	case addr.IsLoopback():
-		return netip.Addr{}, fmt.Errorf("%q is a loopback address", s)
-	case addr.IsLinkLocalUnicast():
-		return netip.Addr{}, fmt.Errorf("%q is a link-local address", s)
-	case addr.IsLinkLocalMulticast():
-		return netip.Addr{}, fmt.Errorf("%q is a link-local multicast address", s)
-	}
-	return addr, nil
-}
-
-// addressType returns the EndpointSlice address type of addr.
-func addressType(addr netip.Addr) discovery.AddressType {
-	if addr.Is4() {
-		return discovery.AddressTypeIPv4
-	}
-	return discovery.AddressTypeIPv6
-}
 
 // candidate is a pod that passed the source and the node lookup.
 type candidate struct {
@@ -271,10 +85,10 @@ type candidate struct {
 // is complete without those pods. Nothing in the inputs is modified.
 func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter, src Source) (*reconciler.Desired, []Problem, error) {
 	if svc == nil {
-		return nil, nil, errors.New("podsource: Service is nil")
+		return nil, nil, errors.New("source: Service is nil")
 	}
 	if nodes == nil {
-		return nil, nil, errors.New("podsource: NodeGetter is nil")
+		return nil, nil, errors.New("source: NodeGetter is nil")
 	}
 	if err := src.Validate(); err != nil {
 		return nil, nil, err
