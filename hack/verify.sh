@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Verifies formatting, vet, license headers, go.mod tidiness and that no
-# tracked file reaches outside the repository.
+# Verifies formatting, vet, license headers, package layering, go.mod
+# tidiness and that no tracked file reaches outside the repository.
 set -o errexit -o nounset -o pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +21,17 @@ for f in $files; do
 done
 
 go vet ./...
+
+# Layering: product code (pkg/, cmd/) never depends on the test harness, and
+# no source package (pkg/source/...) depends on a controller package.
+harness=$(go list -deps ./pkg/... ./cmd/... | grep -E '/internal/(testenv|casefile|procs)$' || true)
+if [ -n "$harness" ]; then
+  echo "product packages under pkg/ or cmd/ import the test harness:"; echo "$harness"; fail=1
+fi
+upward=$(go list -deps ./pkg/source/... | grep -E '/pkg/controllers(/|$)' || true)
+if [ -n "$upward" ]; then
+  echo "pkg/source packages import controller packages:"; echo "$upward"; fail=1
+fi
 
 # The repository stands alone: no tracked file may refer to a folder beside
 # the checkout (../shared) or to a machine's absolute paths (the folder that

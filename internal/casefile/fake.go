@@ -29,7 +29,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 )
 
 // DefaultMaxPasses bounds the passes of one FakeBackend.Settle.
@@ -37,7 +37,7 @@ const DefaultMaxPasses = 5
 
 // FakeBackend runs a case in memory against controllers driven pass by
 // pass: every object but the EndpointSlices lives in World; the
-// EndpointSlices live in Client, a fakeapi clientset, where the
+// EndpointSlices live in Client, a memapi clientset, where the
 // controllers write them. Steps on EndpointSlices go through Client (so
 // they get resourceVersions and generations); others change World.
 type FakeBackend struct {
@@ -80,7 +80,7 @@ func (b *FakeBackend) Load(_ context.Context, objs []runtime.Object) error {
 		}
 	}
 	b.World = NewWorld(others)
-	b.Client = fakeapi.NewClientset(slices...)
+	b.Client = memapi.NewClientset(slices...)
 	b.created = map[types.NamespacedName]string{}
 	list, err := b.Client.DiscoveryV1().EndpointSlices(metav1.NamespaceAll).List(context.Background(), metav1.ListOptions{})
 	if err != nil {
@@ -101,11 +101,11 @@ func (b *FakeBackend) Settle(ctx context.Context) error {
 		maxPasses = DefaultMaxPasses
 	}
 	for pass := 1; pass <= maxPasses; pass++ {
-		before := len(fakeapi.SliceWrites(b.Client))
+		before := len(memapi.SliceWrites(b.Client))
 		if err := b.Sync(ctx, b.World, b.Client); err != nil {
 			return fmt.Errorf("pass %d: %w", pass, err)
 		}
-		if len(fakeapi.SliceWrites(b.Client)) == before {
+		if len(memapi.SliceWrites(b.Client)) == before {
 			b.Passes = pass
 			return nil
 		}

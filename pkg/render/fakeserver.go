@@ -62,7 +62,7 @@ const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 // maxGeneratedNameLength is the longest base the API server keeps.
 const maxGeneratedNameLength = 58
 
-// namer is a create reactor, run before internal/fakeapi's, that names
+// namer is a create reactor, run before internal/memapi's, that names
 // objects created with generateName deterministically and gives them a
 // derived uid: the base plus a 5-character suffix from a counter per
 // namespace and base, skipping names in use. With the controllers' stable

@@ -34,7 +34,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/manager"
 )
 
@@ -89,7 +89,7 @@ type Result struct {
 // and returns the EndpointSlices that exist afterwards.
 //
 // The objects are stored in a client-go fake clientset that behaves like
-// an API server for the writes controllers make (internal/fakeapi: UIDs,
+// an API server for the writes controllers make (internal/memapi: UIDs,
 // resourceVersions, EndpointSlice generations, no-op updates, delete
 // preconditions), with names for generateName made deterministically: the
 // base plus a 5-character suffix from a counter per namespace and base. An
@@ -121,7 +121,7 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	client := fakeapi.NewClientset(seed...)
+	client := memapi.NewClientset(seed...)
 	n := newNamer(client)
 	client.PrependReactor("create", "*", n.create)
 

@@ -62,7 +62,7 @@ limitations under the License.
 // its own fake clientset backed by a sliceStore seeded with the same
 // slices: it names generateName objects, sets and bumps generations, sets
 // UIDs and honours delete preconditions, and logs every write. (The
-// package internal/fakeapi has the same semantics plus no-op updates and
+// package internal/memapi has the same semantics plus no-op updates and
 // resourceVersion conflicts, but lists on every write through client-go's
 // object tracker, which would dominate the run time here.)
 //

@@ -36,7 +36,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	kcm "k8s.io/kubernetes/pkg/controller/endpointslicemirroring"
 
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
 )
 
@@ -58,7 +58,7 @@ import (
 //go:linkname kcmSyncEndpoints k8s.io/kubernetes/pkg/controller/endpointslicemirroring.(*Controller).syncEndpoints
 func kcmSyncEndpoints(c *kcm.Controller, ctx context.Context, key string) error
 
-// side is one controller (KCM's or slicekit's) on its own fakeapi clientset
+// side is one controller (KCM's or slicekit's) on its own memapi clientset
 // (API-server semantics: generateName, UIDs, generations, no-op updates)
 // with informer stores filled by the harness: Services and Endpoints are
 // put into the stores directly, EndpointSlices are refreshed from the
@@ -77,7 +77,7 @@ type side struct {
 	endpointsStore, serviceStore, sliceStore cache.Store
 }
 
-// countNoopUpdates installs, ahead of fakeapi's reactors, a reactor that
+// countNoopUpdates installs, ahead of memapi's reactors, a reactor that
 // counts the EndpointSlice updates that change nothing a consumer sees.
 func (s *side) countNoopUpdates() {
 	s.client.PrependReactor("update", "endpointslices", func(action k8stesting.Action) (bool, runtime.Object, error) {
@@ -97,7 +97,7 @@ func (s *side) countNoopUpdates() {
 }
 
 func newKCMSide(t testing.TB, ctx context.Context, maxPerSubset int32) *side {
-	client := fakeapi.NewClientset()
+	client := memapi.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	c := kcm.NewController(ctx,
 		factory.Core().V1().Endpoints(),
@@ -116,7 +116,7 @@ func newKCMSide(t testing.TB, ctx context.Context, maxPerSubset int32) *side {
 }
 
 func newSlicekitSide(t testing.TB, ctx context.Context, maxPerSubset int32) *side {
-	client := fakeapi.NewClientset()
+	client := memapi.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	gateOff := false
 	c, err := mirroring.New(ctx, client, factory, mirroring.Options{
@@ -172,7 +172,7 @@ func (s *side) refresh(t testing.TB) {
 }
 
 // writes is the number of EndpointSlice writes sent so far.
-func (s *side) writes() int { return len(fakeapi.SliceWrites(s.client)) }
+func (s *side) writes() int { return len(memapi.SliceWrites(s.client)) }
 
 // settle syncs key until a pass writes nothing and fails not, at most
 // maxPasses successful passes; a failed pass is retried, as the

@@ -33,12 +33,12 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 )
 
 const ns = "ns-a"
 
-// fixture is a controller on a fakeapi clientset whose informers never run:
+// fixture is a controller on a memapi clientset whose informers never run:
 // Service and Pod stores are seeded directly, and after each sync the
 // Endpoints store is refreshed from the clientset, as a watch would.
 type fixture struct {
@@ -60,7 +60,7 @@ func newFixture(t *testing.T, opts Options, objs ...runtime.Object) *fixture {
 		}
 	}
 	_, ctx := ktesting.NewTestContext(t)
-	f := &fixture{t: t, ctx: ctx, client: fakeapi.NewClientset(eps...), recorder: record.NewFakeRecorder(100)}
+	f := &fixture{t: t, ctx: ctx, client: memapi.NewClientset(eps...), recorder: record.NewFakeRecorder(100)}
 	factory := informers.NewSharedInformerFactory(f.client, 0)
 	if opts.EventRecorder == nil {
 		opts.EventRecorder = f.recorder
@@ -143,7 +143,7 @@ func (f *fixture) endpoints(name string) *corev1.Endpoints {
 // writes returns the verbs of the Endpoints writes since the last call.
 func (f *fixture) writes() []string {
 	var out []string
-	for _, a := range fakeapi.Writes(f.client.Actions(), "endpoints") {
+	for _, a := range memapi.Writes(f.client.Actions(), "endpoints") {
 		out = append(out, a.GetVerb())
 	}
 	f.client.ClearActions()

@@ -36,12 +36,12 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 )
 
 const ns = "ns-a"
 
-// fixture is a controller on a fakeapi clientset whose informers never run:
+// fixture is a controller on a memapi clientset whose informers never run:
 // their stores are seeded directly, and after each sync the EndpointSlice
 // store is refreshed from the clientset, as a watch would (KCM
 // endpointslicemirroring_controller_test.go newController does the same by
@@ -66,7 +66,7 @@ func newFixture(t *testing.T, opts Options, objs ...runtime.Object) *fixture {
 		}
 	}
 	_, ctx := ktesting.NewTestContext(t)
-	f := &fixture{t: t, ctx: ctx, client: fakeapi.NewClientset(slices...), recorder: record.NewFakeRecorder(1000), reg: prometheus.NewRegistry()}
+	f := &fixture{t: t, ctx: ctx, client: memapi.NewClientset(slices...), recorder: record.NewFakeRecorder(1000), reg: prometheus.NewRegistry()}
 	factory := informers.NewSharedInformerFactory(f.client, 0)
 	if opts.EventRecorder == nil {
 		opts.EventRecorder = f.recorder
@@ -168,7 +168,7 @@ func (f *fixture) mirrored(name string) []discovery.EndpointSlice {
 // writes returns the slice writes since the last call, as "verb name".
 func (f *fixture) writes() []string {
 	var out []string
-	for _, a := range fakeapi.SliceWrites(f.client) {
+	for _, a := range memapi.SliceWrites(f.client) {
 		s := a.GetVerb()
 		switch a := a.(type) {
 		case interface{ GetObject() runtime.Object }:

@@ -32,7 +32,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 )
 
 func TestOptionsComplete(t *testing.T) {
@@ -126,7 +126,7 @@ func TestRun(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	client := fakeapi.NewClientset()
+	client := memapi.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	c, err := New(ctx, client, factory, Options{})
 	if err != nil {

@@ -37,7 +37,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/source"
 )
@@ -47,7 +47,7 @@ const (
 	testNS   = "ns"
 )
 
-// fixture is a controller on a fakeapi clientset whose informers never
+// fixture is a controller on a memapi clientset whose informers never
 // run: Services, Pods and Nodes are put in the caches directly, and the
 // EndpointSlice cache is refreshed from the clientset before each sync,
 // as `slicekit render` does.
@@ -78,7 +78,7 @@ var addrSource = source.Source{
 func newFixture(t *testing.T, opts Options, objs ...runtime.Object) *fixture {
 	t.Helper()
 	_, ctx := ktesting.NewTestContext(t)
-	f := &fixture{t: t, ctx: ctx, client: fakeapi.NewClientset(), recorder: record.NewFakeRecorder(100), reg: prometheus.NewRegistry()}
+	f := &fixture{t: t, ctx: ctx, client: memapi.NewClientset(), recorder: record.NewFakeRecorder(100), reg: prometheus.NewRegistry()}
 	factory := informers.NewSharedInformerFactory(f.client, 0)
 	if opts.ControllerName == "" {
 		opts.ControllerName = testName
@@ -176,7 +176,7 @@ func (f *fixture) slices(service string) []discovery.EndpointSlice {
 // writes returns the EndpointSlice writes of the last sync as "verb".
 func (f *fixture) writes() []string {
 	var out []string
-	for _, a := range fakeapi.SliceWrites(f.client) {
+	for _, a := range memapi.SliceWrites(f.client) {
 		out = append(out, a.GetVerb())
 	}
 	return out

@@ -37,7 +37,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 )
 
 const ns = "ns"
@@ -89,7 +89,7 @@ func endpoints(labelled bool) *corev1.Endpoints {
 func fixture(t *testing.T, opts Options, objs ...runtime.Object) (*Controller, kubernetes.Interface, *record.FakeRecorder, *prometheus.Registry) {
 	t.Helper()
 	_, ctx := ktesting.NewTestContext(t)
-	client := fakeapi.NewClientset(objs...)
+	client := memapi.NewClientset(objs...)
 	factory := informers.NewSharedInformerFactory(client, 0)
 	rec := record.NewFakeRecorder(100)
 	reg := prometheus.NewRegistry()

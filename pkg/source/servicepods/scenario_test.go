@@ -34,7 +34,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/casefile"
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -178,7 +178,7 @@ func TestEndpointIdentity(t *testing.T) {
 	if len(after) != 1 || after[0].Name != before[0].Name || after[0].Generation != before[0].Generation+1 {
 		t.Fatalf("after a readiness change: %+v (before %s gen %d)", after, before[0].Name, before[0].Generation)
 	}
-	if w := fakeapi.CountSliceWrites(h.b.Client); w["update"] != 1 || len(w) != 1 {
+	if w := memapi.CountSliceWrites(h.b.Client); w["update"] != 1 || len(w) != 1 {
 		t.Errorf("writes for a readiness change: %v, want one update", w)
 	}
 	for _, e := range after[0].Endpoints {
@@ -200,7 +200,7 @@ func TestEndpointIdentity(t *testing.T) {
 	// slices; nothing is written here, so it stays.
 	h.b.Client.ClearActions()
 	h.mustSettle()
-	if w := fakeapi.CountSliceWrites(h.b.Client); len(w) != 0 {
+	if w := memapi.CountSliceWrites(h.b.Client); len(w) != 0 {
 		t.Errorf("writes without a change: %v", w)
 	}
 }

@@ -36,7 +36,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/celprofiles"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
@@ -86,7 +86,7 @@ func TestNewErrors(t *testing.T) {
 
 func TestSyncService(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	client := fakeapi.NewClientset()
+	client := memapi.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	rec := record.NewFakeRecorder(100)
 	c, err := celprofiles.New(ctx, client, factory, celprofiles.Options{ConfigFile: writeConfig(t, profiles), EventRecorder: rec, Registerer: prometheus.NewRegistry()})

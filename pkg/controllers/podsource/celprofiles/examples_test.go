@@ -32,7 +32,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/casefile"
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/internal/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/celprofiles"
 )
@@ -53,7 +53,7 @@ func TestExamples(t *testing.T) {
 		}
 		objs = append(objs, o...)
 	}
-	client := fakeapi.NewClientset()
+	client := memapi.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	rec := record.NewFakeRecorder(100)
 	c, err := celprofiles.New(ctx, client, factory, celprofiles.Options{ConfigFile: filepath.Join(root, "examples", "cel", "profiles.yaml"), EventRecorder: rec})

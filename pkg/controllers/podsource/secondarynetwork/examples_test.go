@@ -31,7 +31,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/casefile"
-	"github.com/slicekit/slicekit/internal/fakeapi"
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/internal/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
@@ -53,7 +53,7 @@ func TestExamples(t *testing.T) {
 		}
 		objs = append(objs, o...)
 	}
-	client := fakeapi.NewClientset()
+	client := memapi.NewClientset()
 	w := casefile.NewWorld(objs)
 	factory := informers.NewSharedInformerFactory(client, 0)
 	o := &offline{client: client, factory: factory, recorder: record.NewFakeRecorder(100)}

@@ -14,12 +14,17 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package fakeapi wraps client-go's fake clientset with the reactions of a
-// real kube-apiserver that EndpointSlice controllers depend on and that the
+// Package memapi is an in-memory API server for EndpointSlice controllers:
+// client-go's fake clientset wrapped with the reactions of a real
+// kube-apiserver that EndpointSlice controllers depend on and that the
 // plain fake lacks: generateName, UIDs, resourceVersions, EndpointSlice
 // generations, no-op updates, optimistic concurrency and delete
 // preconditions. kube-controller-manager's own tests add the first few
 // reactors by hand (k8s.io/kubernetes pkg/controller/endpointslice
 // endpointslice_controller_test.go newController); this package does it
 // once, with the API server's semantics.
-package fakeapi
+//
+// It is product code: `slicekit render` (pkg/render) runs the controllers
+// against it. Tests and the test harness (internal/casefile) use it too, as
+// do the write-inspection helpers (Writes, SliceWrites, CountSliceWrites).
+package memapi

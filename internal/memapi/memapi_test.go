@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package fakeapi
+package memapi
 
 import (
 	"strings"
