@@ -46,8 +46,8 @@ plugin-archives: ## Build bin/plugin/slicekit_<PLUGIN_VERSION>_<os>_<arch>.tar.g
 	@cd $(BIN)/plugin && sha256sum slicekit_$(PLUGIN_VERSION)_*.tar.gz
 
 .PHONY: verify
-verify: ## gofmt, go vet, license headers, go.mod tidy.
-	hack/verify.sh
+verify: ## gofmt, go vet, license headers, package layering, golangci-lint (.golangci.yml), go.mod tidy.
+	GOLANGCI_LINT_VERSION=$(GOLANGCI_LINT_VERSION) hack/verify.sh
 
 .PHONY: test
 test: controlplane verify ## Everything CI runs: verify, all tests (unit, fuzz seeds, differential, integration on a real kube-apiserver), the mirroring differential test, the README's Quick start.

@@ -27,7 +27,7 @@ import (
 	"testing"
 	"time"
 
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -140,12 +140,12 @@ func TestPluginCheck(t *testing.T) {
 	env := testenv.Shared(t)
 	bad := testenv.Namespace(t, env.Client)
 	clean := testenv.Namespace(t, env.Client)
-	slice := &discoveryv1.EndpointSlice{
+	slice := &discovery.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Name: "gone-abc", Namespace: bad, Labels: map[string]string{
-			discoveryv1.LabelServiceName: "gone",
-			discoveryv1.LabelManagedBy:   "endpointslice-controller.k8s.io",
+			discovery.LabelServiceName: "gone",
+			discovery.LabelManagedBy:   "endpointslice-controller.k8s.io",
 		}},
-		AddressType: discoveryv1.AddressTypeIPv4,
+		AddressType: discovery.AddressTypeIPv4,
 	}
 	if _, err := env.Client.DiscoveryV1().EndpointSlices(bad).Create(t.Context(), slice, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 
 	"github.com/slicekit/slicekit/conformance/utils/kubernetes"
 	"github.com/slicekit/slicekit/conformance/utils/suite"
@@ -37,11 +37,11 @@ func init() {
 			got := kubernetes.SlicesMustHaveEndpoints(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName,
 				[]kubernetes.Endpoint{epAny(ips[0], "web-1"), epAny(ips[1], "web-2")})
 			for _, sl := range got {
-				if sl.AddressType != discoveryv1.AddressTypeIPv4 {
+				if sl.AddressType != discovery.AddressTypeIPv4 {
 					t.Errorf("slice %s: addressType %s, want IPv4", sl.Name, sl.AddressType)
 				}
-				if v := sl.Labels[discoveryv1.LabelServiceName]; v != "web" {
-					t.Errorf("slice %s: %s=%q, want web", sl.Name, discoveryv1.LabelServiceName, v)
+				if v := sl.Labels[discovery.LabelServiceName]; v != "web" {
+					t.Errorf("slice %s: %s=%q, want web", sl.Name, discovery.LabelServiceName, v)
 				}
 			}
 			for _, ip := range ips {

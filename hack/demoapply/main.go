@@ -47,7 +47,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -179,7 +179,7 @@ func deleteAll(ctx context.Context, c kubernetes.Interface, objs []render.Object
 			namespaces[o.Namespace] = true
 		case *corev1.Endpoints:
 			ignore(c.CoreV1().Endpoints(o.Namespace).Delete(ctx, o.Name, opts))
-		case *discoveryv1.EndpointSlice:
+		case *discovery.EndpointSlice:
 			ignore(c.DiscoveryV1().EndpointSlices(o.Namespace).Delete(ctx, o.Name, opts))
 		case *corev1.Node:
 			ignore(c.CoreV1().Nodes().Delete(ctx, o.Name, opts))
@@ -241,14 +241,14 @@ func waitReady(ctx context.Context, url string, timeout time.Duration) error {
 
 // settle waits until every Service that slicekit serves has a slice, and
 // the slices of the namespaces stay unchanged for two seconds.
-func settle(ctx context.Context, c kubernetes.Interface, services []*corev1.Service, namespaces map[string]bool, timeout time.Duration) ([]discoveryv1.EndpointSlice, error) {
+func settle(ctx context.Context, c kubernetes.Interface, services []*corev1.Service, namespaces map[string]bool, timeout time.Duration) ([]discovery.EndpointSlice, error) {
 	var (
-		last       []discoveryv1.EndpointSlice
+		last       []discovery.EndpointSlice
 		lastKey    string
 		stableFrom time.Time
 	)
 	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		var all []discoveryv1.EndpointSlice
+		var all []discovery.EndpointSlice
 		for ns := range namespaces {
 			l, err := c.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{})
 			if err != nil {
@@ -260,7 +260,7 @@ func settle(ctx context.Context, c kubernetes.Interface, services []*corev1.Serv
 		served := map[string]bool{}
 		for _, s := range all {
 			keys = append(keys, s.Namespace+"/"+s.Name+"@"+s.ResourceVersion)
-			served[s.Namespace+"/"+s.Labels[discoveryv1.LabelServiceName]] = true
+			served[s.Namespace+"/"+s.Labels[discovery.LabelServiceName]] = true
 		}
 		slices.Sort(keys)
 		key := strings.Join(keys, ",")
@@ -284,17 +284,17 @@ func settle(ctx context.Context, c kubernetes.Interface, services []*corev1.Serv
 
 // printTable prints one row per slice, and a row for each Service without
 // any slice.
-func printTable(list []discoveryv1.EndpointSlice, services []*corev1.Service) {
-	slices.SortFunc(list, func(a, b discoveryv1.EndpointSlice) int {
+func printTable(list []discovery.EndpointSlice, services []*corev1.Service) {
+	slices.SortFunc(list, func(a, b discovery.EndpointSlice) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace),
-			cmp.Compare(a.Labels[discoveryv1.LabelServiceName], b.Labels[discoveryv1.LabelServiceName]),
+			cmp.Compare(a.Labels[discovery.LabelServiceName], b.Labels[discovery.LabelServiceName]),
 			cmp.Compare(a.Name, b.Name))
 	})
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "\nSERVICE\tENDPOINTSLICE\tMANAGED-BY\tADDRESS-TYPE\tREADY/TOTAL")
 	served := map[string]bool{}
 	for _, s := range list {
-		svc := s.Namespace + "/" + s.Labels[discoveryv1.LabelServiceName]
+		svc := s.Namespace + "/" + s.Labels[discovery.LabelServiceName]
 		served[svc] = true
 		ready := 0
 		for _, e := range s.Endpoints {
@@ -302,7 +302,7 @@ func printTable(list []discoveryv1.EndpointSlice, services []*corev1.Service) {
 				ready++
 			}
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\n", svc, s.Name, s.Labels[discoveryv1.LabelManagedBy], s.AddressType, ready, len(s.Endpoints))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d/%d\n", svc, s.Name, s.Labels[discovery.LabelManagedBy], s.AddressType, ready, len(s.Endpoints))
 	}
 	for _, svc := range services {
 		if key := svc.Namespace + "/" + svc.Name; !served[key] {
@@ -325,14 +325,14 @@ func splitRef(ref string) (string, string, error) {
 }
 
 // ownSlices lists slicekit's slices of Service ns/name.
-func ownSlices(ctx context.Context, c kubernetes.Interface, ns, name string) ([]discoveryv1.EndpointSlice, error) {
-	l, err := c.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + name})
+func ownSlices(ctx context.Context, c kubernetes.Interface, ns, name string) ([]discovery.EndpointSlice, error) {
+	l, err := c.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{LabelSelector: discovery.LabelServiceName + "=" + name})
 	if err != nil {
 		return nil, err
 	}
-	var out []discoveryv1.EndpointSlice
+	var out []discovery.EndpointSlice
 	for _, s := range l.Items {
-		if ownManagedBy[s.Labels[discoveryv1.LabelManagedBy]] {
+		if ownManagedBy[s.Labels[discovery.LabelManagedBy]] {
 			out = append(out, s)
 		}
 	}

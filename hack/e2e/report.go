@@ -133,7 +133,9 @@ func (c *cluster) runTests(ctx context.Context, o options, dir string) ([]result
 	fmt.Printf("  running the upstream tests (ginkgo %s), output in %s\n", strings.Join(args[:2], " "), logPath)
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
-		return nil, fmt.Errorf("interrupted while the tests ran (%v); partial output in %s", runErr, logPath)
+		// runErr is described, not wrapped: the cause is the interruption,
+		// and runErr may be nil.
+		return nil, fmt.Errorf("interrupted while the tests ran (%v); partial output in %s", runErr, logPath) //nolint:errorlint // see above
 	}
 	var exitErr *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exitErr) {
@@ -141,7 +143,8 @@ func (c *cluster) runTests(ctx context.Context, o options, dir string) ([]result
 	}
 	results, err := readReport(reportPath)
 	if err != nil {
-		return nil, fmt.Errorf("ginkgo exited with %v and left no usable report (see %s): %w", runErr, logPath, err)
+		// ginkgo's exit status is described (it may be nil); the cause is err.
+		return nil, fmt.Errorf("ginkgo exited with %v and left no usable report (see %s): %w", runErr, logPath, err) //nolint:errorlint // see above
 	}
 	return results, nil
 }

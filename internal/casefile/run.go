@@ -282,7 +282,7 @@ func assertion(ctx context.Context, c *Case, b Backend, as *Assertion, cpName st
 		}
 	case as.NoAddress != nil:
 		addrs := as.NoAddress.All()
-		ch.Name += fmt.Sprintf(" %v in %s", addrs, as.NoAddress.Selector.String())
+		ch.Name += fmt.Sprintf(" %v in %s", addrs, as.NoAddress.String())
 		bad := map[string]bool{}
 		for _, x := range addrs {
 			bad[x] = true
@@ -300,7 +300,7 @@ func assertion(ctx context.Context, c *Case, b Backend, as *Assertion, cpName st
 			}
 		}
 	case as.SliceCount != nil:
-		ch.Name += fmt.Sprintf(" %s == %d", as.SliceCount.Selector.String(), as.SliceCount.Count)
+		ch.Name += fmt.Sprintf(" %s == %d", as.SliceCount.String(), as.SliceCount.Count)
 		var names []string
 		for i := range all {
 			if as.SliceCount.Matches(&all[i]) {

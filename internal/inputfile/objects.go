@@ -26,7 +26,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -95,7 +95,7 @@ func IsInputError(err error) bool {
 type Object struct {
 	// Object is the typed object (*corev1.Namespace, *corev1.Node,
 	// *corev1.Service, *corev1.Pod, *corev1.Endpoints or
-	// *discoveryv1.EndpointSlice) with its TypeMeta set.
+	// *discovery.EndpointSlice) with its TypeMeta set.
 	runtime.Object
 	// File, Document and Item locate the object as in InputError.
 	File     string
@@ -158,12 +158,12 @@ type kind struct {
 
 // kinds are the kinds slicekit reads from files.
 var kinds = map[schema.GroupVersionKind]kind{
-	corev1.SchemeGroupVersion.WithKind("Namespace"):          {func() runtime.Object { return &corev1.Namespace{} }, false},
-	corev1.SchemeGroupVersion.WithKind("Node"):               {func() runtime.Object { return &corev1.Node{} }, false},
-	corev1.SchemeGroupVersion.WithKind("Service"):            {func() runtime.Object { return &corev1.Service{} }, true},
-	corev1.SchemeGroupVersion.WithKind("Pod"):                {func() runtime.Object { return &corev1.Pod{} }, true},
-	corev1.SchemeGroupVersion.WithKind("Endpoints"):          {func() runtime.Object { return &corev1.Endpoints{} }, true},
-	discoveryv1.SchemeGroupVersion.WithKind("EndpointSlice"): {func() runtime.Object { return &discoveryv1.EndpointSlice{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Namespace"):        {func() runtime.Object { return &corev1.Namespace{} }, false},
+	corev1.SchemeGroupVersion.WithKind("Node"):             {func() runtime.Object { return &corev1.Node{} }, false},
+	corev1.SchemeGroupVersion.WithKind("Service"):          {func() runtime.Object { return &corev1.Service{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Pod"):              {func() runtime.Object { return &corev1.Pod{} }, true},
+	corev1.SchemeGroupVersion.WithKind("Endpoints"):        {func() runtime.Object { return &corev1.Endpoints{} }, true},
+	discovery.SchemeGroupVersion.WithKind("EndpointSlice"): {func() runtime.Object { return &discovery.EndpointSlice{} }, true},
 }
 
 // listGVK is the kind of kubectl's generic list (kubectl get -o yaml).

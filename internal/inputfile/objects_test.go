@@ -25,7 +25,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 )
 
@@ -160,8 +160,8 @@ func TestDecodeTypes(t *testing.T) {
 	if !ok || pod.Status.PodIPs[0].IP != "10.0.0.1" {
 		t.Errorf("pod = %#v", objs[0].Object)
 	}
-	es, ok := objs[1].Object.(*discoveryv1.EndpointSlice)
-	if !ok || es.AddressType != discoveryv1.AddressTypeIPv6 {
+	es, ok := objs[1].Object.(*discovery.EndpointSlice)
+	if !ok || es.AddressType != discovery.AddressTypeIPv6 {
 		t.Errorf("slice = %#v", objs[1].Object)
 	}
 }

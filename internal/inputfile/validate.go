@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -46,7 +46,7 @@ var (
 	ipFamilies         = []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}
 	ipFamilyPolicies   = []corev1.IPFamilyPolicy{corev1.IPFamilyPolicySingleStack, corev1.IPFamilyPolicyPreferDualStack, corev1.IPFamilyPolicyRequireDualStack}
 	trafficDistributes = []string{corev1.ServiceTrafficDistributionPreferClose, corev1.ServiceTrafficDistributionPreferSameZone, corev1.ServiceTrafficDistributionPreferSameNode}
-	addressTypes       = []discoveryv1.AddressType{discoveryv1.AddressTypeIPv4, discoveryv1.AddressTypeIPv6, discoveryv1.AddressTypeFQDN}
+	addressTypes       = []discovery.AddressType{discovery.AddressTypeIPv4, discovery.AddressTypeIPv6, discovery.AddressTypeFQDN}
 	podPhases          = []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed, corev1.PodUnknown}
 	conditionStatuses  = []corev1.ConditionStatus{corev1.ConditionTrue, corev1.ConditionFalse, corev1.ConditionUnknown}
 )
@@ -81,7 +81,7 @@ func Validate(obj runtime.Object) field.ErrorList {
 	case *corev1.Endpoints:
 		errs := apivalidation.ValidateObjectMeta(&o.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, meta)
 		return append(errs, validateEndpoints(o)...)
-	case *discoveryv1.EndpointSlice:
+	case *discovery.EndpointSlice:
 		errs := apivalidation.ValidateObjectMeta(&o.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, meta)
 		return append(errs, validateEndpointSlice(o)...)
 	}
@@ -355,7 +355,7 @@ func validateEndpointIP(fld *field.Path, ip string) field.ErrorList {
 	return errs
 }
 
-func validateEndpointSlice(s *discoveryv1.EndpointSlice) field.ErrorList {
+func validateEndpointSlice(s *discovery.EndpointSlice) field.ErrorList {
 	var errs field.ErrorList
 	if !oneOf(s.AddressType, addressTypes) {
 		errs = append(errs, field.NotSupported(field.NewPath("addressType"), s.AddressType, addressTypes))
@@ -375,13 +375,13 @@ func validateEndpointSlice(s *discoveryv1.EndpointSlice) field.ErrorList {
 		for j, a := range e.Addresses {
 			af := fld.Child("addresses").Index(j)
 			switch s.AddressType {
-			case discoveryv1.AddressTypeIPv4, discoveryv1.AddressTypeIPv6:
+			case discovery.AddressTypeIPv4, discovery.AddressTypeIPv6:
 				ipErrs := validateEndpointIP(af, a)
 				errs = append(errs, ipErrs...)
 				if fam, ok := familyOf(a); len(ipErrs) == 0 && ok && string(fam) != string(s.AddressType) {
 					errs = append(errs, field.Invalid(af, a, "must be an "+string(s.AddressType)+" address"))
 				}
-			case discoveryv1.AddressTypeFQDN:
+			case discovery.AddressTypeFQDN:
 				errs = append(errs, msgs(af, a, validation.IsDNS1123Subdomain(a))...)
 			}
 		}

@@ -27,7 +27,7 @@ import (
 	"io"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -78,7 +78,7 @@ func Apply(ctx context.Context, c kubernetes.Interface, obj runtime.Object, log 
 		}
 		p.Status = status
 		return c.CoreV1().Pods(o.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{})
-	case *discoveryv1.EndpointSlice:
+	case *discovery.EndpointSlice:
 		return upsert(ctx, log, o, c.DiscoveryV1().EndpointSlices(o.Namespace), "EndpointSlice "+o.Namespace+"/"+o.Name)
 	default:
 		return nil, fmt.Errorf("unsupported %T", obj)

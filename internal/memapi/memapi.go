@@ -296,7 +296,7 @@ func (s *server) prepareUpdate(gvr schema.GroupVersionResource, ns string, obj r
 	}
 	if m.GetUID() != "" && m.GetUID() != om.GetUID() {
 		return nil, true, apierrors.NewConflict(gr, m.GetName(),
-			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", m.GetUID(), om.GetUID()))
+			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", m.GetUID(), om.GetUID())) //nolint:staticcheck // ST1005: kube-apiserver's own message, verbatim
 	}
 	// Fields the client cannot change.
 	m.SetUID(om.GetUID())
@@ -422,11 +422,11 @@ func (s *server) delete(action k8stesting.Action) (bool, runtime.Object, error) 
 	}
 	if pre.UID != nil && *pre.UID != om.GetUID() {
 		return true, nil, apierrors.NewConflict(gvr.GroupResource(), da.GetName(),
-			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *pre.UID, om.GetUID()))
+			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *pre.UID, om.GetUID())) //nolint:staticcheck // ST1005: kube-apiserver's own message, verbatim
 	}
 	if pre.ResourceVersion != nil && *pre.ResourceVersion != om.GetResourceVersion() {
 		return true, nil, apierrors.NewConflict(gvr.GroupResource(), da.GetName(),
-			fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *pre.ResourceVersion, om.GetResourceVersion()))
+			fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *pre.ResourceVersion, om.GetResourceVersion())) //nolint:staticcheck // ST1005: kube-apiserver's own message, verbatim
 	}
 	return false, nil, nil
 }

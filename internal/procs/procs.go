@@ -82,7 +82,9 @@ func (p *Proc) Pid() int { return p.cmd.Process.Pid }
 func (p *Proc) Exited() error {
 	select {
 	case <-p.done:
-		return fmt.Errorf("%s exited early (%v); last output:\n%s", p.Name, p.waitErr, Tail(p.LogPath, 2000))
+		// The exit status is described, not wrapped: it may be nil (exit 0),
+		// and the error is the early exit itself.
+		return fmt.Errorf("%s exited early (%v); last output:\n%s", p.Name, p.waitErr, Tail(p.LogPath, 2000)) //nolint:errorlint // see above
 	default:
 		return nil
 	}

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -153,7 +154,13 @@ func New(opts Options) (*Env, error) {
 
 	etcd := &envtest.Etcd{Path: filepath.Join(binDir, "etcd")}
 	setFlags(etcd.Configure(), DefaultEtcdFlags, opts.EtcdFlags)
-	api := &envtest.APIServer{Path: filepath.Join(binDir, "kube-apiserver"), SecurePort: opts.SecurePort}
+	api := &envtest.APIServer{Path: filepath.Join(binDir, "kube-apiserver")}
+	if opts.SecurePort != 0 {
+		// What the deprecated APIServer.SecurePort did: this port on
+		// 127.0.0.1 (envtest picks a free port when either is empty).
+		api.SecureServing.Address = "127.0.0.1"
+		api.SecureServing.Port = strconv.Itoa(opts.SecurePort)
+	}
 	setFlags(api.Configure(), DefaultAPIServerFlags, opts.APIServerFlags)
 	out := opts.Output
 	var tail *tailBuffer

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -77,23 +77,23 @@ func TestServiceAndEndpointSlice(t *testing.T) {
 	slices := env.Client.DiscoveryV1().EndpointSlices(ns)
 	ready := true
 	port := int32(8080)
-	created, err := slices.Create(ctx, &discoveryv1.EndpointSlice{
+	created, err := slices.Create(ctx, &discovery.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{
 			GenerateName: svc.Name + "-",
 			Labels: map[string]string{
-				discoveryv1.LabelServiceName: svc.Name,
-				discoveryv1.LabelManagedBy:   "slicekit-testenv",
+				discovery.LabelServiceName: svc.Name,
+				discovery.LabelManagedBy:   "slicekit-testenv",
 			},
 			OwnerReferences: []metav1.OwnerReference{{
 				APIVersion: "v1", Kind: "Service", Name: svc.Name, UID: svc.UID,
 			}},
 		},
-		AddressType: discoveryv1.AddressTypeIPv4,
-		Endpoints: []discoveryv1.Endpoint{{
+		AddressType: discovery.AddressTypeIPv4,
+		Endpoints: []discovery.Endpoint{{
 			Addresses:  []string{"198.18.0.10"},
-			Conditions: discoveryv1.EndpointConditions{Ready: &ready},
+			Conditions: discovery.EndpointConditions{Ready: &ready},
 		}},
-		Ports: []discoveryv1.EndpointPort{{Name: ptr("http"), Port: &port}},
+		Ports: []discovery.EndpointPort{{Name: ptr("http"), Port: &port}},
 	}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatalf("creating EndpointSlice: %v", err)
@@ -113,9 +113,9 @@ func TestServiceAndEndpointSlice(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reading EndpointSlice: %v", err)
 	}
-	got.Endpoints = append(got.Endpoints, discoveryv1.Endpoint{
+	got.Endpoints = append(got.Endpoints, discovery.Endpoint{
 		Addresses:  []string{"198.18.0.11"},
-		Conditions: discoveryv1.EndpointConditions{Ready: &ready},
+		Conditions: discovery.EndpointConditions{Ready: &ready},
 	})
 	updated, err := slices.Update(ctx, got, metav1.UpdateOptions{})
 	if err != nil {
@@ -154,7 +154,7 @@ func TestServiceAndEndpointSlice(t *testing.T) {
 		t.Errorf("update with stale resourceVersion: err = %v, want Conflict", err)
 	}
 
-	list, err := slices.List(ctx, metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + svc.Name})
+	list, err := slices.List(ctx, metav1.ListOptions{LabelSelector: discovery.LabelServiceName + "=" + svc.Name})
 	if err != nil {
 		t.Fatalf("listing EndpointSlices: %v", err)
 	}
@@ -163,10 +163,10 @@ func TestServiceAndEndpointSlice(t *testing.T) {
 	}
 
 	// Validation runs: loopback addresses are rejected.
-	_, err = slices.Create(ctx, &discoveryv1.EndpointSlice{
+	_, err = slices.Create(ctx, &discovery.EndpointSlice{
 		ObjectMeta:  metav1.ObjectMeta{GenerateName: "bad-"},
-		AddressType: discoveryv1.AddressTypeIPv4,
-		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{"127.0.0.1"}}},
+		AddressType: discovery.AddressTypeIPv4,
+		Endpoints:   []discovery.Endpoint{{Addresses: []string{"127.0.0.1"}}},
 	}, metav1.CreateOptions{})
 	if !apierrors.IsInvalid(err) {
 		t.Errorf("creating EndpointSlice with a loopback address: err = %v, want Invalid", err)

@@ -24,7 +24,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 
@@ -91,9 +91,9 @@ func caseStates(t *testing.T, c *casefile.Case) []caseState {
 
 // expectedSlices returns the world's slices outside the checkpoint's scope
 // plus its expected slices (named when they have no name).
-func expectedSlices(t *testing.T, c *casefile.Case, cp *casefile.Checkpoint, current []*discoveryv1.EndpointSlice) []discoveryv1.EndpointSlice {
+func expectedSlices(t *testing.T, c *casefile.Case, cp *casefile.Checkpoint, current []*discovery.EndpointSlice) []discovery.EndpointSlice {
 	t.Helper()
-	var exp []discoveryv1.EndpointSlice
+	var exp []discovery.EndpointSlice
 	if cp.File != "" {
 		var err error
 		if exp, err = casefile.ReadSlices(filepath.Join(c.Dir, cp.File)); err != nil {
@@ -108,7 +108,7 @@ func expectedSlices(t *testing.T, c *casefile.Case, cp *casefile.Checkpoint, cur
 	for _, s := range casefile.Filter(derefSlices(current), cp.Services, cp.ManagedBy) {
 		inScope[s.Namespace+"/"+s.Name] = true
 	}
-	var out []discoveryv1.EndpointSlice
+	var out []discovery.EndpointSlice
 	for _, s := range current {
 		if !inScope[s.Namespace+"/"+s.Name] {
 			out = append(out, *s)
@@ -117,15 +117,15 @@ func expectedSlices(t *testing.T, c *casefile.Case, cp *casefile.Checkpoint, cur
 	for i := range exp {
 		s := exp[i].DeepCopy()
 		if s.Name == "" {
-			s.Name = fmt.Sprintf("%s-expected-%d", s.Labels[discoveryv1.LabelServiceName], i)
+			s.Name = fmt.Sprintf("%s-expected-%d", s.Labels[discovery.LabelServiceName], i)
 		}
 		out = append(out, *s)
 	}
 	return out
 }
 
-func derefSlices(ss []*discoveryv1.EndpointSlice) []discoveryv1.EndpointSlice {
-	out := make([]discoveryv1.EndpointSlice, len(ss))
+func derefSlices(ss []*discovery.EndpointSlice) []discovery.EndpointSlice {
+	out := make([]discovery.EndpointSlice, len(ss))
 	for i, s := range ss {
 		out[i] = *s
 	}

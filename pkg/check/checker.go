@@ -26,7 +26,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -221,7 +221,7 @@ func (c *checker) role(managedBy string) role {
 	return roleOther
 }
 
-func sliceRef(s *discoveryv1.EndpointSlice) ObjectRef {
+func sliceRef(s *discovery.EndpointSlice) ObjectRef {
 	name := s.Name
 	if name == "" {
 		name = s.GenerateName + "(unnamed)"
@@ -244,8 +244,8 @@ func sev(cond bool) Severity {
 // isAPIServerSlice reports whether s is the slice kube-apiserver writes for
 // default/kubernetes (without managed-by, pkg/controlplane/reconcilers
 // endpointsadapter.go).
-func isAPIServerSlice(s *discoveryv1.EndpointSlice) bool {
-	return s.Namespace == metav1.NamespaceDefault && s.Name == "kubernetes" && s.Labels[discoveryv1.LabelServiceName] == "kubernetes"
+func isAPIServerSlice(s *discovery.EndpointSlice) bool {
+	return s.Namespace == metav1.NamespaceDefault && s.Name == "kubernetes" && s.Labels[discovery.LabelServiceName] == "kubernetes"
 }
 
 // delegatedTo returns the KEP-4770 label value of svc and whether the
@@ -265,17 +265,17 @@ func selectorDerived(svc *corev1.Service, r role) bool {
 	return svc.Spec.Selector != nil && svc.Spec.Type != corev1.ServiceTypeExternalName && r != roleMirror
 }
 
-func (c *checker) checkSlice(s *discoveryv1.EndpointSlice) {
+func (c *checker) checkSlice(s *discovery.EndpointSlice) {
 	ref := sliceRef(s)
-	mgr := s.Labels[discoveryv1.LabelManagedBy]
+	mgr := s.Labels[discovery.LabelManagedBy]
 	r := c.role(mgr)
-	svcName := s.Labels[discoveryv1.LabelServiceName]
+	svcName := s.Labels[discovery.LabelServiceName]
 
 	c.checkLimits(ref, s)
 	c.checkAddressTypes(ref, s)
 	c.checkCapacity(ref, s, r)
 	if r == roleNone && !isAPIServerSlice(s) {
-		c.add(SeverityWarning, RuleMissingManagedBy, ref, "no %s label: no controller claims this slice", discoveryv1.LabelManagedBy)
+		c.add(SeverityWarning, RuleMissingManagedBy, ref, "no %s label: no controller claims this slice", discovery.LabelManagedBy)
 	}
 	if isAPIServerSlice(s) {
 		// Written by kube-apiserver for default/kubernetes, without
@@ -283,7 +283,7 @@ func (c *checker) checkSlice(s *discoveryv1.EndpointSlice) {
 		return
 	}
 	if svcName == "" {
-		c.add(sev(r.builtin()), RuleMissingServiceName, ref, "no %s label: no Service uses this slice (managed by %q)", discoveryv1.LabelServiceName, mgr)
+		c.add(sev(r.builtin()), RuleMissingServiceName, ref, "no %s label: no Service uses this slice (managed by %q)", discovery.LabelServiceName, mgr)
 		return
 	}
 	if !c.inv.Have.Services {
@@ -336,7 +336,7 @@ func (c *checker) checkSlice(s *discoveryv1.EndpointSlice) {
 }
 
 // checkLimits applies the API's size limits.
-func (c *checker) checkLimits(ref ObjectRef, s *discoveryv1.EndpointSlice) {
+func (c *checker) checkLimits(ref ObjectRef, s *discovery.EndpointSlice) {
 	if n := len(s.Endpoints); n > maxEndpoints {
 		c.add(SeverityError, RuleAPILimits, ref, "%d endpoints, the API allows at most %d per slice", n, maxEndpoints)
 	}
@@ -370,7 +370,7 @@ func (c *checker) checkLimits(ref ObjectRef, s *discoveryv1.EndpointSlice) {
 }
 
 // epName names an endpoint by its first address, else its index.
-func epName(i int, e *discoveryv1.Endpoint) string {
+func epName(i int, e *discovery.Endpoint) string {
 	if len(e.Addresses) > 0 {
 		return e.Addresses[0]
 	}
@@ -386,10 +386,10 @@ func deref[T any](p *T) T {
 }
 
 // checkAddressTypes checks every address against the slice's addressType.
-func (c *checker) checkAddressTypes(ref ObjectRef, s *discoveryv1.EndpointSlice) {
+func (c *checker) checkAddressTypes(ref ObjectRef, s *discovery.EndpointSlice) {
 	at := s.AddressType
 	switch at {
-	case discoveryv1.AddressTypeIPv4, discoveryv1.AddressTypeIPv6, discoveryv1.AddressTypeFQDN:
+	case discovery.AddressTypeIPv4, discovery.AddressTypeIPv6, discovery.AddressTypeFQDN:
 	default:
 		c.add(SeverityError, RuleAddressType, ref, "addressType %q is not one of IPv4, IPv6, FQDN", at)
 		return
@@ -405,10 +405,10 @@ func (c *checker) checkAddressTypes(ref ObjectRef, s *discoveryv1.EndpointSlice)
 
 // addressMatches reports whether a is an address of type at, and if not,
 // what it is.
-func addressMatches(at discoveryv1.AddressType, a string) (bool, string) {
+func addressMatches(at discovery.AddressType, a string) (bool, string) {
 	ip, err := netip.ParseAddr(a)
 	switch at {
-	case discoveryv1.AddressTypeFQDN:
+	case discovery.AddressTypeFQDN:
 		if err == nil {
 			return false, "an IP address"
 		}
@@ -416,14 +416,14 @@ func addressMatches(at discoveryv1.AddressType, a string) (bool, string) {
 			return false, "not a domain name"
 		}
 		return true, ""
-	case discoveryv1.AddressTypeIPv4:
+	case discovery.AddressTypeIPv4:
 		switch {
 		case err != nil:
 			return false, "not a valid IP address"
 		case !ip.Is4():
 			return false, "an IPv6 address"
 		}
-	case discoveryv1.AddressTypeIPv6:
+	case discovery.AddressTypeIPv6:
 		switch {
 		case err != nil:
 			return false, "not a valid IP address"
@@ -437,7 +437,7 @@ func addressMatches(at discoveryv1.AddressType, a string) (bool, string) {
 }
 
 // checkMirror applies the rules of mirrored slices.
-func (c *checker) checkMirror(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service) {
+func (c *checker) checkMirror(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service) {
 	svcName := svc.Name
 	if svc.Spec.Selector != nil {
 		c.add(SeverityError, RuleMirrorSelector, ref,
@@ -449,8 +449,8 @@ func (c *checker) checkMirror(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *
 		switch {
 		case ep == nil:
 			c.add(SeverityError, RuleMirrorIneligible, ref, "Endpoints %s/%s, the source of this mirrored slice, does not exist", s.Namespace, svcName)
-		case ep.Labels[discoveryv1.LabelSkipMirror] == "true":
-			c.add(SeverityError, RuleMirrorIneligible, ref, "Endpoints %s is labelled %s=true and must not be mirrored", svcName, discoveryv1.LabelSkipMirror)
+		case ep.Labels[discovery.LabelSkipMirror] == "true":
+			c.add(SeverityError, RuleMirrorIneligible, ref, "Endpoints %s is labelled %s=true and must not be mirrored", svcName, discovery.LabelSkipMirror)
 		case hasKey(ep.Annotations, leaderAnnotation):
 			c.add(SeverityError, RuleMirrorIneligible, ref, "Endpoints %s carries the %s annotation (leader election) and must not be mirrored", svcName, leaderAnnotation)
 		}
@@ -497,7 +497,7 @@ func canonicalIP(s string) string {
 // checkDefault applies the rules specific to the default controller. The
 // labels of a stale slice (of a delegated Service) are not compared: the
 // slice must go.
-func (c *checker) checkDefault(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, stale bool) {
+func (c *checker) checkDefault(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, stale bool) {
 	switch {
 	case svc.Spec.Type == corev1.ServiceTypeExternalName:
 		c.add(SeverityError, RuleExternalName, ref, "Service %s is of type ExternalName: the EndpointSlice controller must not write slices for it; a slice written before the change is stale (kubernetes#105986, kubernetes#118376)", svc.Name)
@@ -519,7 +519,7 @@ func (c *checker) checkDefault(ref ObjectRef, s *discoveryv1.EndpointSlice, svc 
 // comparison (k8s.io/endpointslice reconciler.go placeholderSliceCompare)
 // looks at namespace and labels only; the garbage collector deletes it
 // when its owner is gone, and KCM then creates a new one.
-func (c *checker) checkServiceOwner(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, required bool) {
+func (c *checker) checkServiceOwner(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, required bool) {
 	placeholderSev, placeholderNote := SeverityError, ""
 	if required && len(s.Endpoints) == 0 && len(s.Ports) == 0 {
 		placeholderSev = SeverityWarning
@@ -537,7 +537,7 @@ func (c *checker) checkServiceOwner(ref ObjectRef, s *discoveryv1.EndpointSlice,
 		}
 		switch {
 		case o.Name != svc.Name:
-			c.add(SeverityError, RuleOwnerMismatch, ref, "owned by Service %s but labelled %s=%s", o.Name, discoveryv1.LabelServiceName, svc.Name)
+			c.add(SeverityError, RuleOwnerMismatch, ref, "owned by Service %s but labelled %s=%s", o.Name, discovery.LabelServiceName, svc.Name)
 		case o.UID != "" && svc.UID != "" && o.UID != svc.UID:
 			c.add(placeholderSev, RuleOwnerStaleUID, ref,
 				"owned by an earlier Service %s (uid %s); the Service now has uid %s, so this slice is a leftover%s", svc.Name, o.UID, svc.UID, placeholderNote)
@@ -559,14 +559,14 @@ func (c *checker) checkServiceOwner(ref ObjectRef, s *discoveryv1.EndpointSlice,
 // reservedLabels are the slice labels a Service's labels cannot set
 // (k8s.io/endpointslice isReservedLabelKey).
 var reservedLabels = map[string]bool{
-	discoveryv1.LabelServiceName: true,
-	discoveryv1.LabelManagedBy:   true,
-	corev1.IsHeadlessService:     true,
+	discovery.LabelServiceName: true,
+	discovery.LabelManagedBy:   true,
+	corev1.IsHeadlessService:   true,
 }
 
 // checkLabels compares the non-reserved labels of a default-controller
 // slice with the Service's.
-func (c *checker) checkLabels(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service) {
+func (c *checker) checkLabels(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service) {
 	var diffs []string
 	keys := map[string]bool{}
 	for k := range svc.Labels {
@@ -596,7 +596,7 @@ func (c *checker) checkLabels(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *
 }
 
 // checkHeadless compares the headless label with the Service.
-func (c *checker) checkHeadless(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, r role) {
+func (c *checker) checkHeadless(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, r role) {
 	_, labelled := s.Labels[corev1.IsHeadlessService]
 	ip := svc.Spec.ClusterIP
 	switch {
@@ -610,15 +610,15 @@ func (c *checker) checkHeadless(ref ObjectRef, s *discoveryv1.EndpointSlice, svc
 
 // checkFamily checks the slice's address type against the Service's IP
 // families.
-func (c *checker) checkFamily(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, r role) {
+func (c *checker) checkFamily(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, r role) {
 	if len(svc.Spec.IPFamilies) == 0 {
 		return
 	}
 	var fam corev1.IPFamily
 	switch s.AddressType {
-	case discoveryv1.AddressTypeIPv4:
+	case discovery.AddressTypeIPv4:
 		fam = corev1.IPv4Protocol
-	case discoveryv1.AddressTypeIPv6:
+	case discovery.AddressTypeIPv6:
 		fam = corev1.IPv6Protocol
 	default:
 		return
@@ -645,7 +645,7 @@ func svcProtocol(p corev1.Protocol) corev1.Protocol {
 
 // checkServicePorts checks every slice port against the Service's ports:
 // name, protocol and, for a numeric targetPort, the number.
-func (c *checker) checkServicePorts(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, r role) {
+func (c *checker) checkServicePorts(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, r role) {
 	derived := selectorDerived(svc, r)
 	byName := map[string]*corev1.ServicePort{}
 	var names []string
@@ -704,15 +704,15 @@ func numericTarget(sp *corev1.ServicePort) int32 {
 
 // checkPodEndpoints checks every endpoint of a selector-derived slice
 // against its Pod.
-func (c *checker) checkPodEndpoints(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service, r role) {
+func (c *checker) checkPodEndpoints(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, r role) {
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
 	// The controllers whose source the check runs skip Pods on a missing
 	// Node: the default one, and the secondary-network one for the
 	// Services delegated to it (pkg/source Desired).
 	target, delegated := c.delegatedTo(svc)
-	mgr := s.Labels[discoveryv1.LabelManagedBy]
+	mgr := s.Labels[discovery.LabelManagedBy]
 	skipsMissingNodes := r == roleDefault || delegated && target == c.cfg.SecondaryNetworkControllerName && mgr == target
-	slicePorts := map[string]*discoveryv1.EndpointPort{}
+	slicePorts := map[string]*discovery.EndpointPort{}
 	for i := range s.Ports {
 		slicePorts[deref(s.Ports[i].Name)] = &s.Ports[i]
 	}
@@ -755,7 +755,7 @@ func (c *checker) checkPodEndpoints(ref ObjectRef, s *discoveryv1.EndpointSlice,
 	}
 }
 
-func (c *checker) checkPodIPs(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod) {
+func (c *checker) checkPodIPs(ref ObjectRef, e *discovery.Endpoint, name string, pod *corev1.Pod) {
 	ips := map[string]bool{}
 	for _, ip := range pod.Status.PodIPs {
 		ips[canonicalIP(ip.IP)] = true
@@ -781,7 +781,7 @@ func boolWord(p *bool) string {
 // the default controller derives from the Pod (servicepods.PodToEndpoint,
 // k8s.io/endpointslice podToEndpoint). Unset conditions are accepted from
 // controllers other than the default one.
-func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role) {
+func (c *checker) checkConditions(ref ObjectRef, e *discovery.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role) {
 	want := servicepods.PodToEndpoint(pod, nil, svc, nil).Conditions
 	ready, serving, terminating := *want.Ready, *want.Serving, *want.Terminating
 	strict := r == roleDefault
@@ -806,7 +806,7 @@ func (c *checker) checkConditions(ref ObjectRef, e *discoveryv1.Endpoint, name s
 // publishNotReadyAddresses: KCM skips such Pods (k8s.io/endpointslice
 // reconciler.go reconcileByAddressType, nodeLister.Get NotFound; behaviour
 // C18, edge case E14), and so do servicepods.Desired and source.Desired.
-func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, skipsMissingNodes bool) {
+func (c *checker) checkTopology(ref ObjectRef, e *discovery.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, skipsMissingNodes bool) {
 	node := pod.Spec.NodeName
 	if c.inv.Have.Nodes && skipsMissingNodes && !svc.Spec.PublishNotReadyAddresses && c.nodes[node] == nil {
 		what := fmt.Sprintf("the Pod's Node %s does not exist", node)
@@ -852,7 +852,7 @@ func (c *checker) checkTopology(ref ObjectRef, e *discoveryv1.Endpoint, name str
 }
 
 // checkHostname applies the subdomain rule (ShouldSetHostname).
-func (c *checker) checkHostname(ref ObjectRef, e *discoveryv1.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service) {
+func (c *checker) checkHostname(ref ObjectRef, e *discovery.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service) {
 	want := ""
 	if pod.Spec.Hostname != "" && pod.Spec.Subdomain == svc.Name && pod.Namespace == svc.Namespace {
 		want = pod.Spec.Hostname
@@ -869,7 +869,7 @@ func (c *checker) checkHostname(ref ObjectRef, e *discoveryv1.Endpoint, name str
 
 // checkPodPorts resolves every Service port on the Pod (FindPort) and
 // compares with the slice's ports.
-func (c *checker) checkPodPorts(ref ObjectRef, slicePorts map[string]*discoveryv1.EndpointPort, pod *corev1.Pod, svc *corev1.Service, r role) {
+func (c *checker) checkPodPorts(ref ObjectRef, slicePorts map[string]*discovery.EndpointPort, pod *corev1.Pod, svc *corev1.Service, r role) {
 	for i := range svc.Spec.Ports {
 		sp := svc.Spec.Ports[i]
 		sp.Protocol = svcProtocol(sp.Protocol)
@@ -880,7 +880,7 @@ func (c *checker) checkPodPorts(ref ObjectRef, slicePorts map[string]*discoveryv
 		want, ok := findPort(pod, &sp)
 		got := slicePorts[sp.Name]
 		switch {
-		case ok && got != nil && got.Port != nil && *got.Port != want && !(unset && *got.Port == 0):
+		case ok && got != nil && got.Port != nil && *got.Port != want && (!unset || *got.Port != 0):
 			c.add(SeverityError, RulePortMismatch, ref, "port %q is %d, but targetPort %s resolves to %d on Pod %s", sp.Name, *got.Port, sp.TargetPort.String(), want, pod.Name)
 		case ok && got == nil && r == roleDefault:
 			c.add(SeverityError, RulePortMismatch, ref, "port %q is missing, but targetPort %s resolves to %d on Pod %s", sp.Name, sp.TargetPort.String(), want, pod.Name)
@@ -923,12 +923,12 @@ func findPort(pod *corev1.Pod, sp *corev1.ServicePort) (int32, bool) {
 // (mirrordrift.go) and endpoint-missing (completeness.go).
 func (c *checker) checkServices() {
 	type group struct {
-		slices []*discoveryv1.EndpointSlice
+		slices []*discovery.EndpointSlice
 	}
 	groups := map[types.NamespacedName]*group{}
 	var order []types.NamespacedName
 	for _, s := range c.inv.EndpointSlices {
-		name := s.Labels[discoveryv1.LabelServiceName]
+		name := s.Labels[discovery.LabelServiceName]
 		if name == "" {
 			continue
 		}
@@ -950,7 +950,7 @@ func (c *checker) checkServices() {
 	}
 }
 
-func (c *checker) checkManagers(k types.NamespacedName, ss []*discoveryv1.EndpointSlice) {
+func (c *checker) checkManagers(k types.NamespacedName, ss []*discovery.EndpointSlice) {
 	if !c.inv.Have.Services {
 		return
 	}
@@ -963,7 +963,7 @@ func (c *checker) checkManagers(k types.NamespacedName, ss []*discoveryv1.Endpoi
 	}
 	count := map[string]int{}
 	for _, s := range ss {
-		if m := s.Labels[discoveryv1.LabelManagedBy]; m != "" {
+		if m := s.Labels[discovery.LabelManagedBy]; m != "" {
 			count[m]++
 		}
 	}

@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -97,7 +97,7 @@ func (c *checker) oracle(ctx context.Context, svc *corev1.Service) (managedBy st
 //
 // A Service without any slice of the responsible controller is not judged:
 // before the controller ran, the state is incomplete but not wrong.
-func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discoveryv1.EndpointSlice) {
+func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discovery.EndpointSlice) {
 	if !c.inv.Have.Services || !c.inv.Have.Pods {
 		return
 	}
@@ -111,13 +111,13 @@ func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discoveryv1.En
 	}
 	type pubEndpoint struct {
 		slice string
-		ep    *discoveryv1.Endpoint
+		ep    *discovery.Endpoint
 	}
 	// published[address type][namespace/name of the Pod]
-	published := map[discoveryv1.AddressType]map[string][]pubEndpoint{}
-	var own []*discoveryv1.EndpointSlice
+	published := map[discovery.AddressType]map[string][]pubEndpoint{}
+	var own []*discovery.EndpointSlice
 	for _, s := range ss {
-		if s.Labels[discoveryv1.LabelManagedBy] != mgr {
+		if s.Labels[discovery.LabelManagedBy] != mgr {
 			continue
 		}
 		own = append(own, s)
@@ -150,7 +150,7 @@ func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discoveryv1.En
 	// wantAddrs[address type][Pod]: every address the controller publishes
 	// for the Pod (a source may split a Pod's addresses into several
 	// endpoints).
-	wantAddrs := map[discoveryv1.AddressType]map[string]map[string]bool{}
+	wantAddrs := map[discovery.AddressType]map[string]map[string]bool{}
 	for _, g := range desired.Groups {
 		m := wantAddrs[g.AddressType]
 		if m == nil {

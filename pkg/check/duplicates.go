@@ -22,7 +22,7 @@ import (
 	"slices"
 	"strings"
 
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
@@ -35,18 +35,18 @@ import (
 // canonical form (canonicalIP). Two endpoints with one IP but different
 // targets are two endpoints (a Pod IP reused, an Endpoints object listing
 // one IP for two targets); one target listed twice is one endpoint.
-func endpointIdentity(e *discoveryv1.Endpoint) string {
+func endpointIdentity(e *discovery.Endpoint) string {
 	addrs := make([]string, len(e.Addresses))
 	for i, a := range e.Addresses {
 		addrs[i] = canonicalIP(a)
 	}
 	slices.Sort(addrs)
-	return srcendpoints.EndpointIdentity(&discoveryv1.Endpoint{Addresses: addrs, Hostname: e.Hostname, TargetRef: e.TargetRef})
+	return srcendpoints.EndpointIdentity(&discovery.Endpoint{Addresses: addrs, Hostname: e.Hostname, TargetRef: e.TargetRef})
 }
 
 // describeEndpoint names an endpoint for a finding: its addresses and its
 // target.
-func describeEndpoint(e *discoveryv1.Endpoint) string {
+func describeEndpoint(e *discovery.Endpoint) string {
 	s := strings.Join(e.Addresses, ",")
 	if s == "" {
 		s = "(no address)"
@@ -61,11 +61,11 @@ func describeEndpoint(e *discoveryv1.Endpoint) string {
 }
 
 // portsKey is the sorted port set of a slice.
-func portsKey(s *discoveryv1.EndpointSlice) string {
+func portsKey(s *discovery.EndpointSlice) string {
 	return portListKey(s.Ports)
 }
 
-func portListKey(ports []discoveryv1.EndpointPort) string {
+func portListKey(ports []discovery.EndpointPort) string {
 	ps := make([]string, 0, len(ports))
 	for _, p := range ports {
 		ps = append(ps, fmt.Sprintf("%s:%d/%s", deref(p.Name), deref(p.Port), protocolOf(p.Protocol)))
@@ -86,7 +86,7 @@ func portListKey(ports []discoveryv1.EndpointPort) string {
 //
 // The same endpoint with two different port sets is legitimate elsewhere
 // (an Endpoints object serving one address on ports of two subsets).
-func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discoveryv1.EndpointSlice) {
+func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discovery.EndpointSlice) {
 	type where struct {
 		desc   string
 		slices []string
@@ -99,7 +99,7 @@ func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discoveryv1.Endp
 	}
 	byPorts, byPortsOrder := group()
 	byDefault, byDefaultOrder := group()
-	note := func(m map[string]*where, order *[]string, key string, e *discoveryv1.Endpoint, slice, pk string) {
+	note := func(m map[string]*where, order *[]string, key string, e *discovery.Endpoint, slice, pk string) {
 		w := m[key]
 		if w == nil {
 			w = &where{desc: describeEndpoint(e), ports: map[string]bool{}}
@@ -112,7 +112,7 @@ func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discoveryv1.Endp
 	for _, s := range ss {
 		pk := portsKey(s)
 		name := sliceRef(s).Name
-		def := c.role(s.Labels[discoveryv1.LabelManagedBy]) == roleDefault
+		def := c.role(s.Labels[discovery.LabelManagedBy]) == roleDefault
 		for i := range s.Endpoints {
 			e := &s.Endpoints[i]
 			if len(e.Addresses) == 0 {

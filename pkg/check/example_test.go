@@ -22,7 +22,7 @@ import (
 	"os"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
@@ -38,15 +38,15 @@ func ExampleCheck() {
 			Labels: map[string]string{"service.kubernetes.io/endpoint-controller-name": "custom.example.com"}},
 		Spec: corev1.ServiceSpec{ClusterIP: "10.96.0.10", Selector: map[string]string{"app": "web"}},
 	}
-	slice := &discoveryv1.EndpointSlice{
+	slice := &discovery.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Name: "web-abc", Namespace: "shop",
 			Labels: map[string]string{
-				discoveryv1.LabelServiceName: "web",
-				discoveryv1.LabelManagedBy:   check.DefaultControllerName,
+				discovery.LabelServiceName: "web",
+				discovery.LabelManagedBy:   check.DefaultControllerName,
 			},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: "web", UID: "uid-web", Controller: ptr.To(true)}},
 		},
-		AddressType: discoveryv1.AddressTypeIPv4,
+		AddressType: discovery.AddressTypeIPv4,
 	}
 	rep := check.Check(context.Background(), check.NewInventory([]runtime.Object{svc, slice}), check.Config{})
 	_ = check.WriteText(os.Stdout, rep, "example", 0)

@@ -26,7 +26,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 )
@@ -125,14 +125,14 @@ func TestEveryFindingCounted(t *testing.T) {
 // correct neighbours left alone.
 func TestFaultsKCMWouldFix(t *testing.T) {
 	const emptySlice = "EndpointSlice ns/web-empty"
-	zoneHint := &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}}
-	nodeHint := &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}, ForNodes: []discoveryv1.ForNode{{Name: "node-a"}}}
+	zoneHint := &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}}
+	nodeHint := &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}, ForNodes: []discovery.ForNode{{Name: "node-a"}}}
 	onMissingNode := func(f *fixture) {
 		f.pod.Spec.NodeName = "node-gone"
 		f.slice.Endpoints[0].NodeName = ptr.To("node-gone")
 		f.slice.Endpoints[0].Zone = nil
 	}
-	emptyBeside := func(ports []discoveryv1.EndpointPort) func(f *fixture) {
+	emptyBeside := func(ports []discovery.EndpointPort) func(f *fixture) {
 		return func(f *fixture) {
 			s := newSlice("web-empty", "web", DefaultControllerName)
 			s.Ports = ports
@@ -149,7 +149,7 @@ func TestFaultsKCMWouldFix(t *testing.T) {
 		{name: "Pod on a missing Node, publishNotReadyAddresses", mutate: func(f *fixture) { onMissingNode(f); f.web.Spec.PublishNotReadyAddresses = true }},
 		{name: "Pod on a missing Node, custom controller", mutate: func(f *fixture) {
 			onMissingNode(f)
-			f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			f.slice.Labels[discovery.LabelManagedBy] = custom
 		}},
 		// b. appProtocol is the Service port's.
 		{name: "appProtocol the Service port lacks", mutate: func(f *fixture) { f.slice.Ports[0].AppProtocol = ptr.To("http") }, want: []string{"error port-mismatch " + webSlice}},
@@ -163,7 +163,7 @@ func TestFaultsKCMWouldFix(t *testing.T) {
 			f.slice.Ports[0].AppProtocol = ptr.To("kubernetes.io/h2c")
 		}},
 		{name: "appProtocol on a custom controller's slice", mutate: func(f *fixture) {
-			f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			f.slice.Labels[discovery.LabelManagedBy] = custom
 			f.slice.Ports[0].AppProtocol = ptr.To("http")
 		}, want: []string{"warning port-mismatch " + webSlice}},
 		// c. Hints only where the Service asks for them.
@@ -193,12 +193,12 @@ func TestFaultsKCMWouldFix(t *testing.T) {
 			f.slice.Endpoints[0].Hints = zoneHint
 		}},
 		{name: "hints on a custom controller's slice", mutate: func(f *fixture) {
-			f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+			f.slice.Labels[discovery.LabelManagedBy] = custom
 			f.slice.Endpoints[0].Hints = zoneHint
 		}},
 		// d. Empty slices KCM deletes.
 		{name: "empty placeholder beside a full slice", mutate: emptyBeside(nil), want: []string{"warning empty-slice-stale " + emptySlice}},
-		{name: "empty slice of other ports beside a full slice", mutate: emptyBeside([]discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](9090), Protocol: ptr.To(corev1.ProtocolTCP)}}),
+		{name: "empty slice of other ports beside a full slice", mutate: emptyBeside([]discovery.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](9090), Protocol: ptr.To(corev1.ProtocolTCP)}}),
 			want: []string{"warning empty-slice-stale " + emptySlice, "error port-mismatch " + emptySlice}},
 		{name: "empty slice of the desired ports (KCM keeps and fills it)", mutate: func(f *fixture) {
 			f.extra = append(f.extra, newSlice("web-empty", "web", DefaultControllerName))

@@ -21,7 +21,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/trafficdist"
@@ -58,12 +58,12 @@ func hintRules() []Rule {
 // slice the heuristic would update has wrong hints; the endpoints whose
 // hints it changes are reported. Without any valid trafficDistribution the
 // heuristic is KCM's RemoveHintsFromSlices (every hint removed).
-func (c *checker) checkHints(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *corev1.Service) {
+func (c *checker) checkHints(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service) {
 	h := servicepods.Hints(svc, servicepods.Options{})
 	if h.TopologyAuto {
 		return
 	}
-	_, updated, _ := trafficdist.ReconcileHints(h.TrafficDistribution, nil, nil, []*discoveryv1.EndpointSlice{s})
+	_, updated, _ := trafficdist.ReconcileHints(h.TrafficDistribution, nil, nil, []*discovery.EndpointSlice{s})
 	if len(updated) == 0 {
 		return
 	}
@@ -83,7 +83,7 @@ func (c *checker) checkHints(ref ObjectRef, s *discoveryv1.EndpointSlice, svc *c
 }
 
 // hintsString returns the hints as "forZones=[a] forNodes=[n]", or "none".
-func hintsString(h *discoveryv1.EndpointHints) string {
+func hintsString(h *discovery.EndpointHints) string {
 	if h == nil {
 		return "none"
 	}
@@ -105,9 +105,9 @@ func hintsString(h *discoveryv1.EndpointHints) string {
 // made then, C27). Groups without endpoints (all their Pods skipped) still
 // count as desired port sets, as in KCM, whose port map entry precedes the
 // Node lookup.
-func (c *checker) checkEmptySlices(own []*discoveryv1.EndpointSlice, desired *reconciler.Desired) {
-	keys := map[discoveryv1.AddressType]map[string]bool{}
-	endpoints := map[discoveryv1.AddressType]int{}
+func (c *checker) checkEmptySlices(own []*discovery.EndpointSlice, desired *reconciler.Desired) {
+	keys := map[discovery.AddressType]map[string]bool{}
+	endpoints := map[discovery.AddressType]int{}
 	for _, g := range desired.Groups {
 		if keys[g.AddressType] == nil {
 			keys[g.AddressType] = map[string]bool{}

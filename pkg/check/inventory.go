@@ -18,7 +18,7 @@ package check
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -48,7 +48,7 @@ type Inventory struct {
 	Nodes     []*corev1.Node
 	Endpoints []*corev1.Endpoints
 	// EndpointSlices are the slices judged.
-	EndpointSlices []*discoveryv1.EndpointSlice
+	EndpointSlices []*discovery.EndpointSlice
 	// Have says which kinds are complete. NewInventory sets a kind when at
 	// least one object of it is given; LoadCluster sets every kind it could
 	// list.
@@ -85,7 +85,7 @@ func (inv *Inventory) Add(obj runtime.Object) {
 	case *corev1.Endpoints:
 		inv.Endpoints = append(inv.Endpoints, o)
 		inv.Have.Endpoints = true
-	case *discoveryv1.EndpointSlice:
+	case *discovery.EndpointSlice:
 		inv.EndpointSlices = append(inv.EndpointSlices, o)
 	case *corev1.Namespace:
 		// Read (render's inputs carry them) but judged by no rule.

@@ -27,7 +27,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -48,7 +48,7 @@ func load(ctx context.Context, t *testing.T, client kubernetes.Interface, ns str
 	t.Helper()
 	uids := map[types.UID]types.UID{}
 	var pods []*corev1.Pod
-	var slicesToCreate []*discoveryv1.EndpointSlice
+	var slicesToCreate []*discovery.EndpointSlice
 	for _, o := range objs {
 		switch v := o.DeepCopyObject().(type) {
 		case *corev1.Service:
@@ -78,7 +78,7 @@ func load(ctx context.Context, t *testing.T, client kubernetes.Interface, ns str
 			}
 		case *corev1.Pod:
 			pods = append(pods, v)
-		case *discoveryv1.EndpointSlice:
+		case *discovery.EndpointSlice:
 			slicesToCreate = append(slicesToCreate, v)
 		}
 	}

@@ -18,7 +18,7 @@ package check
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
@@ -47,7 +47,7 @@ import (
 // and port set and exceed the limit together, KCM keeps an arbitrary subset
 // of them (srcendpoints.Result.Truncated): such full groups are not
 // compared.
-func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discoveryv1.EndpointSlice) {
+func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discovery.EndpointSlice) {
 	if !c.inv.Have.Services || !c.inv.Have.Endpoints {
 		return
 	}
@@ -59,9 +59,9 @@ func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discoveryv1.End
 	if _, delegated := c.delegatedTo(svc); delegated {
 		return
 	}
-	var mirrored []*discoveryv1.EndpointSlice
+	var mirrored []*discovery.EndpointSlice
 	for _, s := range ss {
-		if c.role(s.Labels[discoveryv1.LabelManagedBy]) == roleMirror {
+		if c.role(s.Labels[discovery.LabelManagedBy]) == roleMirror {
 			mirrored = append(mirrored, s)
 		}
 	}
@@ -74,7 +74,7 @@ func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discoveryv1.End
 	}
 
 	type want struct {
-		ep   discoveryv1.Endpoint
+		ep   discovery.Endpoint
 		seen bool
 	}
 	desired := map[string]*want{}
@@ -152,7 +152,7 @@ func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discoveryv1.End
 // all (b1; KCM endpointslicemirroring shouldMirror): not labelled
 // skip-mirror=true, no leader-election annotation.
 func mirrorEligible(ep *corev1.Endpoints) bool {
-	return ep.Labels[discoveryv1.LabelSkipMirror] != "true" && !hasKey(ep.Annotations, leaderAnnotation)
+	return ep.Labels[discovery.LabelSkipMirror] != "true" && !hasKey(ep.Annotations, leaderAnnotation)
 }
 
 func addressTypeOf(key string) string {

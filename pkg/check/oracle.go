@@ -17,7 +17,7 @@ limitations under the License.
 package check
 
 import (
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 
 	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
 	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
@@ -63,7 +63,7 @@ func oracleRules() []Rule {
 
 // checkCapacity applies max-endpoints-per-slice to the slices of the
 // built-in controllers.
-func (c *checker) checkCapacity(ref ObjectRef, s *discoveryv1.EndpointSlice, r role) {
+func (c *checker) checkCapacity(ref ObjectRef, s *discovery.EndpointSlice, r role) {
 	n := len(s.Endpoints)
 	switch {
 	case r == roleDefault && n > int(c.cfg.MaxEndpointsPerSlice):

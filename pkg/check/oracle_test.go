@@ -21,7 +21,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
@@ -35,14 +35,14 @@ import (
 // renderedCase renders case id's input (default controllers plus the
 // secondary-network controller named caseSecondaryName) and returns the
 // objects other than slices and the rendered slices.
-func renderedCase(t *testing.T, id string) ([]runtime.Object, []*discoveryv1.EndpointSlice) {
+func renderedCase(t *testing.T, id string) ([]runtime.Object, []*discovery.EndpointSlice) {
 	t.Helper()
 	_, ctx := ktesting.NewTestContext(t)
 	c := casefile.MustLoad(t, id)
 	var objs []runtime.Object
 	for _, o := range c.Input {
 		switch o.(type) {
-		case *unstructured.Unstructured, *discoveryv1.EndpointSlice:
+		case *unstructured.Unstructured, *discovery.EndpointSlice:
 		default:
 			objs = append(objs, o)
 		}
@@ -62,9 +62,9 @@ func renderedCase(t *testing.T, id string) ([]runtime.Object, []*discoveryv1.End
 // oracle test covers the default controller): each must be flagged by the
 // rule that names it, and the unmodified state must be clean.
 func TestOracleFaultsOnRenderedCases(t *testing.T) {
-	find := func(ss []*discoveryv1.EndpointSlice, managedBy, addr string) (*discoveryv1.EndpointSlice, int) {
+	find := func(ss []*discovery.EndpointSlice, managedBy, addr string) (*discovery.EndpointSlice, int) {
 		for _, s := range ss {
-			if s.Labels[discoveryv1.LabelManagedBy] != managedBy {
+			if s.Labels[discovery.LabelManagedBy] != managedBy {
 				continue
 			}
 			for i, e := range s.Endpoints {
@@ -80,7 +80,7 @@ func TestOracleFaultsOnRenderedCases(t *testing.T) {
 		name      string
 		managedBy string
 		addr      string
-		mutate    func(s *discoveryv1.EndpointSlice, i int)
+		mutate    func(s *discovery.EndpointSlice, i int)
 		want      RuleID
 	}
 	mirror := DefaultMirroringControllerName
@@ -90,33 +90,33 @@ func TestOracleFaultsOnRenderedCases(t *testing.T) {
 	}{
 		{"30", []fault{
 			// 10.0.0.11 is listed ready and not ready: not-ready wins.
-			{"ready where not-ready wins", mirror, "10.0.0.11", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].Conditions.Ready = ptr.To(true) }, RuleMirrorDrift},
-			{"dropped mirrored endpoint", mirror, "10.0.0.12", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints = slices.Delete(s.Endpoints, i, i+1) }, RuleMirrorDrift},
-			{"re-addressed mirrored endpoint", mirror, "10.0.0.13", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].Addresses = []string{"10.0.0.99"} }, RuleMirrorDrift},
-			{"duplicated mirrored endpoint", mirror, "10.0.0.14", func(s *discoveryv1.EndpointSlice, i int) {
+			{"ready where not-ready wins", mirror, "10.0.0.11", func(s *discovery.EndpointSlice, i int) { s.Endpoints[i].Conditions.Ready = ptr.To(true) }, RuleMirrorDrift},
+			{"dropped mirrored endpoint", mirror, "10.0.0.12", func(s *discovery.EndpointSlice, i int) { s.Endpoints = slices.Delete(s.Endpoints, i, i+1) }, RuleMirrorDrift},
+			{"re-addressed mirrored endpoint", mirror, "10.0.0.13", func(s *discovery.EndpointSlice, i int) { s.Endpoints[i].Addresses = []string{"10.0.0.99"} }, RuleMirrorDrift},
+			{"duplicated mirrored endpoint", mirror, "10.0.0.14", func(s *discovery.EndpointSlice, i int) {
 				s.Endpoints = append(s.Endpoints, *s.Endpoints[i].DeepCopy())
 			}, RuleDuplicateEndpoint},
-			{"wrong nodeName", mirror, "10.0.0.12", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].NodeName = ptr.To("node-z") }, RuleMirrorDrift},
+			{"wrong nodeName", mirror, "10.0.0.12", func(s *discovery.EndpointSlice, i int) { s.Endpoints[i].NodeName = ptr.To("node-z") }, RuleMirrorDrift},
 		}},
 		{"15", []fault{
 			// Only the first 1000 addresses of a subset are mirrored, ready
 			// ones first: not-ready 10.0.4.1 is beyond the limit.
-			{"not-ready address beyond the per-subset limit", mirror, "10.0.3.232", func(s *discoveryv1.EndpointSlice, i int) {
+			{"not-ready address beyond the per-subset limit", mirror, "10.0.3.232", func(s *discovery.EndpointSlice, i int) {
 				s.Endpoints[i].Addresses = []string{"10.0.4.1"}
 				s.Endpoints[i].Conditions.Ready = ptr.To(false)
 			}, RuleMirrorDrift},
 		}},
 		{"19", []fault{
-			{"dropped secondary endpoint", caseSecondaryName, "10.0.1.11", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints = slices.Delete(s.Endpoints, i, i+1) }, RuleEndpointMissing},
-			{"primary address instead of the attachment's", caseSecondaryName, "10.0.1.11", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].Addresses = []string{"10.0.0.11"} }, RuleEndpointAddress},
-			{"flipped readiness", caseSecondaryName, "10.0.1.13", func(s *discoveryv1.EndpointSlice, i int) { s.Endpoints[i].Conditions.Ready = ptr.To(true) }, RuleEndpointConditions},
+			{"dropped secondary endpoint", caseSecondaryName, "10.0.1.11", func(s *discovery.EndpointSlice, i int) { s.Endpoints = slices.Delete(s.Endpoints, i, i+1) }, RuleEndpointMissing},
+			{"primary address instead of the attachment's", caseSecondaryName, "10.0.1.11", func(s *discovery.EndpointSlice, i int) { s.Endpoints[i].Addresses = []string{"10.0.0.11"} }, RuleEndpointAddress},
+			{"flipped readiness", caseSecondaryName, "10.0.1.13", func(s *discovery.EndpointSlice, i int) { s.Endpoints[i].Conditions.Ready = ptr.To(true) }, RuleEndpointConditions},
 		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.id, func(t *testing.T) {
 			_, ctx := ktesting.NewTestContext(t)
 			objs, rendered := renderedCase(t, tc.id)
-			inv := func(ss []*discoveryv1.EndpointSlice) *Inventory {
+			inv := func(ss []*discovery.EndpointSlice) *Inventory {
 				all := slices.Clone(objs)
 				for _, s := range ss {
 					all = append(all, s)
@@ -129,7 +129,7 @@ func TestOracleFaultsOnRenderedCases(t *testing.T) {
 			}
 			for _, f := range tc.faults {
 				t.Run(f.name, func(t *testing.T) {
-					ss := make([]*discoveryv1.EndpointSlice, len(rendered))
+					ss := make([]*discovery.EndpointSlice, len(rendered))
 					for i, s := range rendered {
 						ss[i] = s.DeepCopy()
 					}
@@ -189,7 +189,7 @@ func TestPodOnMissingNodeOnRenderedCase(t *testing.T) {
 			managers := map[string]string{}
 			for _, s := range rendered {
 				s = s.DeepCopy()
-				managers[s.Name] = s.Labels[discoveryv1.LabelManagedBy]
+				managers[s.Name] = s.Labels[discovery.LabelManagedBy]
 				for i := range s.Endpoints {
 					if e := &s.Endpoints[i]; e.TargetRef != nil && e.TargetRef.Name == pod {
 						e.NodeName, e.Zone = ptr.To("node-gone"), nil

@@ -22,7 +22,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
@@ -79,7 +79,7 @@ func TestRenderedCasesCheckClean(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: render: %v", state, err)
 				}
-				slices := make([]discoveryv1.EndpointSlice, len(res.EndpointSlices))
+				slices := make([]discovery.EndpointSlice, len(res.EndpointSlices))
 				for i, s := range res.EndpointSlices {
 					slices[i] = *s
 				}

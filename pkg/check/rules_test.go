@@ -24,7 +24,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -53,8 +53,8 @@ type fixture struct {
 	pod          *corev1.Pod
 	node         *corev1.Node
 	ep           *corev1.Endpoints
-	slice        *discoveryv1.EndpointSlice // web-abc
-	mirror       *discoveryv1.EndpointSlice // ext-m
+	slice        *discovery.EndpointSlice // web-abc
+	mirror       *discovery.EndpointSlice // ext-m
 	extra        []runtime.Object
 }
 
@@ -93,17 +93,17 @@ func newFixture() *fixture {
 		}},
 	}
 	f.slice = newSlice("web-abc", "web", DefaultControllerName, podEndpoint(f.pod))
-	f.mirror = &discoveryv1.EndpointSlice{
+	f.mirror = &discovery.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Name: "ext-m", Namespace: ns,
-			Labels:          map[string]string{discoveryv1.LabelServiceName: "ext", discoveryv1.LabelManagedBy: mirrorMgr},
+			Labels:          map[string]string{discovery.LabelServiceName: "ext", discovery.LabelManagedBy: mirrorMgr},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Endpoints", Name: "ext", UID: "uid-ep-ext", Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
 		},
-		AddressType: discoveryv1.AddressTypeIPv4,
-		Endpoints: []discoveryv1.Endpoint{
-			{Addresses: []string{"10.1.0.1"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}},
-			{Addresses: []string{"10.1.0.2"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(false)}},
+		AddressType: discovery.AddressTypeIPv4,
+		Endpoints: []discovery.Endpoint{
+			{Addresses: []string{"10.1.0.1"}, Conditions: discovery.EndpointConditions{Ready: ptr.To(true)}},
+			{Addresses: []string{"10.1.0.2"}, Conditions: discovery.EndpointConditions{Ready: ptr.To(false)}},
 		},
-		Ports: []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
+		Ports: []discovery.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
 	}
 	return f
 }
@@ -129,26 +129,26 @@ func newPod(name, ip string, ready bool) *corev1.Pod {
 }
 
 // podEndpoint is the endpoint the default controller publishes for pod.
-func podEndpoint(pod *corev1.Pod) discoveryv1.Endpoint {
+func podEndpoint(pod *corev1.Pod) discovery.Endpoint {
 	ready := servicepods.IsPodReady(pod)
-	return discoveryv1.Endpoint{
+	return discovery.Endpoint{
 		Addresses:  []string{pod.Status.PodIP},
-		Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(ready), Serving: ptr.To(ready), Terminating: ptr.To(false)},
+		Conditions: discovery.EndpointConditions{Ready: ptr.To(ready), Serving: ptr.To(ready), Terminating: ptr.To(false)},
 		NodeName:   ptr.To(pod.Spec.NodeName),
 		Zone:       ptr.To("zone-a"),
 		TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
 	}
 }
 
-func newSlice(name, svc, managedBy string, eps ...discoveryv1.Endpoint) *discoveryv1.EndpointSlice {
-	return &discoveryv1.EndpointSlice{
+func newSlice(name, svc, managedBy string, eps ...discovery.Endpoint) *discovery.EndpointSlice {
+	return &discovery.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns,
-			Labels:          map[string]string{discoveryv1.LabelServiceName: svc, discoveryv1.LabelManagedBy: managedBy},
+			Labels:          map[string]string{discovery.LabelServiceName: svc, discovery.LabelManagedBy: managedBy},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: svc, UID: types.UID("uid-" + svc), Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
 		},
-		AddressType: discoveryv1.AddressTypeIPv4,
+		AddressType: discovery.AddressTypeIPv4,
 		Endpoints:   eps,
-		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
+		Ports:       []discovery.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
 	}
 }
 
@@ -168,7 +168,7 @@ func (f *fixture) objects() []runtime.Object {
 			if v != nil {
 				objs = append(objs, v)
 			}
-		case *discoveryv1.EndpointSlice:
+		case *discovery.EndpointSlice:
 			if v != nil {
 				objs = append(objs, v)
 			}
@@ -207,7 +207,7 @@ func TestRules(t *testing.T) {
 		// Slice metadata.
 		{
 			name:   "missing managed-by",
-			mutate: func(f *fixture) { delete(f.slice.Labels, discoveryv1.LabelManagedBy) },
+			mutate: func(f *fixture) { delete(f.slice.Labels, discovery.LabelManagedBy) },
 			want:   []string{"warning missing-managed-by " + webSlice},
 		},
 		{
@@ -216,23 +216,23 @@ func TestRules(t *testing.T) {
 				f.extra = append(f.extra,
 					&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "kubernetes", Namespace: "default", UID: "uid-k"},
 						Spec: corev1.ServiceSpec{ClusterIP: "10.96.0.9", Ports: []corev1.ServicePort{{Name: "https", Port: 443, TargetPort: intstr.FromInt32(6443)}}}},
-					&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: "kubernetes", Namespace: "default",
-						Labels: map[string]string{discoveryv1.LabelServiceName: "kubernetes"}},
-						AddressType: discoveryv1.AddressTypeIPv4,
-						Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{"192.168.0.1"}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}}},
-						Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("https"), Port: ptr.To[int32](6443), Protocol: ptr.To(corev1.ProtocolTCP)}}})
+					&discovery.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: "kubernetes", Namespace: "default",
+						Labels: map[string]string{discovery.LabelServiceName: "kubernetes"}},
+						AddressType: discovery.AddressTypeIPv4,
+						Endpoints:   []discovery.Endpoint{{Addresses: []string{"192.168.0.1"}, Conditions: discovery.EndpointConditions{Ready: ptr.To(true)}}},
+						Ports:       []discovery.EndpointPort{{Name: ptr.To("https"), Port: ptr.To[int32](6443), Protocol: ptr.To(corev1.ProtocolTCP)}}})
 			},
 		},
 		{
 			name:   "missing service-name on a default-controller slice",
-			mutate: func(f *fixture) { delete(f.slice.Labels, discoveryv1.LabelServiceName) },
+			mutate: func(f *fixture) { delete(f.slice.Labels, discovery.LabelServiceName) },
 			want:   []string{"error missing-service-name " + webSlice},
 		},
 		{
 			name: "missing service-name on a custom slice",
 			mutate: func(f *fixture) {
-				delete(f.slice.Labels, discoveryv1.LabelServiceName)
-				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				delete(f.slice.Labels, discovery.LabelServiceName)
+				f.slice.Labels[discovery.LabelManagedBy] = custom
 			},
 			want: []string{"warning missing-service-name " + webSlice},
 		},
@@ -262,13 +262,13 @@ func TestRules(t *testing.T) {
 		{
 			name: "Service labels copied, reserved ones not",
 			mutate: func(f *fixture) {
-				f.web.Labels = map[string]string{"team": "blue", discoveryv1.LabelManagedBy: "spoof", discoveryv1.LabelServiceName: "spoof"}
+				f.web.Labels = map[string]string{"team": "blue", discovery.LabelManagedBy: "spoof", discovery.LabelServiceName: "spoof"}
 				f.slice.Labels["team"] = "blue"
 			},
 		},
 		{
 			name:   "labels of custom slices are not compared",
-			mutate: func(f *fixture) { f.slice.Labels[discoveryv1.LabelManagedBy] = custom; f.slice.Labels["x"] = "y" },
+			mutate: func(f *fixture) { f.slice.Labels[discovery.LabelManagedBy] = custom; f.slice.Labels["x"] = "y" },
 		},
 
 		// Ownership and life cycle.
@@ -284,7 +284,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:   "no owner on a custom slice is fine",
-			mutate: func(f *fixture) { f.slice.OwnerReferences = nil; f.slice.Labels[discoveryv1.LabelManagedBy] = custom },
+			mutate: func(f *fixture) { f.slice.OwnerReferences = nil; f.slice.Labels[discovery.LabelManagedBy] = custom },
 			want:   nil,
 		},
 		{
@@ -301,7 +301,7 @@ func TestRules(t *testing.T) {
 			name: "custom slice owned by an earlier Service",
 			mutate: func(f *fixture) {
 				f.slice.OwnerReferences[0].UID = "uid-web-old"
-				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				f.slice.Labels[discovery.LabelManagedBy] = custom
 			},
 			want: []string{"error owner-stale-uid " + webSlice},
 		},
@@ -320,7 +320,7 @@ func TestRules(t *testing.T) {
 		{
 			name: "custom slice owned by a custom resource",
 			mutate: func(f *fixture) {
-				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				f.slice.Labels[discovery.LabelManagedBy] = custom
 				f.slice.OwnerReferences[0] = metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "Backend", Name: "web", UID: "u", Controller: ptr.To(true)}
 			},
 		},
@@ -338,7 +338,7 @@ func TestRules(t *testing.T) {
 			mutate: func(f *fixture) {
 				f.web.Spec.Type = corev1.ServiceTypeExternalName
 				f.web.Spec.ClusterIP = ""
-				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				f.slice.Labels[discovery.LabelManagedBy] = custom
 			},
 			want: []string{"warning externalname-service-slice " + webSlice},
 		},
@@ -383,14 +383,14 @@ func TestRules(t *testing.T) {
 			name: "KEP-4770: slice of the named controller",
 			mutate: func(f *fixture) {
 				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
-				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				f.slice.Labels[discovery.LabelManagedBy] = custom
 			},
 		},
 		{
 			name: "KEP-4770: slice of a third controller",
 			mutate: func(f *fixture) {
 				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
-				f.slice.Labels[discoveryv1.LabelManagedBy] = customB
+				f.slice.Labels[discovery.LabelManagedBy] = customB
 			},
 			want: []string{"error delegated-foreign-slice " + webSlice},
 		},
@@ -429,7 +429,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:   "mirrored slice of skip-mirror Endpoints",
-			mutate: func(f *fixture) { f.ep.Labels = map[string]string{discoveryv1.LabelSkipMirror: "true"} },
+			mutate: func(f *fixture) { f.ep.Labels = map[string]string{discovery.LabelSkipMirror: "true"} },
 			want:   []string{"error mirror-ineligible " + mirSlice},
 		},
 		{
@@ -472,7 +472,7 @@ func TestRules(t *testing.T) {
 				f.ep.Subsets[0].Addresses = nil
 				for i := range 1001 {
 					ip := fmt.Sprintf("10.2.%d.%d", i/250, i%250+1)
-					f.mirror.Endpoints = append(f.mirror.Endpoints, discoveryv1.Endpoint{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}})
+					f.mirror.Endpoints = append(f.mirror.Endpoints, discovery.Endpoint{Addresses: []string{ip}, Conditions: discovery.EndpointConditions{Ready: ptr.To(true)}})
 					f.ep.Subsets[0].Addresses = append(f.ep.Subsets[0].Addresses, corev1.EndpointAddress{IP: ip})
 				}
 			},
@@ -485,7 +485,7 @@ func TestRules(t *testing.T) {
 				f.ep.Subsets[0].Addresses = nil
 				for i := range 1000 {
 					ip := fmt.Sprintf("10.2.%d.%d", i/250, i%250+1)
-					f.mirror.Endpoints = append(f.mirror.Endpoints, discoveryv1.Endpoint{Addresses: []string{ip}, Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)}})
+					f.mirror.Endpoints = append(f.mirror.Endpoints, discovery.Endpoint{Addresses: []string{ip}, Conditions: discovery.EndpointConditions{Ready: ptr.To(true)}})
 					f.ep.Subsets[0].Addresses = append(f.ep.Subsets[0].Addresses, corev1.EndpointAddress{IP: ip})
 				}
 			},
@@ -501,7 +501,7 @@ func TestRules(t *testing.T) {
 				for _, a := range many {
 					f.ep.Subsets[0].Addresses = append(f.ep.Subsets[0].Addresses, corev1.EndpointAddress{IP: a})
 				}
-				f.mirror.Endpoints = []discoveryv1.Endpoint{{}, {Addresses: many}}
+				f.mirror.Endpoints = []discovery.Endpoint{{}, {Addresses: many}}
 			},
 			// Every finding is reported (101 addresses and 10.1.0.2 not
 			// mirrored); only the text output shortens the list.
@@ -516,9 +516,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "nine zone hints",
 			mutate: func(f *fixture) {
-				h := &discoveryv1.EndpointHints{}
+				h := &discovery.EndpointHints{}
 				for i := range 9 {
-					h.ForZones = append(h.ForZones, discoveryv1.ForZone{Name: fmt.Sprintf("z%d", i)})
+					h.ForZones = append(h.ForZones, discovery.ForZone{Name: fmt.Sprintf("z%d", i)})
 				}
 				f.slice.Endpoints[0].Hints = h
 			},
@@ -537,7 +537,7 @@ func TestRules(t *testing.T) {
 		{
 			name: "IPv4 address in an IPv6 slice",
 			mutate: func(f *fixture) {
-				f.mirror.AddressType = discoveryv1.AddressTypeIPv6
+				f.mirror.AddressType = discovery.AddressTypeIPv6
 				f.ext.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv6Protocol}
 				f.mirror.Endpoints = f.mirror.Endpoints[:1]
 				f.ep.Subsets[0].NotReadyAddresses = nil
@@ -561,7 +561,7 @@ func TestRules(t *testing.T) {
 			name: "default slice of a family the Service does not have",
 			mutate: func(f *fixture) {
 				f.pod.Status.PodIPs = append(f.pod.Status.PodIPs, corev1.PodIP{IP: "fd00::1"})
-				f.slice.AddressType = discoveryv1.AddressTypeIPv6
+				f.slice.AddressType = discovery.AddressTypeIPv6
 				f.slice.Endpoints[0].Addresses = []string{"fd00::1"}
 			},
 			want: []string{"error address-family-not-served " + webSlice, "error endpoint-missing " + webSvc},
@@ -569,8 +569,8 @@ func TestRules(t *testing.T) {
 		{
 			name: "custom slice of a family the Service does not have",
 			mutate: func(f *fixture) {
-				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
-				f.slice.AddressType = discoveryv1.AddressTypeIPv6
+				f.slice.Labels[discovery.LabelManagedBy] = custom
+				f.slice.AddressType = discovery.AddressTypeIPv6
 				f.slice.Endpoints[0].Addresses = []string{"fd00::1"}
 			},
 			want: []string{"warning address-family-not-served " + webSlice},
@@ -581,7 +581,7 @@ func TestRules(t *testing.T) {
 				f.web.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}
 				f.pod.Status.PodIPs = append(f.pod.Status.PodIPs, corev1.PodIP{IP: "fd00::1"})
 				s := newSlice("web-v6", "web", DefaultControllerName, podEndpoint(f.pod))
-				s.AddressType = discoveryv1.AddressTypeIPv6
+				s.AddressType = discovery.AddressTypeIPv6
 				s.Endpoints[0].Addresses = []string{"fd00::1"}
 				f.extra = append(f.extra, s)
 			},
@@ -603,7 +603,7 @@ func TestRules(t *testing.T) {
 			mutate: func(f *fixture) {
 				f.web.Spec.Ports = append(f.web.Spec.Ports, corev1.ServicePort{Name: "metrics", Port: 9100, TargetPort: intstr.FromString("metrics"), Protocol: corev1.ProtocolTCP})
 				f.pod.Spec.Containers[0].Ports = append(f.pod.Spec.Containers[0].Ports, corev1.ContainerPort{Name: "metrics", ContainerPort: 9100, Protocol: corev1.ProtocolTCP})
-				f.slice.Ports = append(f.slice.Ports, discoveryv1.EndpointPort{Name: ptr.To("metrics"), Port: ptr.To[int32](9100), Protocol: ptr.To(corev1.ProtocolTCP)})
+				f.slice.Ports = append(f.slice.Ports, discovery.EndpointPort{Name: ptr.To("metrics"), Port: ptr.To[int32](9100), Protocol: ptr.To(corev1.ProtocolTCP)})
 				s := newSlice("web-other", "web", custom, podEndpoint(f.pod))
 				f.extra = append(f.extra, s)
 			},
@@ -630,7 +630,7 @@ func TestRules(t *testing.T) {
 			name: "custom endpoint without targetRef",
 			mutate: func(f *fixture) {
 				f.slice.Endpoints[0].TargetRef = nil
-				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				f.slice.Labels[discovery.LabelManagedBy] = custom
 			},
 		},
 		{
@@ -662,7 +662,7 @@ func TestRules(t *testing.T) {
 			name: "custom endpoint with a secondary-network address",
 			mutate: func(f *fixture) {
 				f.slice.Endpoints[0].Addresses = []string{"10.0.1.1"}
-				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				f.slice.Labels[discovery.LabelManagedBy] = custom
 			},
 		},
 		{
@@ -683,7 +683,7 @@ func TestRules(t *testing.T) {
 			name: "terminating Pod published correctly",
 			mutate: func(f *fixture) {
 				f.pod.DeletionTimestamp = &metav1.Time{}
-				f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{Ready: ptr.To(false), Serving: ptr.To(true), Terminating: ptr.To(true)}
+				f.slice.Endpoints[0].Conditions = discovery.EndpointConditions{Ready: ptr.To(false), Serving: ptr.To(true), Terminating: ptr.To(true)}
 			},
 		},
 		{
@@ -691,7 +691,7 @@ func TestRules(t *testing.T) {
 			mutate: func(f *fixture) {
 				f.web.Spec.PublishNotReadyAddresses = true
 				f.pod.Status.Conditions[0].Status = corev1.ConditionFalse
-				f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{Ready: ptr.To(true), Serving: ptr.To(false), Terminating: ptr.To(false)}
+				f.slice.Endpoints[0].Conditions = discovery.EndpointConditions{Ready: ptr.To(true), Serving: ptr.To(false), Terminating: ptr.To(false)}
 			},
 		},
 		{
@@ -699,20 +699,20 @@ func TestRules(t *testing.T) {
 			mutate: func(f *fixture) {
 				f.web.Spec.PublishNotReadyAddresses = true
 				f.pod.Status.Conditions[0].Status = corev1.ConditionFalse
-				f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{Ready: ptr.To(false), Serving: ptr.To(false), Terminating: ptr.To(false)}
+				f.slice.Endpoints[0].Conditions = discovery.EndpointConditions{Ready: ptr.To(false), Serving: ptr.To(false), Terminating: ptr.To(false)}
 			},
 			want: []string{"error endpoint-conditions " + webSlice},
 		},
 		{
 			name:   "default endpoint with unset conditions",
-			mutate: func(f *fixture) { f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{} },
+			mutate: func(f *fixture) { f.slice.Endpoints[0].Conditions = discovery.EndpointConditions{} },
 			want:   []string{"error endpoint-conditions " + webSlice},
 		},
 		{
 			name: "custom endpoint with unset conditions",
 			mutate: func(f *fixture) {
-				f.slice.Endpoints[0].Conditions = discoveryv1.EndpointConditions{}
-				f.slice.Labels[discoveryv1.LabelManagedBy] = custom
+				f.slice.Endpoints[0].Conditions = discovery.EndpointConditions{}
+				f.slice.Labels[discovery.LabelManagedBy] = custom
 			},
 		},
 		{
@@ -815,7 +815,7 @@ func TestRules(t *testing.T) {
 			name: "named targetPort not on the Pod and not in the slice",
 			mutate: func(f *fixture) {
 				f.web.Spec.Ports[0].TargetPort = intstr.FromString("nope")
-				f.slice.Ports = []discoveryv1.EndpointPort{}
+				f.slice.Ports = []discovery.EndpointPort{}
 			},
 		},
 		{
@@ -825,7 +825,7 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:   "resolvable port missing from a custom slice",
-			mutate: func(f *fixture) { f.slice.Ports = nil; f.slice.Labels[discoveryv1.LabelManagedBy] = custom },
+			mutate: func(f *fixture) { f.slice.Ports = nil; f.slice.Labels[discovery.LabelManagedBy] = custom },
 		},
 		{
 			name:   "mirrored port the Service does not have",

@@ -210,7 +210,7 @@ func (o *Options) Validate() error {
 		}
 	}
 	// The flags' values as given: "" and 0 are invalid here, not defaults.
-	if err := o.Config.validate(); err != nil {
+	if err := o.validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -18,7 +18,7 @@ package check
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 )
@@ -72,10 +72,10 @@ func (c *checker) checkSelectorLeftovers() {
 	}
 	mirrored := map[string]bool{} // namespace/name of Endpoints with a mirrored slice
 	for _, s := range c.inv.EndpointSlices {
-		if c.role(s.Labels[discoveryv1.LabelManagedBy]) != roleMirror {
+		if c.role(s.Labels[discovery.LabelManagedBy]) != roleMirror {
 			continue
 		}
-		name := s.Labels[discoveryv1.LabelServiceName]
+		name := s.Labels[discovery.LabelServiceName]
 		ep := c.endpoints[nn(s.Namespace, name)]
 		if ok, why := isEndpointsLeftover(ep, c.services[nn(s.Namespace, name)]); ok {
 			mirrored[s.Namespace+"/"+name] = true

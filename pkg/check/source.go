@@ -23,7 +23,7 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -117,7 +117,7 @@ func LoadCluster(ctx context.Context, client kubernetes.Interface, namespace str
 		return false, &InputError{File: "cluster", Err: fmt.Errorf("listing %s: %w", kind, err)}
 	}
 
-	esl, err := listAll(ctx, func(ctx context.Context, o metav1.ListOptions) ([]discoveryv1.EndpointSlice, string, error) {
+	esl, err := listAll(ctx, func(ctx context.Context, o metav1.ListOptions) ([]discovery.EndpointSlice, string, error) {
 		l, err := client.DiscoveryV1().EndpointSlices(namespace).List(ctx, o)
 		if err != nil {
 			return nil, "", err

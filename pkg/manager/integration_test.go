@@ -32,7 +32,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -201,9 +201,9 @@ func addPod(t *testing.T, client kubernetes.Interface, ns, name, node, ip string
 }
 
 // ownSlices returns the slices of Service web managed by slicekit.
-func ownSlices(ctx context.Context, client kubernetes.Interface, ns string) ([]discoveryv1.EndpointSlice, error) {
+func ownSlices(ctx context.Context, client kubernetes.Interface, ns string) ([]discovery.EndpointSlice, error) {
 	l, err := client.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{
-		LabelSelector: discoveryv1.LabelServiceName + "=web," + discoveryv1.LabelManagedBy + "=endpointslice-controller.k8s.io",
+		LabelSelector: discovery.LabelServiceName + "=web," + discovery.LabelManagedBy + "=endpointslice-controller.k8s.io",
 	})
 	if err != nil {
 		return nil, err

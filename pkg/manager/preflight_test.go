@@ -122,7 +122,7 @@ func TestStartupPreflight(t *testing.T) {
 	client.PrependReactor("create", "selfsubjectaccessreviews", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		ssar := a.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
 		ra := ssar.Spec.ResourceAttributes
-		ssar.Status.Allowed = !(ra.Resource == "endpoints" && ra.Subresource == "" && ra.Verb == "create")
+		ssar.Status.Allowed = ra.Resource != "endpoints" || ra.Subresource != "" || ra.Verb != "create"
 		return true, ssar, nil
 	})
 	for _, tc := range []struct {

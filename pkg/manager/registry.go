@@ -140,11 +140,11 @@ func (o *ControllerOptions) EnabledControllers() ([]string, error) {
 	var unknown []string
 	for _, item := range o.Controllers {
 		item = strings.TrimSpace(item)
-		switch {
-		case item == "*":
+		switch item {
+		case "*":
 			star = true
 			continue
-		case item == "":
+		case "":
 			continue
 		}
 		enable := !strings.HasPrefix(item, "-")

@@ -20,7 +20,7 @@ import (
 	"fmt"
 	"io"
 
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
@@ -31,7 +31,7 @@ import (
 // without managedFields, resourceVersion and a null creationTimestamp, so
 // that the output is valid input for the next render and a render of it
 // yields it unchanged. Keys are sorted, as kubectl prints them.
-func WriteYAML(w io.Writer, slices []*discoveryv1.EndpointSlice) error {
+func WriteYAML(w io.Writer, slices []*discovery.EndpointSlice) error {
 	for i, s := range slices {
 		b, err := MarshalEndpointSlice(s)
 		if err != nil {
@@ -69,9 +69,9 @@ func WriteObjectsYAML(w io.Writer, objs []runtime.Object) error {
 }
 
 // MarshalEndpointSlice returns one slice as WriteYAML prints it.
-func MarshalEndpointSlice(s *discoveryv1.EndpointSlice) ([]byte, error) {
+func MarshalEndpointSlice(s *discovery.EndpointSlice) ([]byte, error) {
 	cp := s.DeepCopy()
-	cp.APIVersion = discoveryv1.SchemeGroupVersion.String()
+	cp.APIVersion = discovery.SchemeGroupVersion.String()
 	cp.Kind = "EndpointSlice"
 	return marshalObject(cp)
 }

@@ -25,7 +25,7 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -66,7 +66,7 @@ type Result struct {
 	// EndpointSlices are every EndpointSlice that exists afterwards, the
 	// input's foreign ones included, sorted by namespace and name, as the
 	// fake API server stores them.
-	EndpointSlices []*discoveryv1.EndpointSlice
+	EndpointSlices []*discovery.EndpointSlice
 	// Passes is the number of passes run; the last one wrote nothing.
 	Passes int
 	// Warnings are the sync errors of the last pass (for instance a Pod on
@@ -316,17 +316,17 @@ func (c *caches) others() []runtime.Object {
 
 // endpointSlices returns the cached EndpointSlices sorted by namespace and
 // name.
-func (c *caches) endpointSlices() []*discoveryv1.EndpointSlice {
-	var out []*discoveryv1.EndpointSlice
+func (c *caches) endpointSlices() []*discovery.EndpointSlice {
+	var out []*discovery.EndpointSlice
 	for _, s := range c.sources {
 		if s.kind != "EndpointSlice" {
 			continue
 		}
 		for _, o := range s.indexer.List() {
-			out = append(out, o.(*discoveryv1.EndpointSlice).DeepCopy())
+			out = append(out, o.(*discovery.EndpointSlice).DeepCopy())
 		}
 	}
-	slices.SortFunc(out, func(a, b *discoveryv1.EndpointSlice) int {
+	slices.SortFunc(out, func(a, b *discovery.EndpointSlice) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out
@@ -345,7 +345,7 @@ func topologyWarnings(services []*corev1.Service) []error {
 			v, ok = svc.Annotations[corev1.AnnotationTopologyMode]
 		}
 		if ok && (v == "Auto" || v == "auto") {
-			out = append(out, fmt.Errorf("Service %s/%s asks for topology-aware hints, which render does not compute (they need Node events); the slices may differ from a live run", svc.Namespace, svc.Name))
+			out = append(out, fmt.Errorf("topology-aware hints of Service %s/%s are not computed by render (they need Node events); the slices may differ from a live run", svc.Namespace, svc.Name))
 		}
 	}
 	return out

@@ -26,7 +26,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/slicekit/slicekit/internal/casefile"
@@ -59,9 +59,9 @@ func (b *renderBackend) Settle(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("the output is not valid input: %w", err)
 	}
-	var slices []discoveryv1.EndpointSlice
+	var slices []discovery.EndpointSlice
 	for _, o := range decoded {
-		slices = append(slices, *o.Object.(*discoveryv1.EndpointSlice))
+		slices = append(slices, *o.Object.(*discovery.EndpointSlice))
 	}
 	b.world.SetEndpointSlices(slices)
 
@@ -82,8 +82,8 @@ func (b *renderBackend) Delete(_ context.Context, ref casefile.Ref) error { retu
 
 func (b *renderBackend) Apply(_ context.Context, obj runtime.Object) error { return b.world.Put(obj) }
 
-func (b *renderBackend) Slices(context.Context) ([]discoveryv1.EndpointSlice, error) {
-	var out []discoveryv1.EndpointSlice
+func (b *renderBackend) Slices(context.Context) ([]discovery.EndpointSlice, error) {
+	var out []discovery.EndpointSlice
 	for _, s := range b.world.EndpointSlices() {
 		out = append(out, *s)
 	}
@@ -188,16 +188,16 @@ func TestCase18EndpointSlicePart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var inputCustom *discoveryv1.EndpointSlice
+	var inputCustom *discovery.EndpointSlice
 	for _, o := range c.Input {
-		if s, ok := o.(*discoveryv1.EndpointSlice); ok && s.Name == "svc-a-custom" {
+		if s, ok := o.(*discovery.EndpointSlice); ok && s.Name == "svc-a-custom" {
 			inputCustom = s
 		}
 	}
 	got := map[string][]string{} // service -> "name managed-by"
 	for _, s := range res.EndpointSlices {
-		svc := s.Labels[discoveryv1.LabelServiceName]
-		got[svc] = append(got[svc], s.Name+" "+s.Labels[discoveryv1.LabelManagedBy])
+		svc := s.Labels[discovery.LabelServiceName]
+		got[svc] = append(got[svc], s.Name+" "+s.Labels[discovery.LabelManagedBy])
 		if s.Name == "svc-a-custom" {
 			want := inputCustom.DeepCopy()
 			// uid and generation are set on seeding, as the API server would.
@@ -345,7 +345,7 @@ func TestRenderOptions(t *testing.T) {
 			}
 			var got []string
 			for _, s := range res.EndpointSlices {
-				got = append(got, fmt.Sprintf("%s %d", s.Labels[discoveryv1.LabelManagedBy], len(s.Endpoints)))
+				got = append(got, fmt.Sprintf("%s %d", s.Labels[discovery.LabelManagedBy], len(s.Endpoints)))
 			}
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("slices (-want +got):\n%s", d)
@@ -397,7 +397,7 @@ func TestRenderWarnings(t *testing.T) {
 }
 
 func TestMarshalEndpointSlice(t *testing.T) {
-	s := &discoveryv1.EndpointSlice{AddressType: discoveryv1.AddressTypeIPv4}
+	s := &discovery.EndpointSlice{AddressType: discovery.AddressTypeIPv4}
 	s.Name, s.Namespace, s.ResourceVersion = "x", "ns", "42"
 	b, err := MarshalEndpointSlice(s)
 	if err != nil {

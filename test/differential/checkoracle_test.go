@@ -100,18 +100,6 @@ func (m *mutationState) freshIP(at discovery.AddressType) string {
 	return fmt.Sprintf("10.254.%d.%d", m.rng.IntN(250), 1+m.rng.IntN(250))
 }
 
-func (m *mutationState) podOf(e *discovery.Endpoint) *corev1.Pod {
-	if e.TargetRef == nil {
-		return nil
-	}
-	for _, p := range m.pods {
-		if p.Name == e.TargetRef.Name {
-			return p
-		}
-	}
-	return nil
-}
-
 var oracleMutants = []mutant{
 	{"drop endpoint", []check.RuleID{check.RuleEndpointMissing}, func(m *mutationState) bool {
 		// While the Service is being deleted KCM skips creates, so a

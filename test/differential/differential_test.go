@@ -381,15 +381,15 @@ func explain(h *harness, in stepInput, res *stepResult) (bad []diff, known []str
 		}
 	}
 	for _, d := range diffs {
-		switch {
-		case d.kind == "portOrder":
+		switch d.kind {
+		case "portOrder":
 			// Intended: slicekit keeps the Service's port order; KCM's order
 			// is a side effect of NewPortMapKey sorting its argument in
 			// place by a hash. The API treats ports as a set and both
 			// group slices by the same order-insensitive key.
 			known = append(known, d.kind)
 			continue
-		case d.kind == "topologyAddressTypeOrder":
+		case "topologyAddressTypeOrder":
 			known = append(known, d.kind)
 			continue
 		}
@@ -456,42 +456,6 @@ func undoInheritedNonIdempotence(_ *harness, _ stepInput, res *stepResult) (*ste
 	fixed := *res
 	fixed.idemWrites = nil
 	return &fixed, true
-}
-
-func isEmptyPlaceholder(s *discovery.EndpointSlice) bool {
-	return len(s.Endpoints) == 0 && len(s.Ports) == 0
-}
-
-// kcmSliceLabels are the labels KCM gives a new slice of svc (utils.go
-// setEndpointSliceLabels).
-func kcmSliceLabels(svc *corev1.Service) map[string]string {
-	out := map[string]string{}
-	for k, v := range svc.Labels {
-		if k != discovery.LabelServiceName && k != discovery.LabelManagedBy && k != corev1.IsHeadlessService {
-			out[k] = v
-		}
-	}
-	if svc.Spec.ClusterIP == corev1.ClusterIPNone || svc.Spec.ClusterIP == "" {
-		out[corev1.IsHeadlessService] = ""
-	}
-	out[discovery.LabelServiceName] = svc.Name
-	out[discovery.LabelManagedBy] = controllerName
-	return out
-}
-
-// kcmLabelsEqual is the label comparison of KCM's placeholderSliceCompare.
-func kcmLabelsEqual(a, b map[string]string) bool {
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	for k, v := range b {
-		if a[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // replayFile is one step, with everything needed to run it again

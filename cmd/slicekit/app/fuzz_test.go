@@ -24,7 +24,7 @@ import (
 	"strings"
 	"testing"
 
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/slicekit/slicekit/internal/inputfile"
@@ -106,12 +106,12 @@ func FuzzRenderAndCheck(f *testing.F) {
 			return
 		}
 		for _, o := range objs {
-			s, ok := o.Object.(*discoveryv1.EndpointSlice)
-			if !ok || isOwnManagedBy(s.Labels[discoveryv1.LabelManagedBy]) {
+			s, ok := o.Object.(*discovery.EndpointSlice)
+			if !ok || isOwnManagedBy(s.Labels[discovery.LabelManagedBy]) {
 				continue
 			}
 			if !strings.Contains(rOut, "name: "+s.Name+"\n") {
-				t.Fatalf("render dropped EndpointSlice %s/%s of %q:\n%s", s.Namespace, s.Name, s.Labels[discoveryv1.LabelManagedBy], rOut)
+				t.Fatalf("render dropped EndpointSlice %s/%s of %q:\n%s", s.Namespace, s.Name, s.Labels[discovery.LabelManagedBy], rOut)
 			}
 		}
 	})

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2/ktesting"
@@ -61,7 +61,7 @@ func TestRenderMatchesLive(t *testing.T) {
 	}
 	var want []string
 	for _, o := range rendered {
-		want = append(want, canonicalSlice(t, o.Object.(*discoveryv1.EndpointSlice)))
+		want = append(want, canonicalSlice(t, o.Object.(*discovery.EndpointSlice)))
 	}
 	slices.Sort(want)
 
@@ -121,7 +121,7 @@ func TestRenderMatchesLive(t *testing.T) {
 
 // canonicalSlice renders what a consumer sees of a slice, without the
 // generated name, uids, generation and annotations, endpoints sorted.
-func canonicalSlice(t *testing.T, s *discoveryv1.EndpointSlice) string {
+func canonicalSlice(t *testing.T, s *discovery.EndpointSlice) string {
 	t.Helper()
 	type endpoint struct {
 		Addresses  []string

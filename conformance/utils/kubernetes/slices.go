@@ -26,7 +26,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -59,9 +59,9 @@ type Port struct {
 
 // ServiceSlices lists the EndpointSlices of Service svc in ns whose
 // managed-by label is managedBy.
-func ServiceSlices(ctx context.Context, c clientset.Interface, ns, svc, managedBy string) ([]discoveryv1.EndpointSlice, error) {
+func ServiceSlices(ctx context.Context, c clientset.Interface, ns, svc, managedBy string) ([]discovery.EndpointSlice, error) {
 	l, err := c.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{
-		LabelSelector: labels.Set{discoveryv1.LabelServiceName: svc, discoveryv1.LabelManagedBy: managedBy}.String(),
+		LabelSelector: labels.Set{discovery.LabelServiceName: svc, discovery.LabelManagedBy: managedBy}.String(),
 	})
 	if err != nil {
 		return nil, err
@@ -93,9 +93,9 @@ func poll(t testing.TB, timeouts config.TimeoutConfig, timeout time.Duration, wh
 // (by address, with the Pod and conditions that want sets), and returns
 // those slices. An empty want accepts no slice or empty (placeholder)
 // slices.
-func SlicesMustHaveEndpoints(t testing.TB, c clientset.Interface, timeouts config.TimeoutConfig, ns, svc, managedBy string, want []Endpoint) []discoveryv1.EndpointSlice {
+func SlicesMustHaveEndpoints(t testing.TB, c clientset.Interface, timeouts config.TimeoutConfig, ns, svc, managedBy string, want []Endpoint) []discovery.EndpointSlice {
 	t.Helper()
-	var got []discoveryv1.EndpointSlice
+	var got []discovery.EndpointSlice
 	poll(t, timeouts, timeouts.SlicesConverge, fmt.Sprintf("the slices of Service %s/%s managed by %s have endpoints %s", ns, svc, managedBy, describe(want)),
 		func(ctx context.Context) (string, error) {
 			var err error
@@ -141,9 +141,9 @@ func (e Endpoint) String() string {
 
 // EndpointsDiff compares the endpoints of slices with want and returns
 // the differences, "" when there are none.
-func EndpointsDiff(got []discoveryv1.EndpointSlice, want []Endpoint) string {
+func EndpointsDiff(got []discovery.EndpointSlice, want []Endpoint) string {
 	type seen struct {
-		ep    discoveryv1.Endpoint
+		ep    discovery.Endpoint
 		slice string
 		n     int
 	}
@@ -220,7 +220,7 @@ func boolString(p *bool) string {
 // kubernetes.io/service-name and managed-by labels and exactly one
 // controller ownerReference, to svc (uid included), with
 // blockOwnerDeletion.
-func SlicesMustBeOwnedByService(t testing.TB, got []discoveryv1.EndpointSlice, svc *corev1.Service, managedBy string) {
+func SlicesMustBeOwnedByService(t testing.TB, got []discovery.EndpointSlice, svc *corev1.Service, managedBy string) {
 	t.Helper()
 	if err := OwnershipError(got, svc, managedBy); err != nil {
 		t.Fatal(err)
@@ -228,17 +228,17 @@ func SlicesMustBeOwnedByService(t testing.TB, got []discoveryv1.EndpointSlice, s
 }
 
 // OwnershipError is the check of SlicesMustBeOwnedByService as an error.
-func OwnershipError(got []discoveryv1.EndpointSlice, svc *corev1.Service, managedBy string) error {
+func OwnershipError(got []discovery.EndpointSlice, svc *corev1.Service, managedBy string) error {
 	var errs []error
 	if len(got) == 0 {
 		errs = append(errs, fmt.Errorf("no slice of Service %s managed by %s", svc.Name, managedBy))
 	}
 	for _, s := range got {
-		if v := s.Labels[discoveryv1.LabelServiceName]; v != svc.Name {
-			errs = append(errs, fmt.Errorf("slice %s: label %s=%q, want %q", s.Name, discoveryv1.LabelServiceName, v, svc.Name))
+		if v := s.Labels[discovery.LabelServiceName]; v != svc.Name {
+			errs = append(errs, fmt.Errorf("slice %s: label %s=%q, want %q", s.Name, discovery.LabelServiceName, v, svc.Name))
 		}
-		if v := s.Labels[discoveryv1.LabelManagedBy]; v != managedBy {
-			errs = append(errs, fmt.Errorf("slice %s: label %s=%q, want %q", s.Name, discoveryv1.LabelManagedBy, v, managedBy))
+		if v := s.Labels[discovery.LabelManagedBy]; v != managedBy {
+			errs = append(errs, fmt.Errorf("slice %s: label %s=%q, want %q", s.Name, discovery.LabelManagedBy, v, managedBy))
 		}
 		var ctrl []metav1.OwnerReference
 		for _, o := range s.OwnerReferences {
@@ -350,7 +350,7 @@ func ServiceMustHaveNoSlices(t testing.TB, c clientset.Interface, timeouts confi
 		})
 }
 
-func namesDiff(got []discoveryv1.EndpointSlice) string {
+func namesDiff(got []discovery.EndpointSlice) string {
 	if len(got) == 0 {
 		return ""
 	}
@@ -407,7 +407,7 @@ func SliceMustKeepResourceVersion(t testing.TB, c clientset.Interface, timeouts 
 			t.Fatalf("getting EndpointSlice %s/%s: %v", ns, name, err)
 		case s.ResourceVersion != rv:
 			t.Fatalf("EndpointSlice %s/%s was written: resourceVersion %s, was %s (managed-by %q, managedFields %s)",
-				ns, name, s.ResourceVersion, rv, s.Labels[discoveryv1.LabelManagedBy], managers(s.ManagedFields))
+				ns, name, s.ResourceVersion, rv, s.Labels[discovery.LabelManagedBy], managers(s.ManagedFields))
 		}
 		if time.Now().After(deadline) {
 			return

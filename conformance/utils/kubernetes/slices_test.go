@@ -21,22 +21,22 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 )
 
-func slice(name string, eps ...discoveryv1.Endpoint) discoveryv1.EndpointSlice {
-	return discoveryv1.EndpointSlice{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{discoveryv1.LabelServiceName: "web", discoveryv1.LabelManagedBy: "ctrl"},
+func slice(name string, eps ...discovery.Endpoint) discovery.EndpointSlice {
+	return discovery.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{discovery.LabelServiceName: "web", discovery.LabelManagedBy: "ctrl"},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: "web", UID: "u", Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}}},
 		Endpoints: eps,
 	}
 }
 
-func endpoint(addr, pod string, ready bool) discoveryv1.Endpoint {
-	return discoveryv1.Endpoint{Addresses: []string{addr}, TargetRef: &corev1.ObjectReference{Kind: "Pod", Name: pod},
-		Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(ready), Serving: ptr.To(ready), Terminating: ptr.To(false)}}
+func endpoint(addr, pod string, ready bool) discovery.Endpoint {
+	return discovery.Endpoint{Addresses: []string{addr}, TargetRef: &corev1.ObjectReference{Kind: "Pod", Name: pod},
+		Conditions: discovery.EndpointConditions{Ready: ptr.To(ready), Serving: ptr.To(ready), Terminating: ptr.To(false)}}
 }
 
 func TestEndpointsDiff(t *testing.T) {
@@ -44,18 +44,18 @@ func TestEndpointsDiff(t *testing.T) {
 	b := endpoint("10.0.0.2", "b", false)
 	tests := []struct {
 		name string
-		got  []discoveryv1.EndpointSlice
+		got  []discovery.EndpointSlice
 		want []Endpoint
 		diff string
 	}{
-		{"equal", []discoveryv1.EndpointSlice{slice("s1", a), slice("s2", b)}, []Endpoint{{Address: "10.0.0.1", Pod: "a", Ready: ptr.To(true)}, {Address: "10.0.0.2"}}, ""},
-		{"none wanted, placeholder", []discoveryv1.EndpointSlice{slice("s1")}, nil, ""},
-		{"missing", []discoveryv1.EndpointSlice{slice("s1", a)}, []Endpoint{{Address: "10.0.0.1"}, {Address: "10.0.0.2"}}, "missing 10.0.0.2"},
-		{"unexpected", []discoveryv1.EndpointSlice{slice("s1", a, b)}, []Endpoint{{Address: "10.0.0.1"}}, "unexpected 10.0.0.2 (slice s1)"},
-		{"twice", []discoveryv1.EndpointSlice{slice("s1", a), slice("s2", a)}, []Endpoint{{Address: "10.0.0.1"}}, "10.0.0.1 published 2 times"},
-		{"wrong pod", []discoveryv1.EndpointSlice{slice("s1", a)}, []Endpoint{{Address: "10.0.0.1", Pod: "x"}}, "targetRef Pod /a, want Pod x"},
-		{"wrong condition", []discoveryv1.EndpointSlice{slice("s1", b)}, []Endpoint{{Address: "10.0.0.2", Ready: ptr.To(true), Terminating: ptr.To(false)}}, "10.0.0.2: ready=false, want true"},
-		{"unset condition", []discoveryv1.EndpointSlice{slice("s1", discoveryv1.Endpoint{Addresses: []string{"10.0.0.3"}})}, []Endpoint{{Address: "10.0.0.3", Serving: ptr.To(true)}}, "serving=<unset>, want true"},
+		{"equal", []discovery.EndpointSlice{slice("s1", a), slice("s2", b)}, []Endpoint{{Address: "10.0.0.1", Pod: "a", Ready: ptr.To(true)}, {Address: "10.0.0.2"}}, ""},
+		{"none wanted, placeholder", []discovery.EndpointSlice{slice("s1")}, nil, ""},
+		{"missing", []discovery.EndpointSlice{slice("s1", a)}, []Endpoint{{Address: "10.0.0.1"}, {Address: "10.0.0.2"}}, "missing 10.0.0.2"},
+		{"unexpected", []discovery.EndpointSlice{slice("s1", a, b)}, []Endpoint{{Address: "10.0.0.1"}}, "unexpected 10.0.0.2 (slice s1)"},
+		{"twice", []discovery.EndpointSlice{slice("s1", a), slice("s2", a)}, []Endpoint{{Address: "10.0.0.1"}}, "10.0.0.1 published 2 times"},
+		{"wrong pod", []discovery.EndpointSlice{slice("s1", a)}, []Endpoint{{Address: "10.0.0.1", Pod: "x"}}, "targetRef Pod /a, want Pod x"},
+		{"wrong condition", []discovery.EndpointSlice{slice("s1", b)}, []Endpoint{{Address: "10.0.0.2", Ready: ptr.To(true), Terminating: ptr.To(false)}}, "10.0.0.2: ready=false, want true"},
+		{"unset condition", []discovery.EndpointSlice{slice("s1", discovery.Endpoint{Addresses: []string{"10.0.0.3"}})}, []Endpoint{{Address: "10.0.0.3", Serving: ptr.To(true)}}, "serving=<unset>, want true"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,21 +72,21 @@ func TestOwnershipError(t *testing.T) {
 	good := slice("s1")
 	tests := []struct {
 		name   string
-		mutate func(*discoveryv1.EndpointSlice)
+		mutate func(*discovery.EndpointSlice)
 		want   string
 	}{
-		{"owned", func(*discoveryv1.EndpointSlice) {}, ""},
-		{"no owner", func(s *discoveryv1.EndpointSlice) { s.OwnerReferences = nil }, "0 controller ownerReferences"},
-		{"stale uid", func(s *discoveryv1.EndpointSlice) { s.OwnerReferences[0].UID = "old" }, "uid old, want v1 Service web uid u"},
-		{"not blocking", func(s *discoveryv1.EndpointSlice) { s.OwnerReferences[0].BlockOwnerDeletion = nil }, "does not block owner deletion"},
-		{"wrong manager", func(s *discoveryv1.EndpointSlice) { s.Labels[discoveryv1.LabelManagedBy] = "x" }, "managed-by=\"x\""},
-		{"wrong service", func(s *discoveryv1.EndpointSlice) { s.Labels[discoveryv1.LabelServiceName] = "x" }, "service-name=\"x\""},
+		{"owned", func(*discovery.EndpointSlice) {}, ""},
+		{"no owner", func(s *discovery.EndpointSlice) { s.OwnerReferences = nil }, "0 controller ownerReferences"},
+		{"stale uid", func(s *discovery.EndpointSlice) { s.OwnerReferences[0].UID = "old" }, "uid old, want v1 Service web uid u"},
+		{"not blocking", func(s *discovery.EndpointSlice) { s.OwnerReferences[0].BlockOwnerDeletion = nil }, "does not block owner deletion"},
+		{"wrong manager", func(s *discovery.EndpointSlice) { s.Labels[discovery.LabelManagedBy] = "x" }, "managed-by=\"x\""},
+		{"wrong service", func(s *discovery.EndpointSlice) { s.Labels[discovery.LabelServiceName] = "x" }, "service-name=\"x\""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := *good.DeepCopy()
 			tc.mutate(&s)
-			err := OwnershipError([]discoveryv1.EndpointSlice{s}, svc, "ctrl")
+			err := OwnershipError([]discovery.EndpointSlice{s}, svc, "ctrl")
 			if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 				t.Errorf("OwnershipError = %v, want %q", err, tc.want)
 			}

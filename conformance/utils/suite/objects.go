@@ -27,7 +27,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -149,7 +149,7 @@ func ReadManifests(fsys fs.FS, paths ...string) ([]runtime.Object, error) {
 				m = v
 			case *corev1.Pod:
 				m = v
-			case *discoveryv1.EndpointSlice:
+			case *discovery.EndpointSlice:
 				m = v
 			default:
 				return nil, fmt.Errorf("%s: object %d: kind %s is not allowed in a fixture (Service, Pod, EndpointSlice)", p, i+1, o.GetObjectKind().GroupVersionKind().Kind)
@@ -181,7 +181,7 @@ func (s *ConformanceTestSuite) ApplyManifests(t *testing.T, ns string, paths ...
 			s.CreateService(t, ns, v)
 		case *corev1.Pod:
 			s.CreatePod(t, ns, v)
-		case *discoveryv1.EndpointSlice:
+		case *discovery.EndpointSlice:
 			v = v.DeepCopy()
 			v.Namespace = ns
 			if _, err := s.Client.DiscoveryV1().EndpointSlices(ns).Create(ctx, v, metav1.CreateOptions{}); err != nil {
@@ -470,7 +470,7 @@ func (s *ConformanceTestSuite) checkNamespace(t *testing.T, ns string) {
 		}
 		ours := map[string]bool{}
 		for _, sl := range inv.EndpointSlices {
-			if sl.Labels[discoveryv1.LabelManagedBy] == s.ControllerName {
+			if sl.Labels[discovery.LabelManagedBy] == s.ControllerName {
 				ours[sl.Name] = true
 			}
 		}

@@ -198,7 +198,7 @@ func NewConformanceTestSuite(opts Options) (*ConformanceTestSuite, error) {
 	client := opts.Client
 	if client == nil {
 		if opts.RestConfig == nil {
-			errs = append(errs, errors.New("Client or RestConfig is required"))
+			errs = append(errs, errors.New("either Client or RestConfig is required"))
 		} else {
 			cfg := rest.CopyConfig(opts.RestConfig)
 			// The check after each test lists v1 Endpoints, which draws

@@ -136,7 +136,7 @@ func TestTransforms(t *testing.T) {
 
 	slice := newSlice("s-1", "s", self, "10.0.0.1")
 	slice.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: self, Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "discovery.k8s.io/v1",
-		Time: ptrTime(time.Unix(100, 0)), FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:endpoints":{}}`)}}}
+		Time: ptrTime(time.Unix(100, 0)), FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:endpoints":{}}`)}}
 
 	node := newNode("n", "zone-a")
 	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Message: "kubelet is posting ready status", LastHeartbeatTime: metav1.Now()}}

@@ -23,7 +23,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kcm "k8s.io/endpointslice/trafficdist"
 	"k8s.io/utils/ptr"
@@ -38,7 +38,7 @@ func TestKCMParity(t *testing.T) {
 	if testing.Short() {
 		iterations = 500
 	}
-	sentinel := &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: "sentinel"}}
+	sentinel := &discovery.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: "sentinel"}}
 	for seed := range uint64(iterations) {
 		g := &gen{r: rand.New(rand.NewPCG(seed, 7))}
 		td := g.trafficDistribution()
@@ -49,7 +49,7 @@ func TestKCMParity(t *testing.T) {
 		kc, ku, kn := kcm.ReconcileHints(td, deepCopy(toCreate), deepCopy(toUpdate), slices.Clone(unchanged))
 		oc, ou, on := ReconcileHints(td, toCreate, toUpdate, unchanged)
 
-		for what, pair := range map[string][2][]*discoveryv1.EndpointSlice{
+		for what, pair := range map[string][2][]*discovery.EndpointSlice{
 			"create": {kc, oc}, "update": {ku, ou}, "unchanged": {kn, on},
 		} {
 			if diff := cmp.Diff(pair[0], pair[1]); diff != "" {
@@ -62,7 +62,7 @@ func TestKCMParity(t *testing.T) {
 		if !slices.Equal(unchangedArray, unchanged) {
 			t.Fatalf("seed %d: caller's unchanged array modified", seed)
 		}
-		for name, a := range map[string][]*discoveryv1.EndpointSlice{"create": toCreate, "update": toUpdate, "unchanged": unchanged} {
+		for name, a := range map[string][]*discovery.EndpointSlice{"create": toCreate, "update": toUpdate, "unchanged": unchanged} {
 			for _, s := range a[len(a):cap(a)] {
 				if s != sentinel {
 					t.Fatalf("seed %d: spare capacity of the caller's %s array written", seed, name)
@@ -94,9 +94,9 @@ func (g *gen) trafficDistribution() *string {
 	}
 }
 
-func (g *gen) endpoint() discoveryv1.Endpoint {
+func (g *gen) endpoint() discovery.Endpoint {
 	g.n++
-	ep := discoveryv1.Endpoint{Addresses: []string{fmt.Sprintf("10.0.%d.%d", g.n/250, g.n%250)}}
+	ep := discovery.Endpoint{Addresses: []string{fmt.Sprintf("10.0.%d.%d", g.n/250, g.n%250)}}
 	switch g.r.IntN(6) {
 	case 0:
 	case 1:
@@ -113,19 +113,19 @@ func (g *gen) endpoint() discoveryv1.Endpoint {
 	switch g.r.IntN(6) {
 	case 0, 1:
 	case 2:
-		ep.Hints = &discoveryv1.EndpointHints{}
+		ep.Hints = &discovery.EndpointHints{}
 	case 3:
-		ep.Hints = &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}}
+		ep.Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}}
 	case 4:
-		ep.Hints = &discoveryv1.EndpointHints{ForNodes: []discoveryv1.ForNode{{Name: "node-1"}}}
+		ep.Hints = &discovery.EndpointHints{ForNodes: []discovery.ForNode{{Name: "node-1"}}}
 	default:
 		// The hints the heuristics would set.
-		ep.Hints = &discoveryv1.EndpointHints{}
+		ep.Hints = &discovery.EndpointHints{}
 		if ep.Zone != nil {
-			ep.Hints.ForZones = []discoveryv1.ForZone{{Name: *ep.Zone}}
+			ep.Hints.ForZones = []discovery.ForZone{{Name: *ep.Zone}}
 		}
 		if ep.NodeName != nil && g.r.IntN(2) == 0 {
-			ep.Hints.ForNodes = []discoveryv1.ForNode{{Name: *ep.NodeName}}
+			ep.Hints.ForNodes = []discovery.ForNode{{Name: *ep.NodeName}}
 		}
 		if ep.Hints.ForZones == nil && ep.Hints.ForNodes == nil {
 			ep.Hints = nil
@@ -136,17 +136,17 @@ func (g *gen) endpoint() discoveryv1.Endpoint {
 
 // slices returns nil, an empty slice or a few EndpointSlices, sometimes with
 // spare capacity filled with sentinel.
-func (g *gen) slices(prefix string, sentinel *discoveryv1.EndpointSlice) []*discoveryv1.EndpointSlice {
+func (g *gen) slices(prefix string, sentinel *discovery.EndpointSlice) []*discovery.EndpointSlice {
 	n := g.r.IntN(4)
 	if n == 0 && g.r.IntN(2) == 0 {
 		return nil
 	}
-	out := make([]*discoveryv1.EndpointSlice, n, n+g.r.IntN(3))
+	out := make([]*discovery.EndpointSlice, n, n+g.r.IntN(3))
 	for i := range out[:cap(out)] {
 		out[:cap(out)][i] = sentinel
 	}
 	for i := range n {
-		s := &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", prefix, i)}}
+		s := &discovery.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", prefix, i)}}
 		for range g.r.IntN(5) {
 			s.Endpoints = append(s.Endpoints, g.endpoint())
 		}
@@ -155,11 +155,11 @@ func (g *gen) slices(prefix string, sentinel *discoveryv1.EndpointSlice) []*disc
 	return out
 }
 
-func deepCopy(in []*discoveryv1.EndpointSlice) []*discoveryv1.EndpointSlice {
+func deepCopy(in []*discovery.EndpointSlice) []*discovery.EndpointSlice {
 	if in == nil {
 		return nil
 	}
-	out := make([]*discoveryv1.EndpointSlice, len(in), cap(in))
+	out := make([]*discovery.EndpointSlice, len(in), cap(in))
 	for i, s := range in {
 		out[i] = s.DeepCopy()
 	}

@@ -24,7 +24,7 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 )
 
@@ -61,7 +61,7 @@ var closeTrafficDistribution = sets.New(
 // place); the order of the slices is KCM's.
 //
 // Source: k8s.io/endpointslice trafficdist/trafficdist.go.
-func ReconcileHints(trafficDistribution *string, slicesToCreate, slicesToUpdate, slicesUnchanged []*discoveryv1.EndpointSlice) ([]*discoveryv1.EndpointSlice, []*discoveryv1.EndpointSlice, []*discoveryv1.EndpointSlice) {
+func ReconcileHints(trafficDistribution *string, slicesToCreate, slicesToUpdate, slicesUnchanged []*discovery.EndpointSlice) ([]*discovery.EndpointSlice, []*discovery.EndpointSlice, []*discovery.EndpointSlice) {
 	var h heuristic = &defaultHeuristic{}
 
 	if trafficDistribution != nil && closeTrafficDistribution.Has(*trafficDistribution) {
@@ -100,13 +100,13 @@ func ReconcileHints(trafficDistribution *string, slicesToCreate, slicesToUpdate,
 }
 
 type heuristic interface {
-	needsUpdate(*discoveryv1.EndpointSlice) bool
-	update(*discoveryv1.EndpointSlice)
+	needsUpdate(*discovery.EndpointSlice) bool
+	update(*discovery.EndpointSlice)
 }
 
 // endpointReady returns true if an Endpoint has the Ready condition set to
 // true.
-func endpointReady(endpoint discoveryv1.Endpoint) bool {
+func endpointReady(endpoint discovery.Endpoint) bool {
 	return endpoint.Conditions.Ready != nil && *endpoint.Conditions.Ready
 }
 
@@ -116,7 +116,7 @@ type defaultHeuristic struct {
 }
 
 // needsUpdate returns true if any endpoint in the slice has a zone hint.
-func (defaultHeuristic) needsUpdate(slice *discoveryv1.EndpointSlice) bool {
+func (defaultHeuristic) needsUpdate(slice *discovery.EndpointSlice) bool {
 	if slice == nil {
 		return false
 	}
@@ -129,7 +129,7 @@ func (defaultHeuristic) needsUpdate(slice *discoveryv1.EndpointSlice) bool {
 }
 
 // update removes zone hints from all endpoints.
-func (defaultHeuristic) update(slice *discoveryv1.EndpointSlice) {
+func (defaultHeuristic) update(slice *discovery.EndpointSlice) {
 	for i := range slice.Endpoints {
 		slice.Endpoints[i].Hints = nil
 	}
@@ -142,7 +142,7 @@ type preferCloseHeuristic struct {
 
 // needsUpdate returns true if any ready endpoint in the slice has a
 // missing or incorrect hint.
-func (h preferCloseHeuristic) needsUpdate(slice *discoveryv1.EndpointSlice) bool {
+func (h preferCloseHeuristic) needsUpdate(slice *discovery.EndpointSlice) bool {
 	if slice == nil {
 		return false
 	}
@@ -183,23 +183,23 @@ func (h preferCloseHeuristic) needsUpdate(slice *discoveryv1.EndpointSlice) bool
 }
 
 // update adds a same zone topology hint for all ready endpoints
-func (h preferCloseHeuristic) update(slice *discoveryv1.EndpointSlice) {
+func (h preferCloseHeuristic) update(slice *discovery.EndpointSlice) {
 	for i, endpoint := range slice.Endpoints {
 		if !endpointReady(endpoint) {
 			continue
 		}
 
-		var forZones []discoveryv1.ForZone
-		var forNodes []discoveryv1.ForNode
+		var forZones []discovery.ForZone
+		var forNodes []discovery.ForNode
 		if endpoint.Zone != nil {
-			forZones = []discoveryv1.ForZone{{Name: *endpoint.Zone}}
+			forZones = []discovery.ForZone{{Name: *endpoint.Zone}}
 		}
 		if endpoint.NodeName != nil && h.generateNodeHints {
-			forNodes = []discoveryv1.ForNode{{Name: *endpoint.NodeName}}
+			forNodes = []discovery.ForNode{{Name: *endpoint.NodeName}}
 		}
 
 		if forZones != nil || forNodes != nil {
-			slice.Endpoints[i].Hints = &discoveryv1.EndpointHints{
+			slice.Endpoints[i].Hints = &discovery.EndpointHints{
 				ForZones: forZones,
 				ForNodes: forNodes,
 			}

@@ -25,7 +25,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
+	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/utils/ptr"
 )
 
@@ -34,158 +34,158 @@ func TestReconcileHints(t *testing.T) {
 		name string
 
 		trafficDistribution *string
-		slicesToCreate      []*discoveryv1.EndpointSlice
-		slicesToUpdate      []*discoveryv1.EndpointSlice
-		slicesUnchanged     []*discoveryv1.EndpointSlice
+		slicesToCreate      []*discovery.EndpointSlice
+		slicesToUpdate      []*discovery.EndpointSlice
+		slicesUnchanged     []*discovery.EndpointSlice
 
-		wantSlicesToCreate  []*discoveryv1.EndpointSlice
-		wantSlicesToUpdate  []*discoveryv1.EndpointSlice
-		wantSlicesUnchanged []*discoveryv1.EndpointSlice
+		wantSlicesToCreate  []*discovery.EndpointSlice
+		wantSlicesToUpdate  []*discovery.EndpointSlice
+		wantSlicesUnchanged []*discovery.EndpointSlice
 	}{
 		{
 			name: "should set zone hints with PreferClose",
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferClose),
-			slicesToCreate: []*discoveryv1.EndpointSlice{
+			slicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			slicesToUpdate: []*discoveryv1.EndpointSlice{
+			slicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							Zone:       ptr.To("zone-c"),
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			wantSlicesToCreate: []*discoveryv1.EndpointSlice{
+			wantSlicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
 						},
 					},
 				},
 			},
-			wantSlicesToUpdate: []*discoveryv1.EndpointSlice{
+			wantSlicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							Zone:       ptr.To("zone-c"),
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-c"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
 						},
 					},
 				},
@@ -195,146 +195,146 @@ func TestReconcileHints(t *testing.T) {
 			name: "should set zone hints with PreferSameZone",
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferSameZone),
-			slicesToCreate: []*discoveryv1.EndpointSlice{
+			slicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			slicesToUpdate: []*discoveryv1.EndpointSlice{
+			slicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							Zone:       ptr.To("zone-c"),
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			wantSlicesToCreate: []*discoveryv1.EndpointSlice{
+			wantSlicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
 						},
 					},
 				},
 			},
-			wantSlicesToUpdate: []*discoveryv1.EndpointSlice{
+			wantSlicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							Zone:       ptr.To("zone-c"),
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-c"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
 						},
 					},
 				},
@@ -344,169 +344,169 @@ func TestReconcileHints(t *testing.T) {
 			name: "should set zone and node hints with PreferSameNode",
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferSameNode),
-			slicesToCreate: []*discoveryv1.EndpointSlice{
+			slicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			slicesToUpdate: []*discoveryv1.EndpointSlice{
+			slicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							Zone:       ptr.To("zone-c"),
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			wantSlicesToCreate: []*discoveryv1.EndpointSlice{
+			wantSlicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForZones: []discoveryv1.ForZone{{Name: "zone-a"}},
-								ForNodes: []discoveryv1.ForNode{{Name: "node-1"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForZones: []discovery.ForZone{{Name: "zone-a"}},
+								ForNodes: []discovery.ForNode{{Name: "node-1"}},
 							},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForZones: []discoveryv1.ForZone{{Name: "zone-b"}},
-								ForNodes: []discoveryv1.ForNode{{Name: "node-2"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForZones: []discovery.ForZone{{Name: "zone-b"}},
+								ForNodes: []discovery.ForNode{{Name: "node-2"}},
 							},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForZones: []discoveryv1.ForZone{{Name: "zone-a"}},
-								ForNodes: []discoveryv1.ForNode{{Name: "node-3"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForZones: []discovery.ForZone{{Name: "zone-a"}},
+								ForNodes: []discovery.ForNode{{Name: "node-3"}},
 							},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForZones: []discoveryv1.ForZone{{Name: "zone-b"}},
-								ForNodes: []discoveryv1.ForNode{{Name: "node-4"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForZones: []discovery.ForZone{{Name: "zone-b"}},
+								ForNodes: []discovery.ForNode{{Name: "node-4"}},
 							},
 						},
 					},
 				},
 			},
-			wantSlicesToUpdate: []*discoveryv1.EndpointSlice{
+			wantSlicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForZones: []discoveryv1.ForZone{{Name: "zone-a"}},
-								ForNodes: []discoveryv1.ForNode{{Name: "node-5"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForZones: []discovery.ForZone{{Name: "zone-a"}},
+								ForNodes: []discovery.ForNode{{Name: "node-5"}},
 							},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForZones: []discoveryv1.ForZone{{Name: "zone-a"}},
-								ForNodes: []discoveryv1.ForNode{{Name: "node-6"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForZones: []discovery.ForZone{{Name: "zone-a"}},
+								ForNodes: []discovery.ForNode{{Name: "node-6"}},
 							},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForZones: []discoveryv1.ForZone{{Name: "zone-b"}},
-								ForNodes: []discoveryv1.ForNode{{Name: "node-7"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForZones: []discovery.ForZone{{Name: "zone-b"}},
+								ForNodes: []discovery.ForNode{{Name: "node-7"}},
 							},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							Zone:       ptr.To("zone-c"),
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForZones: []discoveryv1.ForZone{{Name: "zone-c"}},
-								ForNodes: []discoveryv1.ForNode{{Name: "node-8"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForZones: []discovery.ForZone{{Name: "zone-c"}},
+								ForNodes: []discovery.ForNode{{Name: "node-8"}},
 							},
 						},
 					},
@@ -517,73 +517,73 @@ func TestReconcileHints(t *testing.T) {
 			name: "should correct incorrect hints with PreferClose",
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferClose),
-			slicesToUpdate: []*discoveryv1.EndpointSlice{
+			slicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}}, // incorrect hint as per new heuristic
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}}, // incorrect hint as per new heuristic
 						},
 					},
 				},
 			},
-			slicesUnchanged: []*discoveryv1.EndpointSlice{
+			slicesUnchanged: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-c"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-c"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			wantSlicesToUpdate: []*discoveryv1.EndpointSlice{
+			wantSlicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-c"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-c"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
 						},
 					},
 				},
@@ -593,122 +593,122 @@ func TestReconcileHints(t *testing.T) {
 			name: "should not create hints with PreferClose if there are no zones",
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferClose),
-			slicesToCreate: []*discoveryv1.EndpointSlice{
+			slicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			slicesToUpdate: []*discoveryv1.EndpointSlice{
+			slicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			wantSlicesToCreate: []*discoveryv1.EndpointSlice{
+			wantSlicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			wantSlicesToUpdate: []*discoveryv1.EndpointSlice{
+			wantSlicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
@@ -718,145 +718,145 @@ func TestReconcileHints(t *testing.T) {
 			name: "should create only node hints with PreferSameNode if there are no zones",
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferSameNode),
-			slicesToCreate: []*discoveryv1.EndpointSlice{
+			slicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			slicesToUpdate: []*discoveryv1.EndpointSlice{
+			slicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			wantSlicesToCreate: []*discoveryv1.EndpointSlice{
+			wantSlicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForNodes: []discoveryv1.ForNode{{Name: "node-1"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForNodes: []discovery.ForNode{{Name: "node-1"}},
 							},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForNodes: []discoveryv1.ForNode{{Name: "node-2"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForNodes: []discovery.ForNode{{Name: "node-2"}},
 							},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForNodes: []discoveryv1.ForNode{{Name: "node-3"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForNodes: []discovery.ForNode{{Name: "node-3"}},
 							},
 						},
 						{
 							Addresses:  []string{"10.0.0.4"},
 							NodeName:   ptr.To("node-4"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForNodes: []discoveryv1.ForNode{{Name: "node-4"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForNodes: []discovery.ForNode{{Name: "node-4"}},
 							},
 						},
 					},
 				},
 			},
-			wantSlicesToUpdate: []*discoveryv1.EndpointSlice{
+			wantSlicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForNodes: []discoveryv1.ForNode{{Name: "node-5"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForNodes: []discovery.ForNode{{Name: "node-5"}},
 							},
 						},
 						{
 							Addresses:  []string{"10.0.0.6"},
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForNodes: []discoveryv1.ForNode{{Name: "node-6"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForNodes: []discovery.ForNode{{Name: "node-6"}},
 							},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.7"},
 							NodeName:   ptr.To("node-7"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForNodes: []discoveryv1.ForNode{{Name: "node-7"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForNodes: []discovery.ForNode{{Name: "node-7"}},
 							},
 						},
 						{
 							Addresses:  []string{"10.0.0.8"},
 							NodeName:   ptr.To("node-8"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discoveryv1.EndpointHints{
-								ForNodes: []discoveryv1.ForNode{{Name: "node-8"}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints: &discovery.EndpointHints{
+								ForNodes: []discovery.ForNode{{Name: "node-8"}},
 							},
 						},
 					},
@@ -867,26 +867,26 @@ func TestReconcileHints(t *testing.T) {
 			name: "unready endpoints should not trigger updates",
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferClose),
-			slicesUnchanged: []*discoveryv1.EndpointSlice{
+			slicesUnchanged: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(false)}, // endpoint is not ready
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(false)}, // endpoint is not ready
 						},
 					},
 				},
 			},
-			wantSlicesUnchanged: []*discoveryv1.EndpointSlice{ // ... so there should be no updates
+			wantSlicesUnchanged: []*discovery.EndpointSlice{ // ... so there should be no updates
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(false)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(false)},
 						},
 					},
 				},
@@ -896,86 +896,86 @@ func TestReconcileHints(t *testing.T) {
 			name: "should remove hints when trafficDistribution is unrecognized",
 
 			trafficDistribution: ptr.To("Unknown"),
-			slicesToCreate: []*discoveryv1.EndpointSlice{
+			slicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 					},
 				},
 			},
-			slicesToUpdate: []*discoveryv1.EndpointSlice{
+			slicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 					},
 				},
 			},
-			wantSlicesToCreate: []*discoveryv1.EndpointSlice{
+			wantSlicesToCreate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.1"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-1"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 						{
 							Addresses:  []string{"10.0.0.2"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-2"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.3"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-3"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 			},
-			wantSlicesToUpdate: []*discoveryv1.EndpointSlice{
+			wantSlicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
@@ -985,50 +985,50 @@ func TestReconcileHints(t *testing.T) {
 			name: "should remove hints when trafficDistribution is unset",
 
 			trafficDistribution: nil,
-			slicesToUpdate: []*discoveryv1.EndpointSlice{
+			slicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-a"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
 						},
 					},
 				},
 			},
-			slicesUnchanged: []*discoveryv1.EndpointSlice{
+			slicesUnchanged: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.6"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discoveryv1.EndpointHints{ForZones: []discoveryv1.ForZone{{Name: "zone-b"}}},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
+							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
 						},
 					},
 				},
 			},
-			wantSlicesToUpdate: []*discoveryv1.EndpointSlice{
+			wantSlicesToUpdate: []*discovery.EndpointSlice{
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.5"},
 							Zone:       ptr.To("zone-a"),
 							NodeName:   ptr.To("node-5"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
 				{
-					Endpoints: []discoveryv1.Endpoint{
+					Endpoints: []discovery.Endpoint{
 						{
 							Addresses:  []string{"10.0.0.6"},
 							Zone:       ptr.To("zone-b"),
 							NodeName:   ptr.To("node-6"),
-							Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 						},
 					},
 				},
@@ -1055,20 +1055,20 @@ func TestReconcileHints(t *testing.T) {
 
 // Ensure that the EndpointSlice objects within `slicesUnchanged` don't get modified.
 func TestReconcileHints_doesNotMutateUnchangedSlices(t *testing.T) {
-	originalEps := &discoveryv1.EndpointSlice{
-		Endpoints: []discoveryv1.Endpoint{
+	originalEps := &discovery.EndpointSlice{
+		Endpoints: []discovery.Endpoint{
 			{
 				Addresses:  []string{"10.0.0.1"},
 				Zone:       ptr.To("zone-a"),
 				NodeName:   ptr.To("node-1"),
-				Conditions: discoveryv1.EndpointConditions{Ready: ptr.To(true)},
+				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
 			},
 		},
 	}
 	clonedEps := originalEps.DeepCopy()
 
 	// originalEps should not get modified.
-	ReconcileHints(ptr.To(corev1.ServiceTrafficDistributionPreferClose), nil, nil, []*discoveryv1.EndpointSlice{originalEps})
+	ReconcileHints(ptr.To(corev1.ServiceTrafficDistributionPreferClose), nil, nil, []*discovery.EndpointSlice{originalEps})
 	if diff := cmp.Diff(clonedEps, originalEps); diff != "" {
 		t.Errorf("ReconcileHints(...) modified objects within slicesUnchanged, want objects within slicesUnchanged to remain unmodified: (-want, +got)\n%v", diff)
 	}
