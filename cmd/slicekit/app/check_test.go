@@ -69,6 +69,8 @@ func TestCheckFlagsAndInput(t *testing.T) {
 		{name: "empty directory", args: []string{"check", "-f", emptyDir}, wantCode: ExitOK, wantStderr: "note: no objects read from " + emptyDir},
 		{name: "empty file as JSON", args: []string{"check", "-f", empty, "-o", "json"}, wantCode: ExitOK, wantStderr: "note: no objects read",
 			wantJSON: "notes", wantStdout: "no objects read from"},
+		{name: "render of an empty file", args: []string{"render", "-f", empty}, wantCode: ExitOK, wantStderr: "slicekit render: note: no objects read from " + empty + ": nothing to render"},
+		{name: "render of an empty directory", args: []string{"render", "-f", emptyDir}, wantCode: ExitOK, wantStderr: "slicekit render: note: no objects read from " + emptyDir},
 		{name: "a dump with objects draws no note", args: []string{"check", "-f", "testdata/check-stale.yaml"}, wantCode: ExitFailure, wantStderr: "found errors"},
 	}
 	for _, tc := range tests {

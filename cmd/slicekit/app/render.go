@@ -18,6 +18,7 @@ package app
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -92,6 +93,11 @@ input (the error names the file and document).`,
 			}
 			for _, ig := range r.ignored {
 				fmt.Fprintf(s.Err, "%s: %s\n", cmd.CommandPath(), ig)
+			}
+			if len(r.objs) == 0 {
+				// As check: an empty file, "---" only or an empty
+				// directory is no error, but likely the wrong input.
+				fmt.Fprintf(s.Err, "%s: note: no objects read from %s: nothing to render\n", cmd.CommandPath(), strings.Join(files, ", "))
 			}
 			in := make([]runtime.Object, 0, len(r.objs))
 			for _, o := range r.objs {
