@@ -36,7 +36,7 @@ if [ -n "$upward" ]; then
 fi
 
 # The repository stands alone: no tracked file may refer to a folder beside
-# the checkout (../shared) or to a machine's absolute paths (the folder that
+# the checkout (such as the workplace's shared folder) or to a machine's absolute paths (the folder that
 # holds the checkout, home folders). Test data lives in testdata/, facts in docs/.
 parent="$(cd .. && pwd)"
 outside=$( { git grep -nIE '\.\./shared([/"` ]|$)' -- . ':!hack/verify.sh' || true;
