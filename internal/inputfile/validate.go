@@ -122,20 +122,7 @@ func validateService(svc *corev1.Service) field.ErrorList {
 	for i := range svc.Spec.Ports {
 		p := &svc.Spec.Ports[i]
 		fld := spec.Child("ports").Index(i)
-		switch {
-		case p.Name == "" && len(svc.Spec.Ports) > 1:
-			errs = append(errs, field.Required(fld.Child("name"), "required when the Service has more than one port"))
-		case p.Name != "":
-			errs = append(errs, msgs(fld.Child("name"), p.Name, validation.IsDNS1123Label(p.Name))...)
-			if names.Has(p.Name) {
-				errs = append(errs, field.Duplicate(fld.Child("name"), p.Name))
-			}
-			names.Insert(p.Name)
-		}
-		errs = append(errs, msgs(fld.Child("port"), p.Port, validation.IsValidPortNum(int(p.Port)))...)
-		if p.Protocol != "" && !oneOf(p.Protocol, protocols) {
-			errs = append(errs, field.NotSupported(fld.Child("protocol"), p.Protocol, protocols))
-		}
+		errs = append(errs, validateNamedPort(fld, p.Name, p.Port, p.Protocol, len(svc.Spec.Ports) > 1, "the Service", names)...)
 		errs = append(errs, validateTargetPort(fld.Child("targetPort"), p.TargetPort)...)
 		if p.NodePort != 0 {
 			errs = append(errs, msgs(fld.Child("nodePort"), p.NodePort, validation.IsValidPortNum(int(p.NodePort)))...)
@@ -310,20 +297,7 @@ func validateEndpoints(ep *corev1.Endpoints) field.ErrorList {
 		for j := range ss.Ports {
 			p := &ss.Ports[j]
 			pf := fld.Child("ports").Index(j)
-			switch {
-			case p.Name == "" && len(ss.Ports) > 1:
-				errs = append(errs, field.Required(pf.Child("name"), "required when the subset has more than one port"))
-			case p.Name != "":
-				errs = append(errs, msgs(pf.Child("name"), p.Name, validation.IsDNS1123Label(p.Name))...)
-				if names.Has(p.Name) {
-					errs = append(errs, field.Duplicate(pf.Child("name"), p.Name))
-				}
-				names.Insert(p.Name)
-			}
-			errs = append(errs, msgs(pf.Child("port"), p.Port, validation.IsValidPortNum(int(p.Port)))...)
-			if p.Protocol != "" && !oneOf(p.Protocol, protocols) {
-				errs = append(errs, field.NotSupported(pf.Child("protocol"), p.Protocol, protocols))
-			}
+			errs = append(errs, validateNamedPort(pf, p.Name, p.Port, p.Protocol, len(ss.Ports) > 1, "the subset", names)...)
 		}
 	}
 	return errs
@@ -432,6 +406,29 @@ func familyOf(ip string) (corev1.IPFamily, bool) {
 		return corev1.IPv4Protocol, true
 	}
 	return corev1.IPv6Protocol, true
+}
+
+// validateNamedPort checks a Service port or an Endpoints subset port at
+// fld as the API server does: a name (a DNS-1123 label, unique among
+// names, which records it) is required when owner has more than one port
+// (many); the port number and the protocol must be valid.
+func validateNamedPort(fld *field.Path, name string, port int32, protocol corev1.Protocol, many bool, owner string, names sets.Set[string]) field.ErrorList {
+	var errs field.ErrorList
+	switch {
+	case name == "" && many:
+		errs = append(errs, field.Required(fld.Child("name"), "required when "+owner+" has more than one port"))
+	case name != "":
+		errs = append(errs, msgs(fld.Child("name"), name, validation.IsDNS1123Label(name))...)
+		if names.Has(name) {
+			errs = append(errs, field.Duplicate(fld.Child("name"), name))
+		}
+		names.Insert(name)
+	}
+	errs = append(errs, msgs(fld.Child("port"), port, validation.IsValidPortNum(int(port)))...)
+	if protocol != "" && !oneOf(protocol, protocols) {
+		errs = append(errs, field.NotSupported(fld.Child("protocol"), protocol, protocols))
+	}
+	return errs
 }
 
 func oneOf[T comparable](v T, allowed []T) bool {
