@@ -1,23 +1,21 @@
-/*
-Copyright 2019 The Kubernetes Authors.
-
-Licensed under the Apache License, Version 2.0 (the "License");
-you may not use this file except in compliance with the License.
-You may obtain a copy of the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software
-distributed under the License is distributed on an "AS IS" BASIS,
-WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-See the License for the specific language governing permissions and
-limitations under the License.
-
-Modified for slicekit: ported from k8s.io/endpointslice@v0.37.2
-metrics/cache.go; the Cache sets the gauges of an injected *Metrics instead
-of globals; port groups are keyed by a caller-chosen string instead of
-util.PortMapKey; documentation added; nil *Cache methods are no-ops.
-*/
+// Copyright 2019 The Kubernetes Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+//
+// Modified for slicekit: ported from k8s.io/endpointslice@v0.37.2
+// metrics/cache.go; the Cache sets the gauges of an injected *Metrics instead
+// of globals; port groups are keyed by a caller-chosen string instead of
+// util.PortMapKey; documentation added; nil *Cache methods are no-ops.
 
 package metrics
 

@@ -1,27 +1,25 @@
-/*
-Copyright 2015 The Kubernetes Authors.
-
-Licensed under the Apache License, Version 2.0 (the "License");
-you may not use this file except in compliance with the License.
-You may obtain a copy of the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software
-distributed under the License is distributed on an "AS IS" BASIS,
-WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-See the License for the specific language governing permissions and
-limitations under the License.
-
-Modified for slicekit: ported from k8s.io/kubernetes@v1.37.2
-pkg/api/v1/endpoints/util.go (RepackSubsets, SortSubsets,
-LessEndpointAddress) and pkg/util/hash/hash.go (DeepHashObject), so that the
-product module does not depend on k8s.io/kubernetes. The algorithm and the
-hashes are unchanged, so subsets, addresses and ports come out in exactly
-KCM's order; sorting computes each hash once instead of twice per
-comparison; the result never aliases the input's slices; documentation
-added.
-*/
+// Copyright 2015 The Kubernetes Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+//
+// Modified for slicekit: ported from k8s.io/kubernetes@v1.37.2
+// pkg/api/v1/endpoints/util.go (RepackSubsets, SortSubsets,
+// LessEndpointAddress) and pkg/util/hash/hash.go (DeepHashObject), so that the
+// product module does not depend on k8s.io/kubernetes. The algorithm and the
+// hashes are unchanged, so subsets, addresses and ports come out in exactly
+// KCM's order; sorting computes each hash once instead of twice per
+// comparison; the result never aliases the input's slices; documentation
+// added.
 
 package endpoints
 
