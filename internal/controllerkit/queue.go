@@ -1,0 +1,128 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+
+package controllerkit
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+)
+
+// KCM's retry constants of the EndpointSlice, mirroring and Endpoints
+// controllers (pkg/controller/endpointslice/endpointslice_controller.go,
+// pkg/controller/endpointslicemirroring, pkg/controller/endpoint; behaviour
+// C9).
+const (
+	// MaxRetries is the number of times a key is retried before it is
+	// dropped out of the queue. With NewSyncQueue's rate limiter the delays
+	// are 1s, 2s, 4s, ..., 512s, 1000s (max).
+	MaxRetries = 15
+	// DefaultSyncBackOff and MaxSyncBackOff bound NewSyncQueue's per-item
+	// exponential back-off.
+	DefaultSyncBackOff = 1 * time.Second
+	MaxSyncBackOff     = 1000 * time.Second
+	// WorkerLoopPeriod is the pause before a worker that returned is
+	// restarted (KCM workerLoopPeriod).
+	WorkerLoopPeriod = time.Second
+)
+
+// NewSyncQueue returns the rate-limited queue of namespace/name keys KCM's
+// EndpointSlice and mirroring controllers use: the maximum of a per-item
+// exponential back-off from DefaultSyncBackOff to MaxSyncBackOff and an
+// overall bucket of 10 retries per second (burst 100). The back-off starts
+// at 1s rather than the default controller rate limiter's 5ms because a sync
+// can write many EndpointSlices. name names the queue in workqueue metrics;
+// mp may be nil (no metrics).
+func NewSyncQueue(name string, mp workqueue.MetricsProvider) workqueue.TypedRateLimitingInterface[string] {
+	return workqueue.NewTypedRateLimitingQueueWithConfig(
+		workqueue.NewTypedMaxOfRateLimiter(
+			workqueue.NewTypedItemExponentialFailureRateLimiter[string](DefaultSyncBackOff, MaxSyncBackOff),
+			&workqueue.TypedBucketRateLimiter[string]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
+		),
+		workqueue.TypedRateLimitingQueueConfig[string]{Name: name, MetricsProvider: mp},
+	)
+}
+
+// Retry says how HandleErr logs a failed item.
+type Retry struct {
+	// Verbosity is the log level of "retrying" lines (permission errors
+	// are always logged as errors, see LogRetry).
+	Verbosity int
+	// RetryMsg is logged when the item is requeued, DropMsg when it is
+	// dropped after MaxRetries.
+	RetryMsg, DropMsg string
+	// KeyName is the log key of the item ("key" when empty).
+	KeyName string
+}
+
+// HandleErr is KCM's handleErr for item of q after a sync that returned
+// err: nil forgets the item's back-off; otherwise the item is requeued with
+// back-off (AddRateLimited) while it has been requeued fewer than
+// MaxRetries times, and dropped (forgotten, reported through
+// utilruntime.HandleErrorWithContext) after that.
+func HandleErr[T comparable](ctx context.Context, q workqueue.TypedRateLimitingInterface[T], item T, err error, r Retry) {
+	if err == nil {
+		q.Forget(item)
+		return
+	}
+	keyName := r.KeyName
+	if keyName == "" {
+		keyName = "key"
+	}
+	logger := klog.FromContext(ctx)
+	if q.NumRequeues(item) < MaxRetries {
+		LogRetry(logger, r.Verbosity, err, r.RetryMsg, keyName, item)
+		q.AddRateLimited(item)
+		return
+	}
+	logger.Info(r.DropMsg, keyName, item, "err", err)
+	q.Forget(item)
+	utilruntime.HandleErrorWithContext(ctx, err, r.DropMsg, keyName, item)
+}
+
+// RunWorkers waits until the caches synced, calls start (which may be nil:
+// start-up sweeps), then runs each of workers until ctx is done, each
+// restarted after WorkerLoopPeriod if it returns (wait.UntilWithContext).
+// On return it calls shutDown (which shuts the controller's queues down, so
+// that the workers return) and waits for the workers. It returns an error
+// naming the controller when ctx ends before the caches synced, nil
+// otherwise. It is the body of KCM's controllers' Run.
+func RunWorkers(ctx context.Context, controller string, synced []cache.InformerSynced, start func(context.Context), shutDown func(), workers ...func(context.Context)) error {
+	var wg sync.WaitGroup
+	defer func() {
+		shutDown()
+		wg.Wait()
+	}()
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, synced...) {
+		return fmt.Errorf("%s: caches did not sync: %w", controller, context.Cause(ctx))
+	}
+	if start != nil {
+		start(ctx)
+	}
+	for _, w := range workers {
+		wg.Go(func() { wait.UntilWithContext(ctx, w, WorkerLoopPeriod) })
+	}
+	<-ctx.Done()
+	return nil
+}

@@ -1,0 +1,80 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+
+package controllerkit
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+)
+
+func TestHandleErr(t *testing.T) {
+	ctx := context.Background()
+	q := workqueue.NewTypedRateLimitingQueue(workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Millisecond, time.Millisecond))
+	defer q.ShutDown()
+	r := Retry{RetryMsg: "retrying", DropMsg: "dropping"}
+	boom := errors.New("boom")
+	for i := range MaxRetries {
+		HandleErr(ctx, q, "ns/a", boom, r)
+		if got := q.NumRequeues("ns/a"); got != i+1 {
+			t.Fatalf("after %d failures NumRequeues = %d, want %d", i+1, got, i+1)
+		}
+	}
+	HandleErr(ctx, q, "ns/a", boom, r) // the budget is spent: dropped
+	if got := q.NumRequeues("ns/a"); got != 0 {
+		t.Errorf("after MaxRetries+1 failures NumRequeues = %d, want 0 (dropped)", got)
+	}
+	HandleErr(ctx, q, "ns/b", boom, r)
+	HandleErr(ctx, q, "ns/b", nil, r)
+	if got := q.NumRequeues("ns/b"); got != 0 {
+		t.Errorf("after a success NumRequeues = %d, want 0", got)
+	}
+}
+
+func TestRunWorkers(t *testing.T) {
+	q := NewSyncQueue("test", nil)
+	var started, processed atomic.Int32
+	q.Add("ns/a")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- RunWorkers(ctx, "test", []cache.InformerSynced{func() bool { return true }},
+			func(context.Context) { started.Add(1) }, q.ShutDown,
+			Worker(q, func(_ context.Context, _ string) { processed.Add(1); cancel() }))
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("RunWorkers = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("RunWorkers did not return after ctx was cancelled")
+	}
+	if started.Load() != 1 || processed.Load() != 1 || !q.ShuttingDown() {
+		t.Errorf("start ran %d times, %d items processed, queue shut down %v; want 1, 1, true", started.Load(), processed.Load(), q.ShuttingDown())
+	}
+
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	if err := RunWorkers(ctx2, "test", []cache.InformerSynced{func() bool { return false }}, nil, func() {}); err == nil {
+		t.Error("RunWorkers with caches that never sync and a done ctx = nil, want an error")
+	}
+}

@@ -1,0 +1,115 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+
+package reconciler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	discovery "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	discoverylisters "k8s.io/client-go/listers/discovery/v1"
+)
+
+// StaleInformerCacheError is returned by OwnerSlices (and by the controllers'
+// sync functions that call it) when the EndpointSlice informer cache is older
+// than this reconciler's own writes for the owner: the tracker holds a newer
+// generation than a cached slice, or a slice it expects to be gone is still
+// cached (behaviour C13; KCM
+// staging/src/k8s.io/endpointslice/util/endpointslice_tracker.go
+// StaleSlices and pkg/controller/util/endpointslice StaleInformerCache).
+// Controllers retry the sync later and count it as syncs{result="stale"}.
+type StaleInformerCacheError struct {
+	// OwnerKind is the kind of the owner: "Service" or "Endpoints".
+	OwnerKind string
+	// Owner is the namespace/name key of the owner.
+	Owner string
+}
+
+// Error implements error.
+func (e *StaleInformerCacheError) Error() string {
+	return fmt.Sprintf("EndpointSlice informer cache is out of date for %s %s", e.OwnerKind, e.Owner)
+}
+
+// IsStaleInformerCache reports whether err is, or wraps, a
+// *StaleInformerCacheError.
+func IsStaleInformerCache(err error) bool {
+	var stale *StaleInformerCacheError
+	return errors.As(err, &stale)
+}
+
+// OwnerSlices lists from lister (an informer cache) this reconciler's slices
+// of the owner namespace/name: the slices labelled
+// endpointslice.kubernetes.io/managed-by with this reconciler's
+// Config.ControllerName and kubernetes.io/service-name with name (the label
+// KCM's EndpointSlice and mirroring controllers both select by). Slices
+// pending deletion are left out (KCM dropEndpointSlicesPendingDeletion, C12:
+// a slice held by a finalizer would otherwise keep the tracker reporting a
+// stale cache). The result is sorted by name and holds shallow copies without
+// managedFields where the cached object had them (the planner deep-copies
+// what it updates, and managedFields must not be echoed back); the cached
+// objects are never modified.
+//
+// It returns a wrapped lister error, or a *StaleInformerCacheError (OwnerKind
+// from Config.OwnerGVK) when the tracker has seen newer writes for the owner
+// than the cache holds (C13). Slices of other controllers are never listed.
+func (r *Reconciler) OwnerSlices(lister discoverylisters.EndpointSliceLister, namespace, name string) ([]*discovery.EndpointSlice, error) {
+	selector := labels.Set{
+		discovery.LabelServiceName: name,
+		discovery.LabelManagedBy:   r.cfg.ControllerName,
+	}.AsSelectorPreValidated()
+	cached, err := lister.EndpointSlices(namespace).List(selector)
+	if err != nil {
+		return nil, fmt.Errorf("listing EndpointSlices of %s %s/%s: %w", r.cfg.OwnerGVK.Kind, namespace, name, err)
+	}
+	out := make([]*discovery.EndpointSlice, 0, len(cached))
+	for _, s := range cached {
+		if s.DeletionTimestamp != nil {
+			continue
+		}
+		if len(s.ManagedFields) > 0 {
+			cp := *s // shallow: maps and slices stay shared and are never modified
+			cp.ManagedFields = nil
+			s = &cp
+		}
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b *discovery.EndpointSlice) int { return strings.Compare(a.Name, b.Name) })
+	if r.tracker.StaleSlices(namespace, name, out) {
+		return nil, &StaleInformerCacheError{OwnerKind: r.cfg.OwnerGVK.Kind, Owner: namespace + "/" + name}
+	}
+	return out, nil
+}
+
+// Release deletes all of this reconciler's slices of the owner
+// namespace/name, for an owner the controller stops writing for (a Service
+// handed over by the KEP-4770 label, released by a custom controller, or
+// that selects no Pods any more; an Endpoints object no longer mirrored):
+// OwnerSlices, then DeleteAll (UID preconditions, tracker, changes metric,
+// DeleteOwner). It returns the number of slices deleted, and the error of
+// OwnerSlices (a *StaleInformerCacheError when the cache is older than this
+// reconciler's writes, so that a slice just created is not missed) or of
+// DeleteAll. The caller records its own Events.
+func (r *Reconciler) Release(ctx context.Context, lister discoverylisters.EndpointSliceLister, namespace, name string) (int, error) {
+	existing, err := r.OwnerSlices(lister, namespace, name)
+	if err != nil {
+		return 0, err
+	}
+	return r.DeleteAll(ctx, namespace, name, existing)
+}
