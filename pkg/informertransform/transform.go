@@ -1,0 +1,307 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+
+package informertransform
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Informer names one informer of a shared factory.
+type Informer string
+
+// The informers slicekit's controllers use.
+const (
+	Pods           Informer = "pods"
+	Services       Informer = "services"
+	EndpointSlices Informer = "endpointslices"
+	Nodes          Informer = "nodes"
+	Endpoints      Informer = "endpoints"
+)
+
+// Reads is what one controller reads from the shared informers. The zero
+// value uses no informer.
+type Reads struct {
+	// Informers are the informers the controller uses. Install touches
+	// only informers some controller uses, so that declaring reads never
+	// starts a watch nobody needs.
+	Informers []Informer
+	// PodAnnotations are the Pod annotation keys the controller reads
+	// (for example the Multus network-status annotations); every other
+	// annotation is dropped from cached Pods.
+	PodAnnotations []string
+	// AllPodFields: the controller may read any field of a Pod (a CEL
+	// expression can); Pods are then cached whole.
+	AllPodFields bool
+	// AllServiceFields: the controller may read any field of a Service;
+	// Services are then cached whole.
+	AllServiceFields bool
+}
+
+// Transforms holds the composed transform of each used informer; an
+// informer missing from the map is not used by any controller.
+type Transforms map[Informer]cache.TransformFunc
+
+// Compose returns the transforms that keep the union of what reads
+// declare: for each informer some declaration uses, a transform keeping the
+// fields listed in the package doc plus the declared Pod annotations, or
+// nil (no transform: objects cached whole) when a declaration reads all
+// fields of that kind. The result does not depend on the order of reads.
+func Compose(reads ...Reads) Transforms {
+	used := map[Informer]bool{}
+	annotations := map[string]bool{}
+	allPod, allService := false, false
+	for _, r := range reads {
+		for _, inf := range r.Informers {
+			used[inf] = true
+		}
+		for _, k := range r.PodAnnotations {
+			annotations[k] = true
+		}
+		allPod = allPod || r.AllPodFields
+		allService = allService || r.AllServiceFields
+	}
+	t := Transforms{}
+	for inf := range used {
+		switch inf {
+		case Pods:
+			if !allPod {
+				t[inf] = PodTransform(slices.Sorted(maps.Keys(annotations))...)
+			} else {
+				t[inf] = nil
+			}
+		case Services:
+			if !allService {
+				t[inf] = TransformService
+			} else {
+				t[inf] = nil
+			}
+		case EndpointSlices:
+			t[inf] = TransformEndpointSlice
+		case Nodes:
+			t[inf] = TransformNode
+		case Endpoints:
+			t[inf] = TransformEndpoints
+		}
+	}
+	return t
+}
+
+// Install sets each non-nil transform of t on the factory's informer,
+// requesting only informers present in t. It must be called before the
+// factory starts (client-go refuses to change a running informer's
+// transform); it returns the refusals joined, naming the informers. The
+// controllers work without the transforms, with more memory.
+func (t Transforms) Install(factory informers.SharedInformerFactory) error {
+	var errs []error
+	for _, inf := range slices.Sorted(maps.Keys(t)) {
+		fn := t[inf]
+		if fn == nil {
+			continue
+		}
+		var informer cache.SharedIndexInformer
+		switch inf {
+		case Pods:
+			informer = factory.Core().V1().Pods().Informer()
+		case Services:
+			informer = factory.Core().V1().Services().Informer()
+		case EndpointSlices:
+			informer = factory.Discovery().V1().EndpointSlices().Informer()
+		case Nodes:
+			informer = factory.Core().V1().Nodes().Informer()
+		case Endpoints:
+			informer = factory.Core().V1().Endpoints().Informer() //nolint:staticcheck // v1 Endpoints are what the mirroring and Endpoints controllers read
+		default:
+			errs = append(errs, fmt.Errorf("informer transform: unknown informer %q", inf))
+			continue
+		}
+		if err := informer.SetTransform(fn); err != nil {
+			errs = append(errs, fmt.Errorf("installing the %s informer transform: %w", inf, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// trimmedMeta keeps the identity, labels, version and lifecycle timestamps
+// of an object, without annotations, owner references, finalizers or
+// managedFields.
+func trimmedMeta(m *metav1.ObjectMeta) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Name:              m.Name,
+		Namespace:         m.Namespace,
+		UID:               m.UID,
+		ResourceVersion:   m.ResourceVersion,
+		Generation:        m.Generation,
+		CreationTimestamp: m.CreationTimestamp,
+		DeletionTimestamp: m.DeletionTimestamp,
+		Labels:            m.Labels,
+	}
+}
+
+// PodTransform returns a Pod transform keeping what the endpoint rules read
+// (package doc) plus the given annotations. Like every transform here it
+// builds a new object (the argument is never modified), returns objects of
+// other types (cache.DeletedFinalStateUnknown) as they are, and is
+// idempotent, as client-go requires.
+func PodTransform(annotations ...string) cache.TransformFunc {
+	keep := slices.Clone(annotations)
+	return func(obj any) (any, error) {
+		pod, ok := obj.(*corev1.Pod)
+		if !ok {
+			return obj, nil
+		}
+		out := &corev1.Pod{
+			TypeMeta:   pod.TypeMeta,
+			ObjectMeta: trimmedMeta(&pod.ObjectMeta),
+			Spec: corev1.PodSpec{
+				NodeName:  pod.Spec.NodeName,
+				Hostname:  pod.Spec.Hostname,
+				Subdomain: pod.Spec.Subdomain,
+			},
+			Status: corev1.PodStatus{
+				Phase:      pod.Status.Phase,
+				PodIP:      pod.Status.PodIP,
+				PodIPs:     pod.Status.PodIPs,
+				Conditions: pod.Status.Conditions,
+			},
+		}
+		for _, k := range keep {
+			if v, ok := pod.Annotations[k]; ok {
+				if out.Annotations == nil {
+					out.Annotations = map[string]string{}
+				}
+				out.Annotations[k] = v
+			}
+		}
+		if len(pod.Spec.Containers) > 0 {
+			out.Spec.Containers = make([]corev1.Container, len(pod.Spec.Containers))
+			for i := range pod.Spec.Containers {
+				c := &pod.Spec.Containers[i]
+				out.Spec.Containers[i] = corev1.Container{Name: c.Name, Ports: c.Ports}
+			}
+		}
+		if len(pod.Spec.InitContainers) > 0 {
+			out.Spec.InitContainers = make([]corev1.Container, len(pod.Spec.InitContainers))
+			for i := range pod.Spec.InitContainers {
+				c := &pod.Spec.InitContainers[i]
+				out.Spec.InitContainers[i] = corev1.Container{Name: c.Name, Ports: c.Ports, RestartPolicy: c.RestartPolicy}
+			}
+		}
+		return out, nil
+	}
+}
+
+// withoutLastApplied returns annotations without kubectl's last-applied
+// configuration: a as it is when it has none, else a new map.
+func withoutLastApplied(a map[string]string) map[string]string {
+	if _, ok := a[corev1.LastAppliedConfigAnnotation]; !ok {
+		return a
+	}
+	out := make(map[string]string, len(a)-1)
+	for k, v := range a {
+		if k != corev1.LastAppliedConfigAnnotation {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// TransformService keeps a Service without managedFields and without the
+// last-applied-configuration annotation (package doc).
+func TransformService(obj any) (any, error) {
+	svc, ok := obj.(*corev1.Service)
+	if !ok {
+		return obj, nil
+	}
+	out := &corev1.Service{TypeMeta: svc.TypeMeta, ObjectMeta: svc.ObjectMeta, Spec: svc.Spec}
+	out.ManagedFields = nil
+	out.Annotations = withoutLastApplied(svc.Annotations)
+	return out, nil
+}
+
+// TransformEndpoints keeps an Endpoints object without managedFields and
+// without the last-applied-configuration annotation (package doc).
+func TransformEndpoints(obj any) (any, error) {
+	ep, ok := obj.(*corev1.Endpoints) //nolint:staticcheck // v1 Endpoints are what the mirroring and Endpoints controllers read
+	if !ok {
+		return obj, nil
+	}
+	out := &corev1.Endpoints{TypeMeta: ep.TypeMeta, ObjectMeta: ep.ObjectMeta, Subsets: ep.Subsets} //nolint:staticcheck // as above
+	out.ManagedFields = nil
+	out.Annotations = withoutLastApplied(ep.Annotations)
+	return out, nil
+}
+
+// TransformEndpointSlice keeps an EndpointSlice whole except the
+// managedFields entries' fieldsV1 (package doc).
+func TransformEndpointSlice(obj any) (any, error) {
+	s, ok := obj.(*discovery.EndpointSlice)
+	if !ok {
+		return obj, nil
+	}
+	out := &discovery.EndpointSlice{
+		TypeMeta:    s.TypeMeta,
+		ObjectMeta:  s.ObjectMeta,
+		AddressType: s.AddressType,
+		Endpoints:   s.Endpoints,
+		Ports:       s.Ports,
+	}
+	if len(s.ManagedFields) > 0 {
+		mf := make([]metav1.ManagedFieldsEntry, len(s.ManagedFields))
+		for i := range s.ManagedFields {
+			e := &s.ManagedFields[i]
+			mf[i] = metav1.ManagedFieldsEntry{
+				Manager:     e.Manager,
+				Operation:   e.Operation,
+				APIVersion:  e.APIVersion,
+				Time:        e.Time,
+				Subresource: e.Subresource,
+			}
+		}
+		out.ManagedFields = mf
+	}
+	return out, nil
+}
+
+// TransformNode keeps a Node's identity, labels, allocatable resources and
+// condition types and statuses (package doc).
+func TransformNode(obj any) (any, error) {
+	node, ok := obj.(*corev1.Node)
+	if !ok {
+		return obj, nil
+	}
+	out := &corev1.Node{
+		TypeMeta:   node.TypeMeta,
+		ObjectMeta: trimmedMeta(&node.ObjectMeta),
+		Status:     corev1.NodeStatus{Allocatable: node.Status.Allocatable},
+	}
+	if len(node.Status.Conditions) > 0 {
+		out.Status.Conditions = make([]corev1.NodeCondition, len(node.Status.Conditions))
+		for i := range node.Status.Conditions {
+			c := &node.Status.Conditions[i]
+			out.Status.Conditions[i] = corev1.NodeCondition{Type: c.Type, Status: c.Status}
+		}
+	}
+	return out, nil
+}
