@@ -12,7 +12,6 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 // Package informertransform composes the client-go informer transforms of
 // the controllers that share one informer factory in `slicekit run` and
 // `slicekit render`.
