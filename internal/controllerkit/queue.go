@@ -12,7 +12,6 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 package controllerkit
 
 import (
@@ -42,25 +41,43 @@ const (
 	// exponential back-off.
 	DefaultSyncBackOff = 1 * time.Second
 	MaxSyncBackOff     = 1000 * time.Second
+	// MirroringMaxSyncBackOff is KCM's mirroring controller's bound (rule
+	// b12): delays 1s, 2s, 4s, ..., 64s, 100s (max).
+	MirroringMaxSyncBackOff = 100 * time.Second
 	// WorkerLoopPeriod is the pause before a worker that returned is
 	// restarted (KCM workerLoopPeriod).
 	WorkerLoopPeriod = time.Second
 )
 
 // NewSyncQueue returns the rate-limited queue of namespace/name keys KCM's
-// EndpointSlice and mirroring controllers use: the maximum of a per-item
-// exponential back-off from DefaultSyncBackOff to MaxSyncBackOff and an
+// EndpointSlice controller uses: NewSyncQueueWithBackOff with
+// MaxSyncBackOff (KCM endpointslice_controller.go maxSyncBackOff).
+func NewSyncQueue(name string, mp workqueue.MetricsProvider) workqueue.TypedRateLimitingInterface[string] {
+	return NewSyncQueueWithBackOff(name, MaxSyncBackOff, mp)
+}
+
+// NewSyncQueueWithBackOff returns the rate-limited queue of namespace/name
+// keys KCM's EndpointSlice and mirroring controllers use: the maximum of a
+// per-item exponential back-off from DefaultSyncBackOff to maxBackOff and an
 // overall bucket of 10 retries per second (burst 100). The back-off starts
 // at 1s rather than the default controller rate limiter's 5ms because a sync
-// can write many EndpointSlices. name names the queue in workqueue metrics;
-// mp may be nil (no metrics).
-func NewSyncQueue(name string, mp workqueue.MetricsProvider) workqueue.TypedRateLimitingInterface[string] {
+// can write many EndpointSlices. maxBackOff is MaxSyncBackOff for the
+// EndpointSlice controller and MirroringMaxSyncBackOff for the mirroring
+// controller (KCM endpointslicemirroring_controller.go maxSyncBackOff).
+// name names the queue in workqueue metrics; mp may be nil (no metrics).
+func NewSyncQueueWithBackOff(name string, maxBackOff time.Duration, mp workqueue.MetricsProvider) workqueue.TypedRateLimitingInterface[string] {
 	return workqueue.NewTypedRateLimitingQueueWithConfig(
-		workqueue.NewTypedMaxOfRateLimiter(
-			workqueue.NewTypedItemExponentialFailureRateLimiter[string](DefaultSyncBackOff, MaxSyncBackOff),
-			&workqueue.TypedBucketRateLimiter[string]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
-		),
+		syncRateLimiter(maxBackOff),
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: name, MetricsProvider: mp},
+	)
+}
+
+// syncRateLimiter is NewSyncQueueWithBackOff's rate limiter.
+func syncRateLimiter(maxBackOff time.Duration) workqueue.TypedRateLimiter[string] {
+	return workqueue.NewTypedMaxOfRateLimiter(
+		workqueue.NewTypedItemExponentialFailureRateLimiter[string](DefaultSyncBackOff, maxBackOff),
+		// 10 qps, 100 bucket size: overall retry speed, not per item.
+		&workqueue.TypedBucketRateLimiter[string]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
 	)
 }
 
@@ -74,6 +91,10 @@ type Retry struct {
 	RetryMsg, DropMsg string
 	// KeyName is the log key of the item ("key" when empty).
 	KeyName string
+	// HandleErrorMsg is the message passed to utilruntime.HandleError when
+	// the item is dropped (DropMsg when empty): KCM's mirroring controller
+	// logs one message and reports another.
+	HandleErrorMsg string
 }
 
 // HandleErr is KCM's handleErr for item of q after a sync that returned
@@ -98,7 +119,11 @@ func HandleErr[T comparable](ctx context.Context, q workqueue.TypedRateLimitingI
 	}
 	logger.Info(r.DropMsg, keyName, item, "err", err)
 	q.Forget(item)
-	utilruntime.HandleErrorWithContext(ctx, err, r.DropMsg, keyName, item)
+	handleMsg := r.HandleErrorMsg
+	if handleMsg == "" {
+		handleMsg = r.DropMsg
+	}
+	utilruntime.HandleErrorWithContext(ctx, err, handleMsg, keyName, item)
 }
 
 // RunWorkers waits until the caches synced, calls start (which may be nil:

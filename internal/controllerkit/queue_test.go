@@ -12,7 +12,6 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 package controllerkit
 
 import (
@@ -46,6 +45,42 @@ func TestHandleErr(t *testing.T) {
 	HandleErr(ctx, q, "ns/b", nil, r)
 	if got := q.NumRequeues("ns/b"); got != 0 {
 		t.Errorf("after a success NumRequeues = %d, want 0", got)
+	}
+}
+
+func TestSyncRateLimiter(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		maxBackOff time.Duration
+		want       []time.Duration // delays of the first failures, then the bound
+	}{
+		{"EndpointSlice", MaxSyncBackOff, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 64 * time.Second, 1000 * time.Second}},
+		{"mirroring", MirroringMaxSyncBackOff, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 64 * time.Second, 100 * time.Second}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rl := syncRateLimiter(tc.maxBackOff)
+			var got []time.Duration
+			for i := range 20 {
+				d := rl.When("ns/a")
+				switch i {
+				case 0, 1, 2, 6, 19:
+					got = append(got, d)
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v", got)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("delays %v, want %v", got, tc.want)
+					break
+				}
+			}
+			rl.Forget("ns/a")
+			if d := rl.When("ns/a"); d != DefaultSyncBackOff {
+				t.Errorf("after Forget the delay is %v, want %v", d, DefaultSyncBackOff)
+			}
+		})
 	}
 }
 

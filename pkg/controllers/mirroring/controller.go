@@ -18,13 +18,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"time"
 
-	"golang.org/x/time/rate"
 	corev1 "k8s.io/api/core/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -42,24 +38,8 @@ import (
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 )
 
-const (
-	// maxRetries is the number of times an Endpoints key is retried before
-	// it is dropped out of the queue (KCM maxRetries, rule b12). With the
-	// queue's rate limiter the delays are 1s, 2s, 4s, ..., 64s, 100s (max).
-	maxRetries = 15
-
-	// defaultSyncBackOff and maxSyncBackOff bound the queue's per-item
-	// exponential back-off (KCM, rule b12).
-	defaultSyncBackOff = 1 * time.Second
-	maxSyncBackOff     = 100 * time.Second
-
-	// queueName names the queue in workqueue metrics (KCM).
-	queueName = "endpoint_slice_mirroring"
-
-	// workerLoopPeriod is the pause before a worker that returned is
-	// restarted (KCM workerLoopPeriod).
-	workerLoopPeriod = time.Second
-)
+// queueName names the queue in workqueue metrics (KCM).
+const queueName = "endpoint_slice_mirroring"
 
 // Controller mirrors Endpoints objects of selectorless Services into
 // EndpointSlices, as KCM's EndpointSlice mirroring controller does, and
@@ -165,15 +145,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 
 	// Like the DefaultControllerRateLimiter with a larger base back-off
 	// (1s instead of 5ms), as in KCM: a sync can require many EndpointSlice
-	// writes.
-	c.queue = workqueue.NewTypedRateLimitingQueueWithConfig(
-		workqueue.NewTypedMaxOfRateLimiter(
-			workqueue.NewTypedItemExponentialFailureRateLimiter[string](defaultSyncBackOff, maxSyncBackOff),
-			// 10 qps, 100 bucket size: overall retry speed, not per item.
-			&workqueue.TypedBucketRateLimiter[string]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
-		),
-		workqueue.TypedRateLimitingQueueConfig[string]{Name: queueName, MetricsProvider: wqMetrics},
-	)
+	// writes. Back-off up to 100s (rule b12).
+	c.queue = controllerkit.NewSyncQueueWithBackOff(queueName, controllerkit.MirroringMaxSyncBackOff, wqMetrics)
 
 	endpointsInformer := factory.Core().V1().Endpoints()
 	serviceInformer := factory.Core().V1().Services()
@@ -195,6 +168,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		MaxEndpointsPerSlice: opts.MirroringMaxEndpointsPerSubset,
 		Placeholder:          false,
 		EnforceOwnership:     false,
+		OneSlicePerGroup:     true,
 		Metadata:             metadataPolicy{},
 	}, recOpts...)
 	if err != nil {
@@ -262,25 +236,20 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 
 	logger.Info("Starting EndpointSliceMirroring controller", "controllerName", c.opts.ControllerName,
 		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
-	var wg sync.WaitGroup
-	defer func() {
-		logger.Info("Shutting down EndpointSliceMirroring controller")
-		c.queue.ShutDown()
-		wg.Wait()
-	}()
-
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.cachesSynced...) {
-		return fmt.Errorf("mirroring: caches did not sync: %w", context.Cause(ctx))
+	workerFns := make([]func(context.Context), workers)
+	for i := range workerFns {
+		workerFns[i] = c.worker
 	}
-
-	c.sweepDelegated(ctx)
-
-	logger.V(2).Info("Starting worker threads", "total", workers)
-	for range workers {
-		wg.Go(func() { wait.UntilWithContext(ctx, c.worker, workerLoopPeriod) })
-	}
-	<-ctx.Done()
-	return nil
+	return controllerkit.RunWorkers(ctx, "mirroring", c.cachesSynced,
+		func(ctx context.Context) {
+			c.sweepDelegated(ctx)
+			logger.V(2).Info("Starting worker threads", "total", workers)
+		},
+		func() {
+			logger.Info("Shutting down EndpointSliceMirroring controller")
+			c.queue.ShutDown()
+		},
+		workerFns...)
 }
 
 // worker processes Endpoints keys until the queue shuts down; the queue
@@ -295,25 +264,20 @@ func (c *Controller) processItem(ctx context.Context, key string) {
 }
 
 // handleErr counts the sync result and forgets the key, requeues it with
-// back-off, or drops it after maxRetries (KCM handleErr, rule b12).
+// back-off, or drops it after controllerkit.MaxRetries (KCM handleErr, rule
+// b12).
 func (c *Controller) handleErr(ctx context.Context, err error, key string) {
-	logger := klog.FromContext(ctx)
 	switch {
 	case err == nil:
 		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultSuccess)
-		c.queue.Forget(key)
-		return
-	case IsStaleInformerCache(err):
+	case reconciler.IsStaleInformerCache(err):
 		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultStale)
 	default:
 		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultError)
 	}
-	if c.queue.NumRequeues(key) < maxRetries {
-		controllerkit.LogRetry(logger, 0, err, "Error mirroring EndpointSlices for Endpoints, retrying", "key", key)
-		c.queue.AddRateLimited(key)
-		return
-	}
-	logger.Info("Retry budget exceeded, dropping Endpoints out of the queue", "key", key, "err", err)
-	c.queue.Forget(key)
-	utilruntime.HandleErrorWithContext(ctx, err, "Dropping Endpoints out of the queue", "key", key)
+	controllerkit.HandleErr(ctx, c.queue, key, err, controllerkit.Retry{
+		RetryMsg:       "Error mirroring EndpointSlices for Endpoints, retrying",
+		DropMsg:        "Retry budget exceeded, dropping Endpoints out of the queue",
+		HandleErrorMsg: "Dropping Endpoints out of the queue",
+	})
 }
