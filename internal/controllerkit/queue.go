@@ -16,6 +16,7 @@ package controllerkit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -86,14 +87,17 @@ type Retry struct {
 	// Verbosity is the log level of "retrying" lines (permission errors
 	// are always logged as errors, see LogRetry).
 	Verbosity int
-	// RetryMsg is logged when the item is requeued, DropMsg when it is
-	// dropped after MaxRetries.
+	// RetryMsg is logged when the item is requeued, DropMsg (at Info) when
+	// it is dropped after MaxRetries; an empty DropMsg logs nothing there
+	// (the drop is still reported through utilruntime.HandleError with
+	// HandleErrorMsg).
 	RetryMsg, DropMsg string
 	// KeyName is the log key of the item ("key" when empty).
 	KeyName string
 	// HandleErrorMsg is the message passed to utilruntime.HandleError when
 	// the item is dropped (DropMsg when empty): KCM's mirroring controller
-	// logs one message and reports another.
+	// logs one message and reports another; the selectorless-cleanup
+	// controller only reports.
 	HandleErrorMsg string
 }
 
@@ -117,7 +121,9 @@ func HandleErr[T comparable](ctx context.Context, q workqueue.TypedRateLimitingI
 		q.AddRateLimited(item)
 		return
 	}
-	logger.Info(r.DropMsg, keyName, item, "err", err)
+	if r.DropMsg != "" {
+		logger.Info(r.DropMsg, keyName, item, "err", err)
+	}
 	q.Forget(item)
 	handleMsg := r.HandleErrorMsg
 	if handleMsg == "" {
@@ -150,4 +156,33 @@ func RunWorkers(ctx context.Context, controller string, synced []cache.InformerS
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// SyncAll is the offline renderer's hook of a controller: it calls sync
+// once for every key keys returns, in that order, reading only what sync
+// reads (the informer caches); it never waits for them and starts no
+// goroutine. It syncs every key even when some fail and returns the
+// failures joined, or the error of keys.
+func SyncAll(ctx context.Context, keys func() ([]string, error), sync func(ctx context.Context, key string) error) error {
+	ks, err := keys()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, k := range ks {
+		if err := sync(ctx, k); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Replicate returns n copies of each of fns, for RunWorkers: n workers of
+// every kind (KCM starts workers goroutines per queue). n < 1 gives none.
+func Replicate(n int, fns ...func(context.Context)) []func(context.Context) {
+	out := make([]func(context.Context), 0, max(n, 0)*len(fns))
+	for range n {
+		out = append(out, fns...)
+	}
+	return out
 }

@@ -18,12 +18,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -39,19 +36,10 @@ import (
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
-const (
-	// maxRetries is the number of times a Service is retried before it is
-	// dropped out of the queue (KCM maxRetries). With the default
-	// controller rate limiter the delays are 5ms, 10ms, ..., 82s.
-	maxRetries = 15
-
-	// queueName names the Service queue in workqueue metrics (KCM).
-	queueName = "endpoint"
-
-	// workerLoopPeriod is the pause before a worker that returned is
-	// restarted (KCM workerLoopPeriod).
-	workerLoopPeriod = time.Second
-)
+// queueName names the Service queue in workqueue metrics (KCM). Both
+// queues use the default controller rate limiter, as KCM's do: with
+// controllerkit.MaxRetries the delays are 5ms, 10ms, ..., 82s.
+const queueName = "endpoint"
 
 // Controller writes one Endpoints object per Service with a selector, from
 // the Pods the selector matches, as KCM's Endpoints controller does, and
@@ -214,22 +202,11 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	logger := klog.FromContext(ctx)
 	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
 	logger.Info("Starting endpoint controller", "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
-	var wg sync.WaitGroup
-	defer func() {
+	return controllerkit.RunWorkers(ctx, "endpoints", c.cachesSynced, nil, func() {
 		logger.Info("Shutting down endpoint controller")
 		c.queue.ShutDown()
 		c.podQueue.ShutDown()
-		wg.Wait()
-	}()
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.cachesSynced...) {
-		return fmt.Errorf("endpoints: caches did not sync: %w", context.Cause(ctx))
-	}
-	for range workers {
-		wg.Go(func() { wait.UntilWithContext(ctx, c.worker, workerLoopPeriod) })
-		wg.Go(func() { wait.UntilWithContext(ctx, c.podWorker, workerLoopPeriod) })
-	}
-	<-ctx.Done()
-	return nil
+	}, controllerkit.Replicate(workers, c.worker, c.podWorker)...)
 }
 
 func (c *Controller) worker(ctx context.Context) {
@@ -242,21 +219,13 @@ func (c *Controller) processItem(ctx context.Context, key string) {
 }
 
 // handleErr forgets the key, requeues it with back-off, or drops it after
-// maxRetries (KCM handleErr).
+// controllerkit.MaxRetries (KCM handleErr).
 func (c *Controller) handleErr(ctx context.Context, err error, key string) {
-	logger := klog.FromContext(ctx)
-	if err == nil {
-		c.queue.Forget(key)
-		return
-	}
-	if c.queue.NumRequeues(key) < maxRetries {
-		controllerkit.LogRetry(logger, 2, err, "Error syncing endpoints, retrying", "key", key)
-		c.queue.AddRateLimited(key)
-		return
-	}
-	logger.Info("Dropping service out of the queue", "key", key, "err", err)
-	c.queue.Forget(key)
-	utilruntime.HandleErrorWithContext(ctx, err, "Dropping service out of the queue", "key", key)
+	controllerkit.HandleErr(ctx, c.queue, key, err, controllerkit.Retry{
+		Verbosity: 2,
+		RetryMsg:  "Error syncing endpoints, retrying",
+		DropMsg:   "Dropping service out of the queue",
+	})
 }
 
 func (c *Controller) podWorker(ctx context.Context) {
@@ -269,7 +238,7 @@ func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodPro
 	switch {
 	case err == nil:
 		c.podQueue.Forget(key)
-	case c.podQueue.NumRequeues(key) < maxRetries:
+	case c.podQueue.NumRequeues(key) < controllerkit.MaxRetries:
 		logger.V(2).Info("Error syncing pod, retrying", "podProjectionKey", *key, "err", err)
 		c.podQueue.AddRateLimited(key)
 	default:

@@ -18,7 +18,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -31,6 +33,7 @@ import (
 	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	sourceendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
@@ -574,12 +577,7 @@ func (c *Controller) Keys() ([]string, error) {
 	for _, ep := range eps {
 		set[ep.Namespace+"/"+ep.Name] = true
 	}
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys, nil
+	return slices.Sorted(maps.Keys(set)), nil
 }
 
 // SyncAll is the offline renderer's hook: it calls SyncService once for
@@ -587,15 +585,5 @@ func (c *Controller) Keys() ([]string, error) {
 // waits for them and starts no goroutine. It syncs every key even when some
 // fail and returns the failures joined.
 func (c *Controller) SyncAll(ctx context.Context) error {
-	keys, err := c.Keys()
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, k := range keys {
-		if err := c.SyncService(ctx, k); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return controllerkit.SyncAll(ctx, c.Keys, c.SyncService)
 }

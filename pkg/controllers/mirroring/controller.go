@@ -236,10 +236,6 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 
 	logger.Info("Starting EndpointSliceMirroring controller", "controllerName", c.opts.ControllerName,
 		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
-	workerFns := make([]func(context.Context), workers)
-	for i := range workerFns {
-		workerFns[i] = c.worker
-	}
 	return controllerkit.RunWorkers(ctx, "mirroring", c.cachesSynced,
 		func(ctx context.Context) {
 			c.sweepDelegated(ctx)
@@ -249,7 +245,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 			logger.Info("Shutting down EndpointSliceMirroring controller")
 			c.queue.ShutDown()
 		},
-		workerFns...)
+		controllerkit.Replicate(workers, c.worker)...)
 }
 
 // worker processes Endpoints keys until the queue shuts down; the queue

@@ -16,19 +16,19 @@ package mirroring
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
@@ -279,21 +279,16 @@ func (c *Controller) Keys() ([]string, error) {
 	for _, ep := range eps {
 		set[ep.Namespace+"/"+ep.Name] = true
 	}
-	slices, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
+	own, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
 	if err != nil {
 		return nil, fmt.Errorf("listing EndpointSlices: %w", err)
 	}
-	for _, s := range slices {
+	for _, s := range own {
 		if n := s.Labels[discovery.LabelServiceName]; n != "" {
 			set[s.Namespace+"/"+n] = true
 		}
 	}
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys, nil
+	return slices.Sorted(maps.Keys(set)), nil
 }
 
 // SyncAll is the offline renderer's hook: it calls SyncEndpoints once for
@@ -301,17 +296,7 @@ func (c *Controller) Keys() ([]string, error) {
 // waits for them and starts no goroutine. It syncs every key even when some
 // fail and returns the failures joined.
 func (c *Controller) SyncAll(ctx context.Context) error {
-	keys, err := c.Keys()
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, k := range keys {
-		if err := c.SyncEndpoints(ctx, k); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return controllerkit.SyncAll(ctx, c.Keys, c.SyncEndpoints)
 }
 
 // sweepDelegated queues every delegated Service that still has a slice
@@ -323,26 +308,6 @@ func (c *Controller) sweepDelegated(ctx context.Context) {
 	if !c.gate {
 		return
 	}
-	logger := klog.FromContext(ctx)
-	slices, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
-	if err != nil {
-		logger.Error(err, "Listing EndpointSlices for the start-up sweep")
-		return
-	}
-	seen := map[types.NamespacedName]bool{}
-	queued := 0
-	for _, s := range slices {
-		nn := types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[discovery.LabelServiceName]}
-		if nn.Name == "" || seen[nn] {
-			continue
-		}
-		seen[nn] = true
-		svc, err := c.serviceLister.Services(nn.Namespace).Get(nn.Name)
-		if err != nil || !c.delegated(svc) {
-			continue
-		}
-		c.queue.Add(nn.String())
-		queued++
-	}
-	logger.Info("Start-up sweep of delegated Services done", "servicesQueued", queued)
+	delegation.SweepDelegated(ctx, c.sliceLister, c.serviceLister, c.opts.ControllerName, c.delegated,
+		func(key string) { c.queue.Add(key) })
 }

@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
@@ -31,7 +30,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -65,9 +63,6 @@ const (
 	// leftovers found), labelled kind (EndpointSlice, Endpoints), reason
 	// (no-selector, external-name) and dry_run ("true", "false").
 	MetricName = "selectorless_cleanup_deletions_total"
-
-	// maxRetries bounds the retries of one Service key (KCM's value).
-	maxRetries = 15
 )
 
 // Options configures New.
@@ -218,36 +213,19 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	logger := klog.FromContext(ctx)
 	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
 	logger.Info("Starting selectorless-cleanup controller", "dryRun", c.opts.DryRun)
-	var wg sync.WaitGroup
-	defer func() {
+	return controllerkit.RunWorkers(ctx, "selectorlesscleanup", c.cachesSynced, nil, func() {
 		logger.Info("Shutting down selectorless-cleanup controller")
 		c.queue.ShutDown()
-		wg.Wait()
-	}()
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.cachesSynced...) {
-		return fmt.Errorf("selectorlesscleanup: caches did not sync: %w", context.Cause(ctx))
-	}
-	for range workers {
-		wg.Go(func() {
-			wait.UntilWithContext(ctx, controllerkit.Worker(c.queue, c.process), time.Second)
-		})
-	}
-	<-ctx.Done()
-	return nil
+	}, controllerkit.Replicate(workers, controllerkit.Worker(c.queue, c.process))...)
 }
 
+// process syncs key and retries it with back-off, up to
+// controllerkit.MaxRetries times (KCM's value).
 func (c *Controller) process(ctx context.Context, key string) {
-	err := c.SyncService(ctx, key)
-	switch {
-	case err == nil:
-		c.queue.Forget(key)
-	case c.queue.NumRequeues(key) < maxRetries:
-		klog.FromContext(ctx).Info("Error cleaning up after selector removal, retrying", "key", key, "err", err)
-		c.queue.AddRateLimited(key)
-	default:
-		c.queue.Forget(key)
-		utilruntime.HandleErrorWithContext(ctx, err, "Dropping Service out of the queue", "key", key)
-	}
+	controllerkit.HandleErr(ctx, c.queue, key, c.SyncService(ctx, key), controllerkit.Retry{
+		RetryMsg:       "Error cleaning up after selector removal, retrying",
+		HandleErrorMsg: "Dropping Service out of the queue",
+	})
 }
 
 // SyncAll syncs every Service of the cache once, in namespace/name order
