@@ -186,3 +186,16 @@ func Replicate(n int, fns ...func(context.Context)) []func(context.Context) {
 	}
 	return out
 }
+
+// WorkerCount returns the number of workers a controller's Run starts:
+// workers, or def when workers is 0. It returns an error
+// ("<controller>: workers must be at least 1, got N") when that is below 1.
+func WorkerCount(controller string, workers, def int) (int, error) {
+	if workers == 0 {
+		workers = def
+	}
+	if workers < 1 {
+		return 0, fmt.Errorf("%s: workers must be at least 1, got %d", controller, workers)
+	}
+	return workers, nil
+}

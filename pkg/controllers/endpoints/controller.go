@@ -16,17 +16,13 @@ package endpoints
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -57,10 +53,9 @@ type Controller struct {
 	// selects no Pods; nil without metrics.
 	removals *selectorless.RemovalMetrics
 
-	// eventBroadcaster is nil when the caller supplied the EventRecorder;
-	// otherwise Run connects it to the API server.
-	eventBroadcaster record.EventBroadcaster
-	eventRecorder    record.EventRecorder
+	// events records Events (Options.EventRecorder, or a broadcaster Run
+	// connects to the API server).
+	events *controllerkit.Events
 
 	// Listers read the shared informer caches. Objects they return are
 	// shared and must never be modified.
@@ -97,11 +92,8 @@ type Controller struct {
 // KCM counterpart is NewEndpointController in
 // pkg/controller/endpoint/endpoints_controller.go.
 func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
-	if client == nil {
-		return nil, errors.New("endpoints: client is nil")
-	}
-	if factory == nil {
-		return nil, errors.New("endpoints: informer factory is nil")
+	if err := controllerkit.CheckNewArgs("endpoints", client, factory); err != nil {
+		return nil, err
 	}
 	opts, err := opts.complete()
 	if err != nil {
@@ -112,14 +104,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		opts:           opts,
 		gate:           opts.gateEnabled(),
 		cleanup:        opts.cleanupEnabled(),
-		eventRecorder:  opts.EventRecorder,
 		staleEndpoints: newStaleEndpointsTracker(),
 		triggerTimes:   servicepods.NewTriggerTimeTracker(),
 	}
-	if c.eventRecorder == nil {
-		c.eventBroadcaster = record.NewBroadcaster(record.WithContext(ctx))
-		c.eventRecorder = c.eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: ControllerName})
-	}
+	c.events = controllerkit.NewEvents(ctx, opts.EventRecorder, ControllerName)
 	var wqMetrics workqueue.MetricsProvider
 	if opts.Registerer != nil {
 		if c.removals, err = selectorless.NewRemovalMetrics(opts.Registerer, "endpoint_controller", SelectorRemovalMetricName,
@@ -144,27 +132,23 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	c.endpointsLister = endpointsInformer.Lister()
 
 	var handlers controllerkit.Handlers
-	add := handlers.Add
-	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	handlers.Register(serviceInformer.Informer(), "Service", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.queueKey,
 		UpdateFunc: func(_, cur any) { c.queueKey(cur) },
 		DeleteFunc: c.queueKey,
-	}); err != nil {
-		return nil, fmt.Errorf("endpoints: adding Service handler: %w", err)
-	}
-	if err := add(podInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(podInformer.Informer(), "Pod", cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.onPodUpdate(nil, obj) },
 		UpdateFunc: c.onPodUpdate,
 		DeleteFunc: func(obj any) { c.onPodUpdate(obj, nil) },
-	}); err != nil {
-		return nil, fmt.Errorf("endpoints: adding Pod handler: %w", err)
-	}
-	if err := add(endpointsInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(endpointsInformer.Informer(), "Endpoints", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onEndpointsAdd,
 		UpdateFunc: func(_, cur any) { c.onEndpointsAdd(cur) },
 		DeleteFunc: c.queueKey,
-	}); err != nil {
-		return nil, fmt.Errorf("endpoints: adding Endpoints handler: %w", err)
+	})
+	if err := handlers.Err(); err != nil {
+		return nil, fmt.Errorf("endpoints: %w", err)
 	}
 	c.cachesSynced = handlers.Synced()
 	return c, nil
@@ -193,14 +177,12 @@ func (c *Controller) Workers() int { return int(c.opts.ConcurrentEndpointSyncs) 
 // before the caches synced. Run must be called at most once.
 func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer utilruntime.HandleCrashWithContext(ctx)
-	if workers == 0 {
-		workers = c.Workers()
-	}
-	if workers < 1 {
-		return fmt.Errorf("endpoints: workers must be at least 1, got %d", workers)
+	workers, err := controllerkit.WorkerCount("endpoints", workers, c.Workers())
+	if err != nil {
+		return err
 	}
 	logger := klog.FromContext(ctx)
-	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
+	defer c.events.Start(c.client.CoreV1())()
 	logger.Info("Starting endpoint controller", "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
 	return controllerkit.RunWorkers(ctx, "endpoints", c.cachesSynced, nil, func() {
 		logger.Info("Shutting down endpoint controller")

@@ -249,9 +249,9 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 			}
 		}
 		if create {
-			c.eventRecorder.Eventf(desired, corev1.EventTypeWarning, ReasonFailedToCreateEndpoint, "Failed to create endpoint for service %v/%v: %v", service.Namespace, service.Name, err)
+			c.events.Eventf(desired, corev1.EventTypeWarning, ReasonFailedToCreateEndpoint, "Failed to create endpoint for service %v/%v: %v", service.Namespace, service.Name, err)
 		} else {
-			c.eventRecorder.Eventf(desired, corev1.EventTypeWarning, ReasonFailedToUpdateEndpoint, "Failed to update endpoint %v/%v: %v", service.Namespace, service.Name, err)
+			c.events.Eventf(desired, corev1.EventTypeWarning, ReasonFailedToUpdateEndpoint, "Failed to update endpoint %v/%v: %v", service.Namespace, service.Name, err)
 		}
 		return err
 	}
@@ -529,7 +529,7 @@ func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
 	if deleted {
 		target := svc.Labels[delegation.LabelEndpointControllerName]
 		klog.FromContext(ctx).Info("Deleted Endpoints of a Service delegated to another endpoint controller", "service", klog.KObj(svc), "delegatedTo", target)
-		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
+		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
 			"Deleted Endpoints managed by %s: the Service is delegated to endpoint controller %q by label %s",
 			ControllerName, target, delegation.LabelEndpointControllerName)
 	}
@@ -552,7 +552,7 @@ func (c *Controller) removeForSelector(ctx context.Context, svc *corev1.Service,
 	if deleted {
 		c.removals.Add(reason, 1)
 		klog.FromContext(ctx).Info("Deleted Endpoints of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason)
-		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
+		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
 			"Deleted Endpoints managed by %s: %s (%s)", ControllerName, why, selectorless.UpstreamIssue)
 	}
 	return nil

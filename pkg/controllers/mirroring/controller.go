@@ -16,18 +16,14 @@ package mirroring
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -57,10 +53,9 @@ type Controller struct {
 	// object is a selector removal's leftover; nil without metrics.
 	removals *selectorless.RemovalMetrics
 
-	// eventBroadcaster is nil when the caller supplied the EventRecorder;
-	// otherwise Run connects it to the API server.
-	eventBroadcaster record.EventBroadcaster
-	eventRecorder    record.EventRecorder
+	// events records Events (Options.EventRecorder, or a broadcaster Run
+	// connects to the API server).
+	events *controllerkit.Events
 
 	// Listers read the shared informer caches. Objects they return are
 	// shared and must never be modified.
@@ -101,11 +96,8 @@ type Controller struct {
 // NewController in pkg/controller/endpointslicemirroring/
 // endpointslicemirroring_controller.go.
 func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
-	if client == nil {
-		return nil, errors.New("mirroring: client is nil")
-	}
-	if factory == nil {
-		return nil, errors.New("mirroring: informer factory is nil")
+	if err := controllerkit.CheckNewArgs("mirroring", client, factory); err != nil {
+		return nil, err
 	}
 	opts, err := opts.complete()
 	if err != nil {
@@ -114,17 +106,13 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	logger := klog.FromContext(ctx)
 
 	c := &Controller{
-		client:        client,
-		opts:          opts,
-		gate:          opts.gateEnabled(),
-		cleanup:       opts.cleanupEnabled(),
-		eventRecorder: opts.EventRecorder,
-		tracker:       reconciler.NewTracker(),
+		client:  client,
+		opts:    opts,
+		gate:    opts.gateEnabled(),
+		cleanup: opts.cleanupEnabled(),
+		tracker: reconciler.NewTracker(),
 	}
-	if c.eventRecorder == nil {
-		c.eventBroadcaster = record.NewBroadcaster(record.WithContext(ctx))
-		c.eventRecorder = c.eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: EventSourceComponent})
-	}
+	c.events = controllerkit.NewEvents(ctx, opts.EventRecorder, EventSourceComponent)
 
 	var wqMetrics workqueue.MetricsProvider
 	if opts.Registerer != nil {
@@ -157,7 +145,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 
 	recOpts := []reconciler.Option{
 		reconciler.WithTracker(c.tracker),
-		reconciler.WithEventRecorder(c.eventRecorder),
+		reconciler.WithEventRecorder(c.events),
 	}
 	if c.metrics != nil {
 		recOpts = append(recOpts, reconciler.WithMetrics(c.metrics))
@@ -176,27 +164,23 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	}
 
 	var handlers controllerkit.Handlers
-	add := handlers.Add
-	if err := add(endpointsInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	handlers.Register(endpointsInformer.Informer(), "Endpoints", cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.onEndpointsAdd(logger, obj) },
 		UpdateFunc: func(old, cur any) { c.onEndpointsUpdate(logger, old, cur) },
 		DeleteFunc: func(obj any) { c.onEndpointsDelete(logger, obj) },
-	}); err != nil {
-		return nil, fmt.Errorf("mirroring: adding Endpoints handler: %w", err)
-	}
-	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(serviceInformer.Informer(), "Service", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onServiceAdd,
 		UpdateFunc: c.onServiceUpdate,
 		DeleteFunc: c.onServiceDelete,
-	}); err != nil {
-		return nil, fmt.Errorf("mirroring: adding Service handler: %w", err)
-	}
-	if err := add(sliceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(sliceInformer.Informer(), "EndpointSlice", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onEndpointSliceAdd,
 		UpdateFunc: func(old, cur any) { c.onEndpointSliceUpdate(logger, old, cur) },
 		DeleteFunc: c.onEndpointSliceDelete,
-	}); err != nil {
-		return nil, fmt.Errorf("mirroring: adding EndpointSlice handler: %w", err)
+	})
+	if err := handlers.Err(); err != nil {
+		return nil, fmt.Errorf("mirroring: %w", err)
 	}
 	c.cachesSynced = handlers.Synced()
 	return c, nil
@@ -224,15 +208,13 @@ func (c *Controller) Workers() int { return int(c.opts.MirroringConcurrentServic
 // return.
 func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer utilruntime.HandleCrashWithContext(ctx)
-	if workers == 0 {
-		workers = c.Workers()
-	}
-	if workers < 1 {
-		return fmt.Errorf("mirroring: workers must be at least 1, got %d", workers)
+	workers, err := controllerkit.WorkerCount("mirroring", workers, c.Workers())
+	if err != nil {
+		return err
 	}
 	logger := klog.FromContext(ctx)
 
-	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
+	defer c.events.Start(c.client.CoreV1())()
 
 	logger.Info("Starting EndpointSliceMirroring controller", "controllerName", c.opts.ControllerName,
 		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)

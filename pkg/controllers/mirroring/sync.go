@@ -173,7 +173,7 @@ func (c *Controller) SyncEndpoints(ctx context.Context, key string) error {
 	c.mirroringMetrics.observeUpdated(plan.Updated())
 
 	if err := c.reconciler.Apply(ctx, ep, plan, res.Desired, time.Time{}); err != nil {
-		c.eventRecorder.Eventf(ep, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
+		c.events.Eventf(ep, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
 			"Error updating EndpointSlices for Endpoints %s/%s: %v", namespace, name, err)
 		return fmt.Errorf("mirroring Endpoints %s: %w", key, err)
 	}
@@ -190,12 +190,12 @@ func (c *Controller) reportSkipped(ctx context.Context, ep *corev1.Endpoints, re
 	}
 	c.mirroringMetrics.observeSkipped(res.AddressesSkipped)
 	if res.InvalidAddresses > 0 {
-		c.eventRecorder.Eventf(ep, corev1.EventTypeWarning, ReasonInvalidIPAddress,
+		c.events.Eventf(ep, corev1.EventTypeWarning, ReasonInvalidIPAddress,
 			"Skipped %d invalid IP addresses when mirroring to EndpointSlices", res.InvalidAddresses)
 	}
 	if res.TooManyAddresses() {
 		logger.Info("Addresses in Endpoints were skipped due to exceeding MaxEndpointsPerSubset", "skippedAddresses", res.AddressesSkipped, "endpoints", klog.KObj(ep))
-		c.eventRecorder.Eventf(ep, corev1.EventTypeWarning, ReasonTooManyAddressesToMirror,
+		c.events.Eventf(ep, corev1.EventTypeWarning, ReasonTooManyAddressesToMirror,
 			"A max of %d addresses can be mirrored to EndpointSlices per Endpoints subset. %d addresses were skipped", c.opts.MirroringMaxEndpointsPerSubset, res.AddressesSkipped)
 	}
 	if res.Truncated > 0 {
@@ -234,7 +234,7 @@ func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
 	if deleted > 0 {
 		klog.FromContext(ctx).Info("Deleted mirrored EndpointSlices of a Service delegated to another endpoint controller",
 			"service", klog.KObj(svc), "delegatedTo", target, "deleted", deleted)
-		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
+		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
 			"Deleted %d EndpointSlice(s) managed by %s: the Service is delegated to endpoint controller %q by label %s",
 			deleted, c.opts.ControllerName, target, delegation.LabelEndpointControllerName)
 	}
@@ -260,7 +260,7 @@ func (c *Controller) dropLeftover(ctx context.Context, svc *corev1.Service, ep *
 	if deleted > 0 {
 		c.removals.Add(selectorless.ReasonNoSelector, deleted)
 		klog.FromContext(ctx).Info("Deleted EndpointSlices mirrored from the Endpoints controller's leftover", "service", klog.KObj(svc), "deleted", deleted)
-		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
+		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
 			"Deleted %d EndpointSlice(s) managed by %s: Endpoints %s/%s carries %s=%s, it is the Endpoints controller's leftover from before the selector was removed (%s)",
 			deleted, c.opts.ControllerName, ep.Namespace, ep.Name, selectorless.EndpointsManagedByLabel, selectorless.EndpointsControllerName, selectorless.UpstreamIssue)
 	}

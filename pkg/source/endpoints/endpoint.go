@@ -15,7 +15,6 @@
 package endpoints
 
 import (
-
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	netutils "k8s.io/utils/net"
