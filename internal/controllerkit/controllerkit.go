@@ -22,10 +22,14 @@ package controllerkit
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
@@ -39,6 +43,7 @@ import (
 // for concurrent use.
 type Handlers struct {
 	synced []cache.InformerSynced
+	err    error
 }
 
 // Add registers handler on inf. It returns the informer's error, for example
@@ -51,6 +56,22 @@ func (h *Handlers) Add(inf cache.SharedIndexInformer, handler cache.ResourceEven
 	h.synced = append(h.synced, reg.HasSynced)
 	return nil
 }
+
+// Register is Add for a sequence of registrations checked once: it
+// registers handler on inf unless an earlier Register failed, and records
+// the first failure as "adding <kind> handler: <informer error>", which Err
+// returns.
+func (h *Handlers) Register(inf cache.SharedIndexInformer, kind string, handler cache.ResourceEventHandler) {
+	if h.err != nil {
+		return
+	}
+	if err := h.Add(inf, handler); err != nil {
+		h.err = fmt.Errorf("adding %s handler: %w", kind, err)
+	}
+}
+
+// Err returns the first failure of Register, or nil.
+func (h *Handlers) Err() error { return h.err }
 
 // Synced returns one InformerSynced per registered handler, in Add order,
 // for cache.WaitForNamedCacheSyncWithContext and [AllSynced].
@@ -67,6 +88,33 @@ func AllSynced(synced []cache.InformerSynced) bool {
 		}
 	}
 	return true
+}
+
+// Events records a controller's Events: through the recorder the caller
+// supplied, or through one NewEvents built, whose broadcaster Start connects
+// to the API server. It implements record.EventRecorder.
+type Events struct {
+	record.EventRecorder
+	// broadcaster is nil when the caller supplied the recorder.
+	broadcaster record.EventBroadcaster
+}
+
+// NewEvents returns Events recording through rec, or, when rec is nil,
+// through a new broadcaster (its logger from ctx) with a recorder whose
+// source component is component (KCM's controllers build theirs the same
+// way).
+func NewEvents(ctx context.Context, rec record.EventRecorder, component string) *Events {
+	if rec != nil {
+		return &Events{EventRecorder: rec}
+	}
+	b := record.NewBroadcaster(record.WithContext(ctx))
+	return &Events{EventRecorder: b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: component}), broadcaster: b}
+}
+
+// Start connects the broadcaster NewEvents built, if any, to the API server
+// through events (StartEvents) and returns the function that shuts it down.
+func (e *Events) Start(events typedcorev1.EventsGetter) (stop func()) {
+	return StartEvents(e.broadcaster, events)
 }
 
 // StartEvents starts b, when it is non-nil, logging Events at verbosity 3
@@ -127,4 +175,17 @@ func LogRetry(logger klog.Logger, v int, err error, msg string, keysAndValues ..
 		return
 	}
 	logger.V(v).Info(msg, slices.Concat(keysAndValues, []any{"err", err})...)
+}
+
+// CheckNewArgs returns the error a controller's New returns for a nil
+// client ("<controller>: client is nil") or a nil informer factory
+// ("<controller>: informer factory is nil"), or nil.
+func CheckNewArgs(controller string, client kubernetes.Interface, factory informers.SharedInformerFactory) error {
+	if client == nil {
+		return fmt.Errorf("%s: client is nil", controller)
+	}
+	if factory == nil {
+		return fmt.Errorf("%s: informer factory is nil", controller)
+	}
+	return nil
 }

@@ -16,6 +16,7 @@ package controllerkit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -41,25 +42,43 @@ const (
 	// exponential back-off.
 	DefaultSyncBackOff = 1 * time.Second
 	MaxSyncBackOff     = 1000 * time.Second
+	// MirroringMaxSyncBackOff is KCM's mirroring controller's bound (rule
+	// b12): delays 1s, 2s, 4s, ..., 64s, 100s (max).
+	MirroringMaxSyncBackOff = 100 * time.Second
 	// WorkerLoopPeriod is the pause before a worker that returned is
 	// restarted (KCM workerLoopPeriod).
 	WorkerLoopPeriod = time.Second
 )
 
 // NewSyncQueue returns the rate-limited queue of namespace/name keys KCM's
-// EndpointSlice and mirroring controllers use: the maximum of a per-item
-// exponential back-off from DefaultSyncBackOff to MaxSyncBackOff and an
+// EndpointSlice controller uses: NewSyncQueueWithBackOff with
+// MaxSyncBackOff (KCM endpointslice_controller.go maxSyncBackOff).
+func NewSyncQueue(name string, mp workqueue.MetricsProvider) workqueue.TypedRateLimitingInterface[string] {
+	return NewSyncQueueWithBackOff(name, MaxSyncBackOff, mp)
+}
+
+// NewSyncQueueWithBackOff returns the rate-limited queue of namespace/name
+// keys KCM's EndpointSlice and mirroring controllers use: the maximum of a
+// per-item exponential back-off from DefaultSyncBackOff to maxBackOff and an
 // overall bucket of 10 retries per second (burst 100). The back-off starts
 // at 1s rather than the default controller rate limiter's 5ms because a sync
-// can write many EndpointSlices. name names the queue in workqueue metrics;
-// mp may be nil (no metrics).
-func NewSyncQueue(name string, mp workqueue.MetricsProvider) workqueue.TypedRateLimitingInterface[string] {
+// can write many EndpointSlices. maxBackOff is MaxSyncBackOff for the
+// EndpointSlice controller and MirroringMaxSyncBackOff for the mirroring
+// controller (KCM endpointslicemirroring_controller.go maxSyncBackOff).
+// name names the queue in workqueue metrics; mp may be nil (no metrics).
+func NewSyncQueueWithBackOff(name string, maxBackOff time.Duration, mp workqueue.MetricsProvider) workqueue.TypedRateLimitingInterface[string] {
 	return workqueue.NewTypedRateLimitingQueueWithConfig(
-		workqueue.NewTypedMaxOfRateLimiter(
-			workqueue.NewTypedItemExponentialFailureRateLimiter[string](DefaultSyncBackOff, MaxSyncBackOff),
-			&workqueue.TypedBucketRateLimiter[string]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
-		),
+		syncRateLimiter(maxBackOff),
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: name, MetricsProvider: mp},
+	)
+}
+
+// syncRateLimiter is NewSyncQueueWithBackOff's rate limiter.
+func syncRateLimiter(maxBackOff time.Duration) workqueue.TypedRateLimiter[string] {
+	return workqueue.NewTypedMaxOfRateLimiter(
+		workqueue.NewTypedItemExponentialFailureRateLimiter[string](DefaultSyncBackOff, maxBackOff),
+		// 10 qps, 100 bucket size: overall retry speed, not per item.
+		&workqueue.TypedBucketRateLimiter[string]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
 	)
 }
 
@@ -68,11 +87,18 @@ type Retry struct {
 	// Verbosity is the log level of "retrying" lines (permission errors
 	// are always logged as errors, see LogRetry).
 	Verbosity int
-	// RetryMsg is logged when the item is requeued, DropMsg when it is
-	// dropped after MaxRetries.
+	// RetryMsg is logged when the item is requeued, DropMsg (at Info) when
+	// it is dropped after MaxRetries; an empty DropMsg logs nothing there
+	// (the drop is still reported through utilruntime.HandleError with
+	// HandleErrorMsg).
 	RetryMsg, DropMsg string
 	// KeyName is the log key of the item ("key" when empty).
 	KeyName string
+	// HandleErrorMsg is the message passed to utilruntime.HandleError when
+	// the item is dropped (DropMsg when empty): KCM's mirroring controller
+	// logs one message and reports another; the selectorless-cleanup
+	// controller only reports.
+	HandleErrorMsg string
 }
 
 // HandleErr is KCM's handleErr for item of q after a sync that returned
@@ -95,9 +121,15 @@ func HandleErr[T comparable](ctx context.Context, q workqueue.TypedRateLimitingI
 		q.AddRateLimited(item)
 		return
 	}
-	logger.Info(r.DropMsg, keyName, item, "err", err)
+	if r.DropMsg != "" {
+		logger.Info(r.DropMsg, keyName, item, "err", err)
+	}
 	q.Forget(item)
-	utilruntime.HandleErrorWithContext(ctx, err, r.DropMsg, keyName, item)
+	handleMsg := r.HandleErrorMsg
+	if handleMsg == "" {
+		handleMsg = r.DropMsg
+	}
+	utilruntime.HandleErrorWithContext(ctx, err, handleMsg, keyName, item)
 }
 
 // RunWorkers waits until the caches synced, calls start (which may be nil:
@@ -124,4 +156,46 @@ func RunWorkers(ctx context.Context, controller string, synced []cache.InformerS
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// SyncAll is the offline renderer's hook of a controller: it calls sync
+// once for every key keys returns, in that order, reading only what sync
+// reads (the informer caches); it never waits for them and starts no
+// goroutine. It syncs every key even when some fail and returns the
+// failures joined, or the error of keys.
+func SyncAll(ctx context.Context, keys func() ([]string, error), sync func(ctx context.Context, key string) error) error {
+	ks, err := keys()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, k := range ks {
+		if err := sync(ctx, k); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Replicate returns n copies of each of fns, for RunWorkers: n workers of
+// every kind (KCM starts workers goroutines per queue). n < 1 gives none.
+func Replicate(n int, fns ...func(context.Context)) []func(context.Context) {
+	out := make([]func(context.Context), 0, max(n, 0)*len(fns))
+	for range n {
+		out = append(out, fns...)
+	}
+	return out
+}
+
+// WorkerCount returns the number of workers a controller's Run starts:
+// workers, or def when workers is 0. It returns an error
+// ("<controller>: workers must be at least 1, got N") when that is below 1.
+func WorkerCount(controller string, workers, def int) (int, error) {
+	if workers == 0 {
+		workers = def
+	}
+	if workers < 1 {
+		return 0, fmt.Errorf("%s: workers must be at least 1, got %d", controller, workers)
+	}
+	return workers, nil
 }

@@ -48,6 +48,42 @@ func TestHandleErr(t *testing.T) {
 	}
 }
 
+func TestSyncRateLimiter(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		maxBackOff time.Duration
+		want       []time.Duration // delays of the first failures, then the bound
+	}{
+		{"EndpointSlice", MaxSyncBackOff, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 64 * time.Second, 1000 * time.Second}},
+		{"mirroring", MirroringMaxSyncBackOff, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 64 * time.Second, 100 * time.Second}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rl := syncRateLimiter(tc.maxBackOff)
+			var got []time.Duration
+			for i := range 20 {
+				d := rl.When("ns/a")
+				switch i {
+				case 0, 1, 2, 6, 19:
+					got = append(got, d)
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v", got)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("delays %v, want %v", got, tc.want)
+					break
+				}
+			}
+			rl.Forget("ns/a")
+			if d := rl.When("ns/a"); d != DefaultSyncBackOff {
+				t.Errorf("after Forget the delay is %v, want %v", d, DefaultSyncBackOff)
+			}
+		})
+	}
+}
+
 func TestRunWorkers(t *testing.T) {
 	q := NewSyncQueue("test", nil)
 	var started, processed atomic.Int32
@@ -75,5 +111,55 @@ func TestRunWorkers(t *testing.T) {
 	cancel2()
 	if err := RunWorkers(ctx2, "test", []cache.InformerSynced{func() bool { return false }}, nil, func() {}); err == nil {
 		t.Error("RunWorkers with caches that never sync and a done ctx = nil, want an error")
+	}
+}
+
+func TestWorkerCount(t *testing.T) {
+	for _, tc := range []struct {
+		workers, def, want int
+		wantErr            bool
+	}{
+		{0, 5, 5, false},
+		{3, 5, 3, false},
+		{-1, 5, 0, true},
+		{0, 0, 0, true},
+	} {
+		got, err := WorkerCount("test", tc.workers, tc.def)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("WorkerCount(%d, %d) = %d, %v; want %d, error %v", tc.workers, tc.def, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestReplicate(t *testing.T) {
+	var a, b int
+	fns := Replicate(3, func(context.Context) { a++ }, func(context.Context) { b++ })
+	for _, f := range fns {
+		f(context.Background())
+	}
+	if len(fns) != 6 || a != 3 || b != 3 {
+		t.Errorf("Replicate(3, a, b) gave %d functions calling a %d and b %d times; want 6, 3, 3", len(fns), a, b)
+	}
+	if got := Replicate(0, func(context.Context) {}); len(got) != 0 {
+		t.Errorf("Replicate(0, f) = %d functions, want 0", len(got))
+	}
+}
+
+func TestSyncAll(t *testing.T) {
+	var synced []string
+	boom := errors.New("boom")
+	err := SyncAll(context.Background(), func() ([]string, error) { return []string{"a", "b", "c"}, nil },
+		func(_ context.Context, k string) error {
+			synced = append(synced, k)
+			if k == "b" {
+				return boom
+			}
+			return nil
+		})
+	if !errors.Is(err, boom) || len(synced) != 3 {
+		t.Errorf("SyncAll synced %v and returned %v; want a, b, c and boom", synced, err)
+	}
+	if err := SyncAll(context.Background(), func() ([]string, error) { return nil, boom }, nil); !errors.Is(err, boom) {
+		t.Errorf("SyncAll with a failing keys = %v, want boom", err)
 	}
 }

@@ -23,11 +23,11 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
 // endpointIdentity is KCM's identity of an endpoint (k8s.io/endpointslice
-// util/endpointset.go hashEndpoint, as pkg/source/endpoints
+// util/endpointset.go hashEndpoint, as pkg/reconciler
 // EndpointIdentity spells it): the set of its addresses, its hostname and
 // its targetRef namespace and name. Addresses are compared in KCM's
 // canonical form (canonicalIP). Two endpoints with one IP but different
@@ -39,7 +39,7 @@ func endpointIdentity(e *discovery.Endpoint) string {
 		addrs[i] = canonicalIP(a)
 	}
 	slices.Sort(addrs)
-	return srcendpoints.EndpointIdentity(&discovery.Endpoint{Addresses: addrs, Hostname: e.Hostname, TargetRef: e.TargetRef})
+	return reconciler.EndpointIdentity(&discovery.Endpoint{Addresses: addrs, Hostname: e.Hostname, TargetRef: e.TargetRef})
 }
 
 // describeEndpoint names an endpoint for a finding: its addresses and its

@@ -21,12 +21,17 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 )
 
-// endpointKey is the identity of an endpoint: its sorted addresses, its
-// hostname and its targetRef namespace/name. It is the identity KCM uses
-// (k8s.io/endpointslice util/endpointset.go hashEndpoint), computed as a plain
-// string instead of a deep hash, and without sorting the caller's slice in
-// place (KCM sorts the addresses of cache objects; we never mutate them).
-func endpointKey(ep *discovery.Endpoint) string {
+// EndpointIdentity returns the identity of ep under which endpoints are
+// collapsed (the last one wins) and matched against existing slices: its
+// sorted addresses, its hostname and its targetRef namespace and name. Two
+// endpoints with the same identity that differ in readiness, nodeName, zone
+// or targetRef UID are one endpoint in two versions (see
+// EndpointsEqualBeyondIdentity). It is the identity KCM uses (k8s.io/endpointslice
+// util/endpointset.go hashEndpoint), computed as a readable string instead of
+// a deep hash, and without sorting ep's addresses in place (KCM sorts the
+// addresses of cache objects; slicekit never mutates them). ep must not be
+// nil.
+func EndpointIdentity(ep *discovery.Endpoint) string {
 	var b strings.Builder
 	addrs := ep.Addresses
 	if !sort.StringsAreSorted(addrs) {
@@ -53,7 +58,7 @@ func endpointKey(ep *discovery.Endpoint) string {
 }
 
 // endpointSet is an insertion-ordered set of desired endpoints keyed by
-// endpointKey. Unlike KCM's map-based EndpointSet, popping is deterministic
+// EndpointIdentity. Unlike KCM's map-based EndpointSet, popping is deterministic
 // (first inserted first), so the same inputs always give the same slices.
 type endpointSet struct {
 	byKey map[string]*discovery.Endpoint
@@ -73,7 +78,7 @@ func (s *endpointSet) insert(ep *discovery.Endpoint) {
 		sort.Strings(addrs)
 		ep.Addresses = addrs
 	}
-	k := endpointKey(ep)
+	k := EndpointIdentity(ep)
 	if _, ok := s.byKey[k]; !ok {
 		s.order = append(s.order, k)
 	}

@@ -58,6 +58,15 @@ type AddressTypePlan struct {
 	Create, Update, Delete []*discovery.EndpointSlice
 	// Added and Removed count endpoints added to and removed from slices.
 	Added, Removed int
+	// Updated counts, with Config.OneSlicePerGroup, the endpoints of the
+	// kept existing slices that are still desired but in another version
+	// (EndpointsEqualBeyondIdentity false; KCM endpointslicemirroring
+	// totalChanges, totals.updated). It is 0 otherwise.
+	Updated int
+	// Unchanged are, with Config.OneSlicePerGroup, the kept existing slices
+	// that the plan neither updates nor deletes; Apply makes sure the
+	// tracker knows them. nil otherwise.
+	Unchanged []*discovery.EndpointSlice
 	// PortGroups describes each desired port group for metrics: its key,
 	// its number of endpoints and how many slices it will have.
 	PortGroups []PortGroupInfo
@@ -76,6 +85,18 @@ type Event struct {
 	Type    string
 	Reason  string
 	Message string
+}
+
+// Updated returns the sum of the address types' Updated counts: with
+// Config.OneSlicePerGroup, the number of endpoints of kept slices still
+// desired in another version (the mirroring controller's
+// endpoints_updated_per_sync); 0 otherwise.
+func (p *Plan) Updated() int {
+	n := 0
+	for i := range p.AddressTypes {
+		n += p.AddressTypes[i].Updated
+	}
+	return n
 }
 
 // Writes returns the number of API writes the plan needs (creates, updates
@@ -117,6 +138,14 @@ func (p *Plan) Writes() int {
 //  8. Each delete is paired with a pending create of the same address type
 //     (for slices owned by owner) and becomes an update reusing its name.
 //
+// With Config.OneSlicePerGroup, before step 1 the existing slices (in the
+// order given) are reduced to one per address type and port list (the
+// fullest, then the first); the others are deleted after step 8's
+// recycling, each first offered to a remaining create of its address type
+// (KCM endpointslicemirroring reconcileByPortMapping and recycleSlices, rule
+// b3); those of unsupported address types go to DeleteUnsupported after the
+// kept ones.
+//
 // Planning is deterministic: the same inputs give the same plan.
 func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, existing []*discovery.EndpointSlice) (*Plan, error) {
 	if owner == nil {
@@ -135,7 +164,7 @@ func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, ex
 		}
 	}
 
-	byType := map[discovery.AddressType][]*discovery.EndpointSlice{}
+	own := make([]*discovery.EndpointSlice, 0, len(existing))
 	for _, s := range existing {
 		if s == nil {
 			continue
@@ -145,6 +174,15 @@ func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, ex
 			plan.Ignored = append(plan.Ignored, s)
 			continue
 		}
+		own = append(own, s)
+	}
+	var extras []*discovery.EndpointSlice
+	if r.cfg.OneSlicePerGroup {
+		own, extras = oneSlicePerGroup(own)
+	}
+
+	byType := map[discovery.AddressType][]*discovery.EndpointSlice{}
+	for _, s := range own {
 		if !containsAddressType(supported, s.AddressType) {
 			if r.topologyCache != nil {
 				r.topologyCache.RemoveHints(ownerKey(owner), s.AddressType)
@@ -163,12 +201,58 @@ func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, ex
 		}
 	}
 
+	extrasByType := map[discovery.AddressType][]*discovery.EndpointSlice{}
+	for _, s := range extras {
+		if containsAddressType(supported, s.AddressType) {
+			extrasByType[s.AddressType] = append(extrasByType[s.AddressType], s)
+		}
+	}
+
 	for _, at := range supported {
-		atp, events := r.planAddressType(ctx, owner, desired.Hints, at, groupsByType[at], byType[at])
+		atp, events := r.planAddressType(ctx, owner, desired.Hints, at, groupsByType[at], byType[at], extrasByType[at])
 		plan.AddressTypes = append(plan.AddressTypes, atp)
 		plan.Events = append(plan.Events, events...)
 	}
+	for _, s := range extras {
+		if !containsAddressType(supported, s.AddressType) {
+			plan.DeleteUnsupported = append(plan.DeleteUnsupported, s)
+		}
+	}
 	return plan, nil
+}
+
+// oneSlicePerGroup splits slices into those planned, at most one per
+// address type and port list, and the extra ones, which are deleted (rule
+// b3: KCM's mirroring reconciler keeps one existing slice of a key and
+// deletes the others). The kept slice is the one with the most endpoints
+// (then the first in slices), so that the fewest endpoints move. Both
+// results keep the order of slices.
+func oneSlicePerGroup(slices []*discovery.EndpointSlice) (keep, extras []*discovery.EndpointSlice) {
+	best := map[string]*discovery.EndpointSlice{}
+	var order []string
+	for _, s := range slices {
+		k := string(s.AddressType) + "\x00" + PortMapKey(s.Ports)
+		cur, ok := best[k]
+		if !ok {
+			order = append(order, k)
+			best[k] = s
+			continue
+		}
+		if len(s.Endpoints) > len(cur.Endpoints) {
+			best[k] = s
+		}
+	}
+	kept := make(map[*discovery.EndpointSlice]bool, len(order))
+	for _, k := range order {
+		keep = append(keep, best[k])
+		kept[best[k]] = true
+	}
+	for _, s := range slices {
+		if !kept[s] {
+			extras = append(extras, s)
+		}
+	}
+	return keep, extras
 }
 
 func containsAddressType(list []discovery.AddressType, at discovery.AddressType) bool {
@@ -193,7 +277,10 @@ type portGroup struct {
 	total int
 }
 
-func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hints, at discovery.AddressType, groups []*EndpointGroup, existing []*discovery.EndpointSlice) (AddressTypePlan, []Event) {
+// planAddressType plans one address type. extras are existing slices of
+// the address type beyond one per port group (Config.OneSlicePerGroup):
+// deleted, or recycled after existing's own deletes.
+func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hints, at discovery.AddressType, groups []*EndpointGroup, existing, extras []*discovery.EndpointSlice) (AddressTypePlan, []Event) {
 	logger := klog.FromContext(ctx)
 	atp := AddressTypePlan{AddressType: at}
 	var toCreate, toUpdate, toDelete []*discovery.EndpointSlice
@@ -235,6 +322,9 @@ func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hin
 
 	for _, pg := range order {
 		pg.total = pg.set.len()
+		if r.cfg.OneSlicePerGroup {
+			atp.Updated += countUpdated(pg.set, existingByKey[pg.key])
+		}
 		c, u, d, added, removed := r.planPortGroup(ctx, owner, at, pg, existingByKey[pg.key])
 		atp.Added += added
 		atp.Removed += removed
@@ -312,8 +402,15 @@ func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hin
 		u.ManagedFields = nil
 	}
 
+	if r.cfg.OneSlicePerGroup {
+		atp.Unchanged = unchanged(existing, toUpdate, toDelete)
+	}
+
 	// Recycle: a delete plus a create of the same address type is one
-	// update that reuses the deleted slice's name (KCM finalize).
+	// update that reuses the deleted slice's name (KCM finalize); then
+	// (OneSlicePerGroup) the extra slices, each recycled while creates
+	// remain (KCM endpointslicemirroring recycleSlices), else deleted.
+	toDelete = append(toDelete, extras...)
 	for i := 0; i < len(toDelete); {
 		if len(toCreate) == 0 {
 			break
@@ -334,6 +431,21 @@ func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hin
 	return atp, events
 }
 
+// countUpdated returns how many endpoints of existing are in desired in
+// another version (KCM endpointslicemirroring totalChanges, totals.updated;
+// an endpoint listed twice counts twice, as in KCM). desired is not changed.
+func countUpdated(desired *endpointSet, existing []*discovery.EndpointSlice) int {
+	n := 0
+	for _, s := range existing {
+		for i := range s.Endpoints {
+			if want := desired.getKey(EndpointIdentity(&s.Endpoints[i])); want != nil && !EndpointsEqualBeyondIdentity(want, &s.Endpoints[i]) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // planPortGroup is KCM's reconcileByPortMapping (behaviours C28-C30) with
 // deterministic choices where KCM picks at random. It returns slices to
 // create, update and delete, and the number of endpoints added and removed.
@@ -347,7 +459,7 @@ func (r *Reconciler) planPortGroup(ctx context.Context, owner Owner, at discover
 		kept := make([]discovery.Endpoint, 0, len(s.Endpoints))
 		endpointUpdated := false
 		for i := range s.Endpoints {
-			k := endpointKey(&s.Endpoints[i])
+			k := EndpointIdentity(&s.Endpoints[i])
 			if got := desired.getKey(k); got != nil {
 				kept = append(kept, *got)
 				if !EndpointsEqualBeyondIdentity(got, &s.Endpoints[i]) {

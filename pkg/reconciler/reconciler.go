@@ -75,6 +75,21 @@ type Config struct {
 	EnforceOwnership bool
 	// Metadata decides labels and annotations. nil means ServiceMetadata.
 	Metadata MetadataPolicy
+	// OneSlicePerGroup selects the mirroring controller's packing (KCM
+	// endpointslicemirroring reconciler.go reconcileByPortMapping, rule b3
+	// of docs/kep4770.md): an owner keeps at most one existing slice per
+	// address type and port list. When several share one, Plan keeps the one
+	// with the most endpoints (the first in the order given to Plan on a tie)
+	// and deletes the others, each recycled, after Plan's own recycling, as
+	// an update that gives its name to a slice Plan creates for the same
+	// address type (KCM recycleSlices). Plan also counts the endpoints of
+	// the kept slices that are still desired in another version
+	// (AddressTypePlan.Updated, KCM totals.updated), and Apply records in
+	// the tracker the kept slices it leaves alone (KCM: "Always ensure each
+	// EndpointSlice is being tracked"), so that their deletion by someone
+	// else is noticed. Packing into a slice itself is unchanged: the
+	// caller's MaxEndpointsPerSlice bounds each slice.
+	OneSlicePerGroup bool
 }
 
 // Option configures optional behaviour of a Reconciler.
@@ -184,7 +199,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, owner Owner, desired *Desire
 // then deletes; then the deletes of unsupported address types (C32). Creates
 // are skipped while the owner is being deleted; a create refused because the
 // namespace is terminating ends that address type silently. Every successful
-// write is recorded in the tracker and the changes metric. desired (may be
+// write is recorded in the tracker and the changes metric; when every write
+// succeeded, so are the plan's Unchanged slices the tracker does not know
+// (Config.OneSlicePerGroup). desired (may be
 // nil) supplies the hints mode for metrics. Events in the plan are recorded
 // on the owner. Errors are wrapped with the owner and slice names.
 func (r *Reconciler) Apply(ctx context.Context, owner Owner, plan *Plan, desired *Desired, triggerTime time.Time) error {
@@ -249,8 +266,20 @@ func (r *Reconciler) Apply(ctx context.Context, owner Owner, plan *Plan, desired
 	}
 	if len(errs) > 0 {
 		logger.V(2).Info("Failed to apply EndpointSlice changes", "owner", klog.KObj(owner), "errors", len(errs))
+		return errors.Join(errs...)
 	}
-	return errors.Join(errs...)
+	// OneSlicePerGroup: the slices left alone are tracked too, so that
+	// their deletion by someone else is noticed (KCM endpointslicemirroring
+	// reconcileByPortMapping: "Always ensure each EndpointSlice is being
+	// tracked").
+	for i := range plan.AddressTypes {
+		for _, s := range plan.AddressTypes[i].Unchanged {
+			if !r.tracker.Has(s) {
+				r.tracker.Update(s)
+			}
+		}
+	}
+	return nil
 }
 
 func ownerNN(owner Owner) types.NamespacedName {

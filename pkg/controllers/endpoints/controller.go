@@ -16,20 +16,13 @@ package endpoints
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
-	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -39,19 +32,10 @@ import (
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
-const (
-	// maxRetries is the number of times a Service is retried before it is
-	// dropped out of the queue (KCM maxRetries). With the default
-	// controller rate limiter the delays are 5ms, 10ms, ..., 82s.
-	maxRetries = 15
-
-	// queueName names the Service queue in workqueue metrics (KCM).
-	queueName = "endpoint"
-
-	// workerLoopPeriod is the pause before a worker that returned is
-	// restarted (KCM workerLoopPeriod).
-	workerLoopPeriod = time.Second
-)
+// queueName names the Service queue in workqueue metrics (KCM). Both
+// queues use the default controller rate limiter, as KCM's do: with
+// controllerkit.MaxRetries the delays are 5ms, 10ms, ..., 82s.
+const queueName = "endpoint"
 
 // Controller writes one Endpoints object per Service with a selector, from
 // the Pods the selector matches, as KCM's Endpoints controller does, and
@@ -69,10 +53,9 @@ type Controller struct {
 	// selects no Pods; nil without metrics.
 	removals *selectorless.RemovalMetrics
 
-	// eventBroadcaster is nil when the caller supplied the EventRecorder;
-	// otherwise Run connects it to the API server.
-	eventBroadcaster record.EventBroadcaster
-	eventRecorder    record.EventRecorder
+	// events records Events (Options.EventRecorder, or a broadcaster Run
+	// connects to the API server).
+	events *controllerkit.Events
 
 	// Listers read the shared informer caches. Objects they return are
 	// shared and must never be modified.
@@ -109,11 +92,8 @@ type Controller struct {
 // KCM counterpart is NewEndpointController in
 // pkg/controller/endpoint/endpoints_controller.go.
 func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
-	if client == nil {
-		return nil, errors.New("endpoints: client is nil")
-	}
-	if factory == nil {
-		return nil, errors.New("endpoints: informer factory is nil")
+	if err := controllerkit.CheckNewArgs("endpoints", client, factory); err != nil {
+		return nil, err
 	}
 	opts, err := opts.complete()
 	if err != nil {
@@ -124,14 +104,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		opts:           opts,
 		gate:           opts.gateEnabled(),
 		cleanup:        opts.cleanupEnabled(),
-		eventRecorder:  opts.EventRecorder,
 		staleEndpoints: newStaleEndpointsTracker(),
 		triggerTimes:   servicepods.NewTriggerTimeTracker(),
 	}
-	if c.eventRecorder == nil {
-		c.eventBroadcaster = record.NewBroadcaster(record.WithContext(ctx))
-		c.eventRecorder = c.eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: ControllerName})
-	}
+	c.events = controllerkit.NewEvents(ctx, opts.EventRecorder, ControllerName)
 	var wqMetrics workqueue.MetricsProvider
 	if opts.Registerer != nil {
 		if c.removals, err = selectorless.NewRemovalMetrics(opts.Registerer, "endpoint_controller", SelectorRemovalMetricName,
@@ -156,27 +132,23 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	c.endpointsLister = endpointsInformer.Lister()
 
 	var handlers controllerkit.Handlers
-	add := handlers.Add
-	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	handlers.Register(serviceInformer.Informer(), "Service", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.queueKey,
 		UpdateFunc: func(_, cur any) { c.queueKey(cur) },
 		DeleteFunc: c.queueKey,
-	}); err != nil {
-		return nil, fmt.Errorf("endpoints: adding Service handler: %w", err)
-	}
-	if err := add(podInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(podInformer.Informer(), "Pod", cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.onPodUpdate(nil, obj) },
 		UpdateFunc: c.onPodUpdate,
 		DeleteFunc: func(obj any) { c.onPodUpdate(obj, nil) },
-	}); err != nil {
-		return nil, fmt.Errorf("endpoints: adding Pod handler: %w", err)
-	}
-	if err := add(endpointsInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(endpointsInformer.Informer(), "Endpoints", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onEndpointsAdd,
 		UpdateFunc: func(_, cur any) { c.onEndpointsAdd(cur) },
 		DeleteFunc: c.queueKey,
-	}); err != nil {
-		return nil, fmt.Errorf("endpoints: adding Endpoints handler: %w", err)
+	})
+	if err := handlers.Err(); err != nil {
+		return nil, fmt.Errorf("endpoints: %w", err)
 	}
 	c.cachesSynced = handlers.Synced()
 	return c, nil
@@ -205,31 +177,18 @@ func (c *Controller) Workers() int { return int(c.opts.ConcurrentEndpointSyncs) 
 // before the caches synced. Run must be called at most once.
 func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer utilruntime.HandleCrashWithContext(ctx)
-	if workers == 0 {
-		workers = c.Workers()
-	}
-	if workers < 1 {
-		return fmt.Errorf("endpoints: workers must be at least 1, got %d", workers)
+	workers, err := controllerkit.WorkerCount("endpoints", workers, c.Workers())
+	if err != nil {
+		return err
 	}
 	logger := klog.FromContext(ctx)
-	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
+	defer c.events.Start(c.client.CoreV1())()
 	logger.Info("Starting endpoint controller", "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
-	var wg sync.WaitGroup
-	defer func() {
+	return controllerkit.RunWorkers(ctx, "endpoints", c.cachesSynced, nil, func() {
 		logger.Info("Shutting down endpoint controller")
 		c.queue.ShutDown()
 		c.podQueue.ShutDown()
-		wg.Wait()
-	}()
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.cachesSynced...) {
-		return fmt.Errorf("endpoints: caches did not sync: %w", context.Cause(ctx))
-	}
-	for range workers {
-		wg.Go(func() { wait.UntilWithContext(ctx, c.worker, workerLoopPeriod) })
-		wg.Go(func() { wait.UntilWithContext(ctx, c.podWorker, workerLoopPeriod) })
-	}
-	<-ctx.Done()
-	return nil
+	}, controllerkit.Replicate(workers, c.worker, c.podWorker)...)
 }
 
 func (c *Controller) worker(ctx context.Context) {
@@ -242,21 +201,13 @@ func (c *Controller) processItem(ctx context.Context, key string) {
 }
 
 // handleErr forgets the key, requeues it with back-off, or drops it after
-// maxRetries (KCM handleErr).
+// controllerkit.MaxRetries (KCM handleErr).
 func (c *Controller) handleErr(ctx context.Context, err error, key string) {
-	logger := klog.FromContext(ctx)
-	if err == nil {
-		c.queue.Forget(key)
-		return
-	}
-	if c.queue.NumRequeues(key) < maxRetries {
-		controllerkit.LogRetry(logger, 2, err, "Error syncing endpoints, retrying", "key", key)
-		c.queue.AddRateLimited(key)
-		return
-	}
-	logger.Info("Dropping service out of the queue", "key", key, "err", err)
-	c.queue.Forget(key)
-	utilruntime.HandleErrorWithContext(ctx, err, "Dropping service out of the queue", "key", key)
+	controllerkit.HandleErr(ctx, c.queue, key, err, controllerkit.Retry{
+		Verbosity: 2,
+		RetryMsg:  "Error syncing endpoints, retrying",
+		DropMsg:   "Dropping service out of the queue",
+	})
 }
 
 func (c *Controller) podWorker(ctx context.Context) {
@@ -269,7 +220,7 @@ func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodPro
 	switch {
 	case err == nil:
 		c.podQueue.Forget(key)
-	case c.podQueue.NumRequeues(key) < maxRetries:
+	case c.podQueue.NumRequeues(key) < controllerkit.MaxRetries:
 		logger.V(2).Info("Error syncing pod, retrying", "podProjectionKey", *key, "err", err)
 		c.podQueue.AddRateLimited(key)
 	default:

@@ -15,14 +15,10 @@
 package endpoints
 
 import (
-	"fmt"
-	"slices"
-
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/client-go/tools/cache"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
@@ -35,14 +31,7 @@ import (
 // once: Service add, update and delete, and Endpoints delete (KCM
 // onServiceUpdate, onServiceDelete, onEndpointsDelete). The KEP-4770 label
 // being added to or removed from a Service arrives here as an update.
-func (c *Controller) queueKey(obj any) {
-	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if err != nil {
-		utilruntime.HandleError(fmt.Errorf("couldn't get key for object %+v: %w", obj, err))
-		return
-	}
-	c.queue.Add(key)
-}
+func (c *Controller) queueKey(obj any) { controllerkit.QueueKey(c.queue, obj, false) }
 
 // onEndpointsAdd queues an Endpoints object (added, or updated) that
 // carries this controller's managed-by label while its Service is missing,
@@ -94,10 +83,7 @@ func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
 // labelled, with the gate on, with a value that is neither this
 // controller's name nor one of Options.AcceptedControllerNames.
 func (c *Controller) delegated(svc *corev1.Service) bool {
-	if !delegation.Delegated(svc, ControllerName, c.gate) {
-		return false
-	}
-	return !slices.Contains(c.opts.AcceptedControllerNames, svc.Labels[delegation.LabelEndpointControllerName])
+	return delegation.DelegatedExcept(svc, ControllerName, c.gate, c.opts.AcceptedControllerNames)
 }
 
 // ownedByUs reports whether ep carries this controller's managed-by label.

@@ -18,7 +18,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -31,6 +33,7 @@ import (
 	"k8s.io/klog/v2"
 	netutils "k8s.io/utils/net"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	sourceendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
@@ -246,9 +249,9 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 			}
 		}
 		if create {
-			c.eventRecorder.Eventf(desired, corev1.EventTypeWarning, ReasonFailedToCreateEndpoint, "Failed to create endpoint for service %v/%v: %v", service.Namespace, service.Name, err)
+			c.events.Eventf(desired, corev1.EventTypeWarning, ReasonFailedToCreateEndpoint, "Failed to create endpoint for service %v/%v: %v", service.Namespace, service.Name, err)
 		} else {
-			c.eventRecorder.Eventf(desired, corev1.EventTypeWarning, ReasonFailedToUpdateEndpoint, "Failed to update endpoint %v/%v: %v", service.Namespace, service.Name, err)
+			c.events.Eventf(desired, corev1.EventTypeWarning, ReasonFailedToUpdateEndpoint, "Failed to update endpoint %v/%v: %v", service.Namespace, service.Name, err)
 		}
 		return err
 	}
@@ -526,7 +529,7 @@ func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
 	if deleted {
 		target := svc.Labels[delegation.LabelEndpointControllerName]
 		klog.FromContext(ctx).Info("Deleted Endpoints of a Service delegated to another endpoint controller", "service", klog.KObj(svc), "delegatedTo", target)
-		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
+		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
 			"Deleted Endpoints managed by %s: the Service is delegated to endpoint controller %q by label %s",
 			ControllerName, target, delegation.LabelEndpointControllerName)
 	}
@@ -549,7 +552,7 @@ func (c *Controller) removeForSelector(ctx context.Context, svc *corev1.Service,
 	if deleted {
 		c.removals.Add(reason, 1)
 		klog.FromContext(ctx).Info("Deleted Endpoints of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason)
-		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
+		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
 			"Deleted Endpoints managed by %s: %s (%s)", ControllerName, why, selectorless.UpstreamIssue)
 	}
 	return nil
@@ -574,12 +577,7 @@ func (c *Controller) Keys() ([]string, error) {
 	for _, ep := range eps {
 		set[ep.Namespace+"/"+ep.Name] = true
 	}
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys, nil
+	return slices.Sorted(maps.Keys(set)), nil
 }
 
 // SyncAll is the offline renderer's hook: it calls SyncService once for
@@ -587,15 +585,5 @@ func (c *Controller) Keys() ([]string, error) {
 // waits for them and starts no goroutine. It syncs every key even when some
 // fail and returns the failures joined.
 func (c *Controller) SyncAll(ctx context.Context) error {
-	keys, err := c.Keys()
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, k := range keys {
-		if err := c.SyncService(ctx, k); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return controllerkit.SyncAll(ctx, c.Keys, c.SyncService)
 }

@@ -16,22 +16,14 @@ package mirroring
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
-	"time"
 
-	"golang.org/x/time/rate"
-	corev1 "k8s.io/api/core/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -42,24 +34,8 @@ import (
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 )
 
-const (
-	// maxRetries is the number of times an Endpoints key is retried before
-	// it is dropped out of the queue (KCM maxRetries, rule b12). With the
-	// queue's rate limiter the delays are 1s, 2s, 4s, ..., 64s, 100s (max).
-	maxRetries = 15
-
-	// defaultSyncBackOff and maxSyncBackOff bound the queue's per-item
-	// exponential back-off (KCM, rule b12).
-	defaultSyncBackOff = 1 * time.Second
-	maxSyncBackOff     = 100 * time.Second
-
-	// queueName names the queue in workqueue metrics (KCM).
-	queueName = "endpoint_slice_mirroring"
-
-	// workerLoopPeriod is the pause before a worker that returned is
-	// restarted (KCM workerLoopPeriod).
-	workerLoopPeriod = time.Second
-)
+// queueName names the queue in workqueue metrics (KCM).
+const queueName = "endpoint_slice_mirroring"
 
 // Controller mirrors Endpoints objects of selectorless Services into
 // EndpointSlices, as KCM's EndpointSlice mirroring controller does, and
@@ -77,10 +53,9 @@ type Controller struct {
 	// object is a selector removal's leftover; nil without metrics.
 	removals *selectorless.RemovalMetrics
 
-	// eventBroadcaster is nil when the caller supplied the EventRecorder;
-	// otherwise Run connects it to the API server.
-	eventBroadcaster record.EventBroadcaster
-	eventRecorder    record.EventRecorder
+	// events records Events (Options.EventRecorder, or a broadcaster Run
+	// connects to the API server).
+	events *controllerkit.Events
 
 	// Listers read the shared informer caches. Objects they return are
 	// shared and must never be modified.
@@ -121,11 +96,8 @@ type Controller struct {
 // NewController in pkg/controller/endpointslicemirroring/
 // endpointslicemirroring_controller.go.
 func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
-	if client == nil {
-		return nil, errors.New("mirroring: client is nil")
-	}
-	if factory == nil {
-		return nil, errors.New("mirroring: informer factory is nil")
+	if err := controllerkit.CheckNewArgs("mirroring", client, factory); err != nil {
+		return nil, err
 	}
 	opts, err := opts.complete()
 	if err != nil {
@@ -134,17 +106,13 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	logger := klog.FromContext(ctx)
 
 	c := &Controller{
-		client:        client,
-		opts:          opts,
-		gate:          opts.gateEnabled(),
-		cleanup:       opts.cleanupEnabled(),
-		eventRecorder: opts.EventRecorder,
-		tracker:       reconciler.NewTracker(),
+		client:  client,
+		opts:    opts,
+		gate:    opts.gateEnabled(),
+		cleanup: opts.cleanupEnabled(),
+		tracker: reconciler.NewTracker(),
 	}
-	if c.eventRecorder == nil {
-		c.eventBroadcaster = record.NewBroadcaster(record.WithContext(ctx))
-		c.eventRecorder = c.eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: EventSourceComponent})
-	}
+	c.events = controllerkit.NewEvents(ctx, opts.EventRecorder, EventSourceComponent)
 
 	var wqMetrics workqueue.MetricsProvider
 	if opts.Registerer != nil {
@@ -165,15 +133,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 
 	// Like the DefaultControllerRateLimiter with a larger base back-off
 	// (1s instead of 5ms), as in KCM: a sync can require many EndpointSlice
-	// writes.
-	c.queue = workqueue.NewTypedRateLimitingQueueWithConfig(
-		workqueue.NewTypedMaxOfRateLimiter(
-			workqueue.NewTypedItemExponentialFailureRateLimiter[string](defaultSyncBackOff, maxSyncBackOff),
-			// 10 qps, 100 bucket size: overall retry speed, not per item.
-			&workqueue.TypedBucketRateLimiter[string]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
-		),
-		workqueue.TypedRateLimitingQueueConfig[string]{Name: queueName, MetricsProvider: wqMetrics},
-	)
+	// writes. Back-off up to 100s (rule b12).
+	c.queue = controllerkit.NewSyncQueueWithBackOff(queueName, controllerkit.MirroringMaxSyncBackOff, wqMetrics)
 
 	endpointsInformer := factory.Core().V1().Endpoints()
 	serviceInformer := factory.Core().V1().Services()
@@ -184,7 +145,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 
 	recOpts := []reconciler.Option{
 		reconciler.WithTracker(c.tracker),
-		reconciler.WithEventRecorder(c.eventRecorder),
+		reconciler.WithEventRecorder(c.events),
 	}
 	if c.metrics != nil {
 		recOpts = append(recOpts, reconciler.WithMetrics(c.metrics))
@@ -195,6 +156,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		MaxEndpointsPerSlice: opts.MirroringMaxEndpointsPerSubset,
 		Placeholder:          false,
 		EnforceOwnership:     false,
+		OneSlicePerGroup:     true,
 		Metadata:             metadataPolicy{},
 	}, recOpts...)
 	if err != nil {
@@ -202,27 +164,23 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	}
 
 	var handlers controllerkit.Handlers
-	add := handlers.Add
-	if err := add(endpointsInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	handlers.Register(endpointsInformer.Informer(), "Endpoints", cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.onEndpointsAdd(logger, obj) },
 		UpdateFunc: func(old, cur any) { c.onEndpointsUpdate(logger, old, cur) },
 		DeleteFunc: func(obj any) { c.onEndpointsDelete(logger, obj) },
-	}); err != nil {
-		return nil, fmt.Errorf("mirroring: adding Endpoints handler: %w", err)
-	}
-	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(serviceInformer.Informer(), "Service", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onServiceAdd,
 		UpdateFunc: c.onServiceUpdate,
 		DeleteFunc: c.onServiceDelete,
-	}); err != nil {
-		return nil, fmt.Errorf("mirroring: adding Service handler: %w", err)
-	}
-	if err := add(sliceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(sliceInformer.Informer(), "EndpointSlice", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onEndpointSliceAdd,
 		UpdateFunc: func(old, cur any) { c.onEndpointSliceUpdate(logger, old, cur) },
 		DeleteFunc: c.onEndpointSliceDelete,
-	}); err != nil {
-		return nil, fmt.Errorf("mirroring: adding EndpointSlice handler: %w", err)
+	})
+	if err := handlers.Err(); err != nil {
+		return nil, fmt.Errorf("mirroring: %w", err)
 	}
 	c.cachesSynced = handlers.Synced()
 	return c, nil
@@ -250,37 +208,26 @@ func (c *Controller) Workers() int { return int(c.opts.MirroringConcurrentServic
 // return.
 func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer utilruntime.HandleCrashWithContext(ctx)
-	if workers == 0 {
-		workers = c.Workers()
-	}
-	if workers < 1 {
-		return fmt.Errorf("mirroring: workers must be at least 1, got %d", workers)
+	workers, err := controllerkit.WorkerCount("mirroring", workers, c.Workers())
+	if err != nil {
+		return err
 	}
 	logger := klog.FromContext(ctx)
 
-	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
+	defer c.events.Start(c.client.CoreV1())()
 
 	logger.Info("Starting EndpointSliceMirroring controller", "controllerName", c.opts.ControllerName,
 		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
-	var wg sync.WaitGroup
-	defer func() {
-		logger.Info("Shutting down EndpointSliceMirroring controller")
-		c.queue.ShutDown()
-		wg.Wait()
-	}()
-
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.cachesSynced...) {
-		return fmt.Errorf("mirroring: caches did not sync: %w", context.Cause(ctx))
-	}
-
-	c.sweepDelegated(ctx)
-
-	logger.V(2).Info("Starting worker threads", "total", workers)
-	for range workers {
-		wg.Go(func() { wait.UntilWithContext(ctx, c.worker, workerLoopPeriod) })
-	}
-	<-ctx.Done()
-	return nil
+	return controllerkit.RunWorkers(ctx, "mirroring", c.cachesSynced,
+		func(ctx context.Context) {
+			c.sweepDelegated(ctx)
+			logger.V(2).Info("Starting worker threads", "total", workers)
+		},
+		func() {
+			logger.Info("Shutting down EndpointSliceMirroring controller")
+			c.queue.ShutDown()
+		},
+		controllerkit.Replicate(workers, c.worker)...)
 }
 
 // worker processes Endpoints keys until the queue shuts down; the queue
@@ -295,25 +242,20 @@ func (c *Controller) processItem(ctx context.Context, key string) {
 }
 
 // handleErr counts the sync result and forgets the key, requeues it with
-// back-off, or drops it after maxRetries (KCM handleErr, rule b12).
+// back-off, or drops it after controllerkit.MaxRetries (KCM handleErr, rule
+// b12).
 func (c *Controller) handleErr(ctx context.Context, err error, key string) {
-	logger := klog.FromContext(ctx)
 	switch {
 	case err == nil:
 		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultSuccess)
-		c.queue.Forget(key)
-		return
-	case IsStaleInformerCache(err):
+	case reconciler.IsStaleInformerCache(err):
 		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultStale)
 	default:
 		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultError)
 	}
-	if c.queue.NumRequeues(key) < maxRetries {
-		controllerkit.LogRetry(logger, 0, err, "Error mirroring EndpointSlices for Endpoints, retrying", "key", key)
-		c.queue.AddRateLimited(key)
-		return
-	}
-	logger.Info("Retry budget exceeded, dropping Endpoints out of the queue", "key", key, "err", err)
-	c.queue.Forget(key)
-	utilruntime.HandleErrorWithContext(ctx, err, "Dropping Endpoints out of the queue", "key", key)
+	controllerkit.HandleErr(ctx, c.queue, key, err, controllerkit.Retry{
+		RetryMsg:       "Error mirroring EndpointSlices for Endpoints, retrying",
+		DropMsg:        "Retry budget exceeded, dropping Endpoints out of the queue",
+		HandleErrorMsg: "Dropping Endpoints out of the queue",
+	})
 }

@@ -16,15 +16,14 @@ package mirroring
 
 import (
 	"fmt"
-	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 )
 
@@ -49,14 +48,7 @@ func ShouldMirror(ep *corev1.Endpoints) bool {
 
 // queueKey queues the namespace/name key of obj (also of a tombstone) at
 // once.
-func (c *Controller) queueKey(obj any) {
-	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if err != nil {
-		utilruntime.HandleError(fmt.Errorf("couldn't get key for object %+v (type %T): %w", obj, obj, err))
-		return
-	}
-	c.queue.Add(key)
-}
+func (c *Controller) queueKey(obj any) { controllerkit.QueueKey(c.queue, obj, true) }
 
 // onEndpointsAdd queues a mirrorable Endpoints object (KCM onEndpointsAdd).
 func (c *Controller) onEndpointsAdd(logger klog.Logger, obj any) {
@@ -92,8 +84,8 @@ func (c *Controller) onEndpointsUpdate(logger klog.Logger, oldObj, curObj any) {
 // onEndpointsDelete queues a mirrorable Endpoints object that was deleted,
 // so that its mirrored slices are deleted (KCM onEndpointsDelete).
 func (c *Controller) onEndpointsDelete(logger klog.Logger, obj any) {
-	ep := endpointsFromDeleteAction(obj)
-	if ep == nil {
+	ep, ok := controllerkit.FromDeleteAction[*corev1.Endpoints](obj, "an Endpoints resource")
+	if !ok || ep == nil {
 		return
 	}
 	if !ShouldMirror(ep) {
@@ -137,8 +129,8 @@ func (c *Controller) onServiceUpdate(oldObj, curObj any) {
 // onServiceDelete queues the same-named Endpoints of a deleted selectorless
 // Service (KCM onServiceDelete), whose mirrored slices are then deleted.
 func (c *Controller) onServiceDelete(obj any) {
-	svc := serviceFromDeleteAction(obj)
-	if svc == nil {
+	svc, ok := controllerkit.FromDeleteAction[*corev1.Service](obj, "a Service resource")
+	if !ok || svc == nil {
 		return
 	}
 	if svc.Spec.Selector == nil {
@@ -150,16 +142,7 @@ func (c *Controller) onServiceDelete(obj any) {
 // labelled, with the gate on, with a value that is neither this
 // controller's name nor one of Options.AcceptedControllerNames.
 func (c *Controller) delegated(svc *corev1.Service) bool {
-	if !delegation.Delegated(svc, c.opts.ControllerName, c.gate) {
-		return false
-	}
-	return !slices.Contains(c.opts.AcceptedControllerNames, svc.Labels[delegation.LabelEndpointControllerName])
-}
-
-// managedByUs reports whether slice carries this controller's managed-by
-// value.
-func (c *Controller) managedByUs(slice *discovery.EndpointSlice) bool {
-	return slice.Labels[discovery.LabelManagedBy] == c.opts.ControllerName
+	return delegation.DelegatedExcept(svc, c.opts.ControllerName, c.gate, c.opts.AcceptedControllerNames)
 }
 
 // onEndpointSliceAdd queues the slice's Endpoints when the slice carries
@@ -171,7 +154,7 @@ func (c *Controller) onEndpointSliceAdd(obj any) {
 		utilruntime.HandleError(fmt.Errorf("onEndpointSliceAdd() expected type discovery.EndpointSlice, got %T", obj))
 		return
 	}
-	if c.managedByUs(slice) && c.tracker.ShouldSync(slice) {
+	if c.reconciler.SliceAdded(slice) {
 		c.queueEndpointsForEndpointSlice(slice)
 	}
 }
@@ -198,7 +181,7 @@ func (c *Controller) onEndpointSliceUpdate(logger klog.Logger, oldObj, curObj an
 		c.queueEndpointsForEndpointSlice(prev)
 		return
 	}
-	if c.managedByUs(prev) != c.managedByUs(cur) || (c.managedByUs(cur) && c.tracker.ShouldSync(cur)) {
+	if c.reconciler.SliceUpdated(prev, cur) {
 		c.queueEndpointsForEndpointSlice(cur)
 	}
 }
@@ -207,11 +190,11 @@ func (c *Controller) onEndpointSliceUpdate(logger klog.Logger, oldObj, curObj an
 // controller that it wrote, or found matching and tracked, and did not
 // delete itself disappears (KCM onEndpointSliceDelete).
 func (c *Controller) onEndpointSliceDelete(obj any) {
-	slice := endpointSliceFromDeleteAction(obj)
-	if slice == nil {
+	slice, ok := controllerkit.FromDeleteAction[*discovery.EndpointSlice](obj, "an EndpointSlice resource")
+	if !ok || slice == nil {
 		return
 	}
-	if c.managedByUs(slice) && c.tracker.Has(slice) && !c.tracker.HandleDeletion(slice) {
+	if c.reconciler.SliceDeleted(slice) {
 		c.queueEndpointsForEndpointSlice(slice)
 	}
 }
@@ -227,55 +210,4 @@ func (c *Controller) queueEndpointsForEndpointSlice(slice *discovery.EndpointSli
 		return
 	}
 	c.queue.AddAfter(slice.Namespace+"/"+name, c.opts.MirroringEndpointSliceUpdatesBatchPeriod)
-}
-
-func endpointsFromDeleteAction(obj any) *corev1.Endpoints {
-	if ep, ok := obj.(*corev1.Endpoints); ok {
-		return ep
-	}
-	tombstone, ok := obj.(cache.DeletedFinalStateUnknown)
-	if !ok {
-		utilruntime.HandleError(fmt.Errorf("couldn't get object from tombstone %#v", obj))
-		return nil
-	}
-	ep, ok := tombstone.Obj.(*corev1.Endpoints)
-	if !ok {
-		utilruntime.HandleError(fmt.Errorf("tombstone contained object that is not an Endpoints resource: %#v", obj))
-		return nil
-	}
-	return ep
-}
-
-func serviceFromDeleteAction(obj any) *corev1.Service {
-	if svc, ok := obj.(*corev1.Service); ok {
-		return svc
-	}
-	tombstone, ok := obj.(cache.DeletedFinalStateUnknown)
-	if !ok {
-		utilruntime.HandleError(fmt.Errorf("couldn't get object from tombstone %#v", obj))
-		return nil
-	}
-	svc, ok := tombstone.Obj.(*corev1.Service)
-	if !ok {
-		utilruntime.HandleError(fmt.Errorf("tombstone contained object that is not a Service resource: %#v", obj))
-		return nil
-	}
-	return svc
-}
-
-func endpointSliceFromDeleteAction(obj any) *discovery.EndpointSlice {
-	if slice, ok := obj.(*discovery.EndpointSlice); ok {
-		return slice
-	}
-	tombstone, ok := obj.(cache.DeletedFinalStateUnknown)
-	if !ok {
-		utilruntime.HandleError(fmt.Errorf("couldn't get object from tombstone %#v", obj))
-		return nil
-	}
-	slice, ok := tombstone.Obj.(*discovery.EndpointSlice)
-	if !ok {
-		utilruntime.HandleError(fmt.Errorf("tombstone contained object that is not an EndpointSlice resource: %#v", obj))
-		return nil
-	}
-	return slice
 }

@@ -16,19 +16,19 @@ package mirroring
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
@@ -70,27 +70,6 @@ const (
 // removal's leftover (label reason: no-selector).
 const SelectorRemovalMetricName = "selector_removal_deleted_slices"
 
-// StaleInformerCacheError is returned by SyncEndpoints when the
-// EndpointSlice informer cache is older than this controller's own writes
-// (KCM endpointslicemirroring_controller.go syncEndpoints, StaleSlices): the
-// sync is retried later and counted as syncs{result="stale"}.
-type StaleInformerCacheError struct {
-	// Endpoints is the namespace/name key of the Endpoints object.
-	Endpoints string
-}
-
-// Error implements error.
-func (e *StaleInformerCacheError) Error() string {
-	return fmt.Sprintf("EndpointSlice informer cache is out of date for Endpoints %s", e.Endpoints)
-}
-
-// IsStaleInformerCache reports whether err is, or wraps, a
-// *StaleInformerCacheError.
-func IsStaleInformerCache(err error) bool {
-	var stale *StaleInformerCacheError
-	return errors.As(err, &stale)
-}
-
 // SyncEndpoints brings the mirrored EndpointSlices of the Endpoints object
 // with the given namespace/name key to the state it calls for. It reads only
 // informer caches (the factory passed to New must have synced) and writes
@@ -110,16 +89,19 @@ func IsStaleInformerCache(err error) bool {
 //     KCM mirrors it (its shouldMirror ignores that label).
 //  3. Otherwise this controller's slices for the name are listed
 //     (managed-by and kubernetes.io/service-name labels), slices pending
-//     deletion are dropped, and a *StaleInformerCacheError is returned when
-//     the cache is older than this controller's writes.
+//     deletion are dropped, and a *reconciler.StaleInformerCacheError
+//     (OwnerKind "Endpoints") is returned when the cache is older than this
+//     controller's writes (reconciler OwnerSlices; KCM syncEndpoints,
+//     StaleSlices): the sync is retried later and counted as
+//     syncs{result="stale"}.
 //  4. The desired endpoints are computed (endpoints.Desired: re-packing,
 //     per-subset limit with ready addresses first, invalid IPs skipped;
 //     Warning events InvalidIPAddress and TooManyAddressesToMirror on the
 //     Endpoints) and reconciled into one slice per address type and port
-//     list: when several slices share an address type and port list, the
-//     fullest is kept and the others are deleted, their names recycled for
-//     slices to create (rule b3, KCM reconcileByPortMapping and
-//     recycleSlices).
+//     list (the reconciler's Config.OneSlicePerGroup): when several slices
+//     share an address type and port list, the fullest is kept and the
+//     others are deleted, their names recycled for slices to create (rule
+//     b3, KCM reconcileByPortMapping and recycleSlices).
 //
 // Slices carrying another controller's managed-by value are never listed,
 // written or deleted. Deletions carry a UID precondition. Errors are
@@ -173,12 +155,9 @@ func (c *Controller) SyncEndpoints(ctx context.Context, key string) error {
 		return c.dropLeftover(ctx, svc, ep)
 	}
 
-	slices, err := c.listOwnSlices(namespace, name)
+	slices, err := c.reconciler.OwnerSlices(c.sliceLister, namespace, name)
 	if err != nil {
 		return err
-	}
-	if c.tracker.StaleSlices(namespace, name, slices) {
-		return &StaleInformerCacheError{Endpoints: key}
 	}
 
 	res, err := endpoints.Desired(ep, endpoints.Options{MaxEndpointsPerSubset: c.opts.MirroringMaxEndpointsPerSubset})
@@ -187,20 +166,17 @@ func (c *Controller) SyncEndpoints(ctx context.Context, key string) error {
 	}
 	c.reportSkipped(ctx, ep, res)
 
-	keep, extras := oneSlicePerGroup(slices)
-	plan, err := c.reconciler.Plan(ctx, ep, res.Desired, keep)
+	plan, err := c.reconciler.Plan(ctx, ep, res.Desired, slices)
 	if err != nil {
 		return fmt.Errorf("planning EndpointSlices of Endpoints %s: %w", key, err)
 	}
-	mergeExtras(plan, extras)
-	c.mirroringMetrics.observeUpdated(countUpdated(res.Desired, keep))
+	c.mirroringMetrics.observeUpdated(plan.Updated())
 
 	if err := c.reconciler.Apply(ctx, ep, plan, res.Desired, time.Time{}); err != nil {
-		c.eventRecorder.Eventf(ep, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
+		c.events.Eventf(ep, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
 			"Error updating EndpointSlices for Endpoints %s/%s: %v", namespace, name, err)
 		return fmt.Errorf("mirroring Endpoints %s: %w", key, err)
 	}
-	c.trackUnchanged(keep, plan)
 	return nil
 }
 
@@ -214,12 +190,12 @@ func (c *Controller) reportSkipped(ctx context.Context, ep *corev1.Endpoints, re
 	}
 	c.mirroringMetrics.observeSkipped(res.AddressesSkipped)
 	if res.InvalidAddresses > 0 {
-		c.eventRecorder.Eventf(ep, corev1.EventTypeWarning, ReasonInvalidIPAddress,
+		c.events.Eventf(ep, corev1.EventTypeWarning, ReasonInvalidIPAddress,
 			"Skipped %d invalid IP addresses when mirroring to EndpointSlices", res.InvalidAddresses)
 	}
 	if res.TooManyAddresses() {
 		logger.Info("Addresses in Endpoints were skipped due to exceeding MaxEndpointsPerSubset", "skippedAddresses", res.AddressesSkipped, "endpoints", klog.KObj(ep))
-		c.eventRecorder.Eventf(ep, corev1.EventTypeWarning, ReasonTooManyAddressesToMirror,
+		c.events.Eventf(ep, corev1.EventTypeWarning, ReasonTooManyAddressesToMirror,
 			"A max of %d addresses can be mirrored to EndpointSlices per Endpoints subset. %d addresses were skipped", c.opts.MirroringMaxEndpointsPerSubset, res.AddressesSkipped)
 	}
 	if res.Truncated > 0 {
@@ -227,171 +203,19 @@ func (c *Controller) reportSkipped(ctx context.Context, ep *corev1.Endpoints, re
 	}
 }
 
-// listOwnSlices lists this controller's slices for namespace/name from the
-// cache, without slices pending deletion (as KCM's EndpointSlice
-// controller does, C12: a slice held by a finalizer would otherwise keep the
-// tracker reporting a stale cache), as shallow copies without managedFields:
-// the reconciler deep-copies the slices it updates and sends them back, and
-// managedFields must not be echoed. The cached objects are not modified.
-// The result is sorted by name.
-func (c *Controller) listOwnSlices(namespace, name string) ([]*discovery.EndpointSlice, error) {
-	selector := labels.Set{
-		discovery.LabelServiceName: name,
-		discovery.LabelManagedBy:   c.opts.ControllerName,
-	}.AsSelectorPreValidated()
-	cached, err := c.sliceLister.EndpointSlices(namespace).List(selector)
-	if err != nil {
-		return nil, fmt.Errorf("listing EndpointSlices of Endpoints %s/%s: %w", namespace, name, err)
-	}
-	out := make([]*discovery.EndpointSlice, 0, len(cached))
-	for _, s := range cached {
-		if s.DeletionTimestamp != nil {
-			continue
-		}
-		if len(s.ManagedFields) > 0 {
-			cp := *s // shallow: maps and slices stay shared and are never modified
-			cp.ManagedFields = nil
-			s = &cp
-		}
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
-}
-
-// groupKey is the address type and port list of a slice or group (KCM
-// addrTypePortMapKey).
-func groupKey(at discovery.AddressType, ports []discovery.EndpointPort) string {
-	return string(at) + "\x00" + reconciler.PortMapKey(ports)
-}
-
-// oneSlicePerGroup splits slices (sorted by name) into those handed to the
-// reconciler, at most one per address type and port list, and the extra
-// ones, which are deleted (rule b3: KCM keeps the first existing slice of a
-// key and deletes the others). The kept slice is the one with the most
-// endpoints (then the first by name), so that the fewest endpoints move.
-func oneSlicePerGroup(slices []*discovery.EndpointSlice) (keep, extras []*discovery.EndpointSlice) {
-	best := map[string]*discovery.EndpointSlice{}
-	var order []string
-	for _, s := range slices {
-		k := groupKey(s.AddressType, s.Ports)
-		cur, ok := best[k]
-		if !ok {
-			order = append(order, k)
-			best[k] = s
-			continue
-		}
-		if len(s.Endpoints) > len(cur.Endpoints) {
-			best[k] = s
-		}
-	}
-	kept := map[*discovery.EndpointSlice]bool{}
-	for _, k := range order {
-		keep = append(keep, best[k])
-		kept[best[k]] = true
-	}
-	for _, s := range slices {
-		if !kept[s] {
-			extras = append(extras, s)
-		}
-	}
-	return keep, extras
-}
-
-// mergeExtras adds the deletion of extras to plan, recycling each, like KCM
-// recycleSlices, as an update that gives its name to a slice the plan
-// creates with the same address type.
-func mergeExtras(plan *reconciler.Plan, extras []*discovery.EndpointSlice) {
-	for _, s := range extras {
-		placed := false
-		for i := range plan.AddressTypes {
-			atp := &plan.AddressTypes[i]
-			if atp.AddressType != s.AddressType {
-				continue
-			}
-			if n := len(atp.Create); n > 0 {
-				recycled := atp.Create[n-1]
-				atp.Create = atp.Create[:n-1]
-				recycled.Name = s.Name
-				atp.Update = append(atp.Update, recycled)
-			} else {
-				atp.Delete = append(atp.Delete, s)
-			}
-			placed = true
-			break
-		}
-		if !placed {
-			plan.DeleteUnsupported = append(plan.DeleteUnsupported, s)
-		}
-	}
-}
-
-// countUpdated returns how many endpoints of the kept slices are still
-// desired but in another version (readiness, nodeName, targetRef): KCM's
-// totals.updated, observed as endpoints_updated_per_sync.
-func countUpdated(desired *reconciler.Desired, keep []*discovery.EndpointSlice) int {
-	byGroup := map[string]map[string]*discovery.Endpoint{}
-	for i := range desired.Groups {
-		g := &desired.Groups[i]
-		m := map[string]*discovery.Endpoint{}
-		for j := range g.Endpoints {
-			m[endpoints.EndpointIdentity(&g.Endpoints[j])] = &g.Endpoints[j]
-		}
-		byGroup[groupKey(g.AddressType, g.Ports)] = m
-	}
-	n := 0
-	for _, s := range keep {
-		m := byGroup[groupKey(s.AddressType, s.Ports)]
-		for i := range s.Endpoints {
-			if want, ok := m[endpoints.EndpointIdentity(&s.Endpoints[i])]; ok && !reconciler.EndpointsEqualBeyondIdentity(want, &s.Endpoints[i]) {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// trackUnchanged records in the tracker the kept slices the plan leaves
-// alone, so that their deletion by someone else is noticed (KCM
-// reconcileByPortMapping: "Always ensure each EndpointSlice is being
-// tracked").
-func (c *Controller) trackUnchanged(keep []*discovery.EndpointSlice, plan *reconciler.Plan) {
-	written := map[string]bool{}
-	for i := range plan.AddressTypes {
-		for _, s := range plan.AddressTypes[i].Update {
-			written[s.Name] = true
-		}
-		for _, s := range plan.AddressTypes[i].Delete {
-			written[s.Name] = true
-		}
-	}
-	for _, s := range plan.DeleteUnsupported {
-		written[s.Name] = true
-	}
-	for _, s := range keep {
-		if !written[s.Name] && !c.tracker.Has(s) {
-			c.tracker.Update(s)
-		}
-	}
-}
-
 // deleteMirroredSlices deletes every slice this controller mirrored for
-// namespace/name (KCM deleteMirroredSlices): it forgets what the reconciler
-// tracked for the name, deletes each slice with a UID precondition (NotFound
-// counts as deleted) and records the deletions as expected. When the cache
-// is older than this controller's writes it returns a
-// *StaleInformerCacheError first, so that a slice just created is not
-// missed. It returns the number of slices deleted.
+// namespace/name (KCM deleteMirroredSlices) through the reconciler's
+// Release: it forgets what the reconciler tracked for the name, deletes each
+// slice with a UID precondition (NotFound counts as deleted) and records the
+// deletions as expected. When the cache is older than this controller's
+// writes it returns a *reconciler.StaleInformerCacheError first, so that a
+// slice just created is not missed. It returns the number of slices deleted.
 func (c *Controller) deleteMirroredSlices(ctx context.Context, namespace, name string) (int, error) {
-	slices, err := c.listOwnSlices(namespace, name)
+	deleted, err := c.reconciler.Release(ctx, c.sliceLister, namespace, name)
 	if err != nil {
-		return 0, err
-	}
-	if c.tracker.StaleSlices(namespace, name, slices) {
-		return 0, &StaleInformerCacheError{Endpoints: namespace + "/" + name}
-	}
-	deleted, err := c.reconciler.DeleteAll(ctx, namespace, name, slices)
-	if err != nil {
+		if reconciler.IsStaleInformerCache(err) {
+			return deleted, err
+		}
 		return deleted, fmt.Errorf("deleting EndpointSlices mirrored for Endpoints %s/%s: %w", namespace, name, err)
 	}
 	if deleted > 0 {
@@ -410,7 +234,7 @@ func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
 	if deleted > 0 {
 		klog.FromContext(ctx).Info("Deleted mirrored EndpointSlices of a Service delegated to another endpoint controller",
 			"service", klog.KObj(svc), "delegatedTo", target, "deleted", deleted)
-		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
+		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
 			"Deleted %d EndpointSlice(s) managed by %s: the Service is delegated to endpoint controller %q by label %s",
 			deleted, c.opts.ControllerName, target, delegation.LabelEndpointControllerName)
 	}
@@ -436,7 +260,7 @@ func (c *Controller) dropLeftover(ctx context.Context, svc *corev1.Service, ep *
 	if deleted > 0 {
 		c.removals.Add(selectorless.ReasonNoSelector, deleted)
 		klog.FromContext(ctx).Info("Deleted EndpointSlices mirrored from the Endpoints controller's leftover", "service", klog.KObj(svc), "deleted", deleted)
-		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
+		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
 			"Deleted %d EndpointSlice(s) managed by %s: Endpoints %s/%s carries %s=%s, it is the Endpoints controller's leftover from before the selector was removed (%s)",
 			deleted, c.opts.ControllerName, ep.Namespace, ep.Name, selectorless.EndpointsManagedByLabel, selectorless.EndpointsControllerName, selectorless.UpstreamIssue)
 	}
@@ -455,21 +279,16 @@ func (c *Controller) Keys() ([]string, error) {
 	for _, ep := range eps {
 		set[ep.Namespace+"/"+ep.Name] = true
 	}
-	slices, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
+	own, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
 	if err != nil {
 		return nil, fmt.Errorf("listing EndpointSlices: %w", err)
 	}
-	for _, s := range slices {
+	for _, s := range own {
 		if n := s.Labels[discovery.LabelServiceName]; n != "" {
 			set[s.Namespace+"/"+n] = true
 		}
 	}
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys, nil
+	return slices.Sorted(maps.Keys(set)), nil
 }
 
 // SyncAll is the offline renderer's hook: it calls SyncEndpoints once for
@@ -477,17 +296,7 @@ func (c *Controller) Keys() ([]string, error) {
 // waits for them and starts no goroutine. It syncs every key even when some
 // fail and returns the failures joined.
 func (c *Controller) SyncAll(ctx context.Context) error {
-	keys, err := c.Keys()
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, k := range keys {
-		if err := c.SyncEndpoints(ctx, k); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return controllerkit.SyncAll(ctx, c.Keys, c.SyncEndpoints)
 }
 
 // sweepDelegated queues every delegated Service that still has a slice
@@ -499,26 +308,6 @@ func (c *Controller) sweepDelegated(ctx context.Context) {
 	if !c.gate {
 		return
 	}
-	logger := klog.FromContext(ctx)
-	slices, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
-	if err != nil {
-		logger.Error(err, "Listing EndpointSlices for the start-up sweep")
-		return
-	}
-	seen := map[types.NamespacedName]bool{}
-	queued := 0
-	for _, s := range slices {
-		nn := types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[discovery.LabelServiceName]}
-		if nn.Name == "" || seen[nn] {
-			continue
-		}
-		seen[nn] = true
-		svc, err := c.serviceLister.Services(nn.Namespace).Get(nn.Name)
-		if err != nil || !c.delegated(svc) {
-			continue
-		}
-		c.queue.Add(nn.String())
-		queued++
-	}
-	logger.Info("Start-up sweep of delegated Services done", "servicesQueued", queued)
+	delegation.SweepDelegated(ctx, c.sliceLister, c.serviceLister, c.opts.ControllerName, c.delegated,
+		func(key string) { c.queue.Add(key) })
 }

@@ -28,6 +28,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
 // TestSyncEndpointsEligibility covers rule b1 and KEP-4770 rule (a)8: in
@@ -325,11 +326,11 @@ func TestSyncEndpointsStaleCache(t *testing.T) {
 	}
 	f.writes()
 	err := f.c.SyncEndpoints(f.ctx, ns+"/svc")
-	if !IsStaleInformerCache(err) {
+	if !reconciler.IsStaleInformerCache(err) {
 		t.Fatalf("err = %v, want a stale-cache error", err)
 	}
 	f.put(service("svc", withSelector))
-	if err := f.c.SyncEndpoints(f.ctx, ns+"/svc"); !IsStaleInformerCache(err) {
+	if err := f.c.SyncEndpoints(f.ctx, ns+"/svc"); !reconciler.IsStaleInformerCache(err) {
 		t.Fatalf("deleting on a stale cache: err = %v, want a stale-cache error", err)
 	}
 	if w := f.writes(); len(w) != 0 {

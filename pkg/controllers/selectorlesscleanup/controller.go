@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
@@ -31,10 +30,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
@@ -65,9 +62,6 @@ const (
 	// leftovers found), labelled kind (EndpointSlice, Endpoints), reason
 	// (no-selector, external-name) and dry_run ("true", "false").
 	MetricName = "selectorless_cleanup_deletions_total"
-
-	// maxRetries bounds the retries of one Service key (KCM's value).
-	maxRetries = 15
 )
 
 // Options configures New.
@@ -87,9 +81,10 @@ type Controller struct {
 	client kubernetes.Interface
 	opts   Options
 
-	eventBroadcaster record.EventBroadcaster
-	eventRecorder    record.EventRecorder
-	deletions        *prometheus.CounterVec
+	// events records Events (Options.EventRecorder, or a broadcaster Run
+	// connects to the API server).
+	events    *controllerkit.Events
+	deletions *prometheus.CounterVec
 
 	serviceLister   corelisters.ServiceLister
 	sliceLister     discoverylisters.EndpointSliceLister
@@ -115,17 +110,13 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		return nil, errors.New("selectorlesscleanup: client and informer factory are required")
 	}
 	c := &Controller{
-		client:        client,
-		opts:          opts,
-		eventRecorder: opts.EventRecorder,
-		reported:      map[string]map[string]bool{},
+		client:   client,
+		opts:     opts,
+		reported: map[string]map[string]bool{},
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "selectorless_cleanup"}),
 	}
-	if c.eventRecorder == nil {
-		c.eventBroadcaster = record.NewBroadcaster(record.WithContext(ctx))
-		c.eventRecorder = c.eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: EventSourceComponent})
-	}
+	c.events = controllerkit.NewEvents(ctx, opts.EventRecorder, EventSourceComponent)
 	if opts.Registerer != nil {
 		c.deletions = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricName,
@@ -144,23 +135,20 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	c.endpointsLister = epInf.Lister()
 
 	var h controllerkit.Handlers
-	if err := h.Add(svcInf.Informer(), cache.ResourceEventHandlerFuncs{
+	h.Register(svcInf.Informer(), "Service", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onService,
 		UpdateFunc: func(_, cur any) { c.onService(cur) },
-	}); err != nil {
-		return nil, fmt.Errorf("selectorlesscleanup: adding Service handler: %w", err)
-	}
-	if err := h.Add(sliceInf.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	h.Register(sliceInf.Informer(), "EndpointSlice", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onEndpointSlice,
 		UpdateFunc: func(_, cur any) { c.onEndpointSlice(cur) },
-	}); err != nil {
-		return nil, fmt.Errorf("selectorlesscleanup: adding EndpointSlice handler: %w", err)
-	}
-	if err := h.Add(epInf.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	h.Register(epInf.Informer(), "Endpoints", cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.onEndpoints,
 		UpdateFunc: func(_, cur any) { c.onEndpoints(cur) },
-	}); err != nil {
-		return nil, fmt.Errorf("selectorlesscleanup: adding Endpoints handler: %w", err)
+	})
+	if err := h.Err(); err != nil {
+		return nil, fmt.Errorf("selectorlesscleanup: %w", err)
 	}
 	c.cachesSynced = h.Synced()
 	return c, nil
@@ -216,38 +204,21 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		return fmt.Errorf("selectorlesscleanup: workers must be at least 1, got %d", workers)
 	}
 	logger := klog.FromContext(ctx)
-	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
+	defer c.events.Start(c.client.CoreV1())()
 	logger.Info("Starting selectorless-cleanup controller", "dryRun", c.opts.DryRun)
-	var wg sync.WaitGroup
-	defer func() {
+	return controllerkit.RunWorkers(ctx, "selectorlesscleanup", c.cachesSynced, nil, func() {
 		logger.Info("Shutting down selectorless-cleanup controller")
 		c.queue.ShutDown()
-		wg.Wait()
-	}()
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.cachesSynced...) {
-		return fmt.Errorf("selectorlesscleanup: caches did not sync: %w", context.Cause(ctx))
-	}
-	for range workers {
-		wg.Go(func() {
-			wait.UntilWithContext(ctx, controllerkit.Worker(c.queue, c.process), time.Second)
-		})
-	}
-	<-ctx.Done()
-	return nil
+	}, controllerkit.Replicate(workers, controllerkit.Worker(c.queue, c.process))...)
 }
 
+// process syncs key and retries it with back-off, up to
+// controllerkit.MaxRetries times (KCM's value).
 func (c *Controller) process(ctx context.Context, key string) {
-	err := c.SyncService(ctx, key)
-	switch {
-	case err == nil:
-		c.queue.Forget(key)
-	case c.queue.NumRequeues(key) < maxRetries:
-		klog.FromContext(ctx).Info("Error cleaning up after selector removal, retrying", "key", key, "err", err)
-		c.queue.AddRateLimited(key)
-	default:
-		c.queue.Forget(key)
-		utilruntime.HandleErrorWithContext(ctx, err, "Dropping Service out of the queue", "key", key)
-	}
+	controllerkit.HandleErr(ctx, c.queue, key, c.SyncService(ctx, key), controllerkit.Retry{
+		RetryMsg:       "Error cleaning up after selector removal, retrying",
+		HandleErrorMsg: "Dropping Service out of the queue",
+	})
 }
 
 // SyncAll syncs every Service of the cache once, in namespace/name order
@@ -330,7 +301,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	}
 	if deletedSlices > 0 {
 		logger.Info("Deleted kube-controller-manager's EndpointSlices of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason, "deleted", deletedSlices)
-		c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
+		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
 			"Deleted %d EndpointSlice(s) managed by %s: %s (%s)", deletedSlices, selectorless.KCMEndpointSliceControllerName, why, selectorless.UpstreamIssue)
 	}
 
@@ -353,12 +324,12 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 		if done {
 			c.count("Endpoints", reason, false)
 			logger.Info("Deleted kube-controller-manager's Endpoints of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason)
-			c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
+			c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
 				"Deleted Endpoints managed by %s: %s (%s)", selectorless.EndpointsControllerName, why, selectorless.UpstreamIssue)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		c.eventRecorder.Eventf(svc, corev1.EventTypeWarning, ReasonFailedToDelete,
+		c.events.Eventf(svc, corev1.EventTypeWarning, ReasonFailedToDelete,
 			"Error deleting leftovers of Service %s/%s (%s): %v", namespace, name, why, err)
 		return err
 	}
@@ -405,7 +376,7 @@ func (c *Controller) report(ctx context.Context, svc *corev1.Service, seen map[s
 	}
 	c.count(kind, reason, true)
 	klog.FromContext(ctx).Info("Dry run: would delete a leftover of kube-controller-manager", "service", klog.KObj(svc), "kind", kind, "name", name, "reason", reason)
-	c.eventRecorder.Eventf(svc, corev1.EventTypeNormal, ReasonLeftoverFound,
+	c.events.Eventf(svc, corev1.EventTypeNormal, ReasonLeftoverFound,
 		"Dry run: would delete %s %s/%s: %s (%s)", kind, svc.Namespace, name, why, selectorless.UpstreamIssue)
 }
 

@@ -97,7 +97,7 @@ func (r *Result) TooManyAddresses() bool { return r.AddressesSkipped > r.Invalid
 //     into the same endpoint.
 //  3. Endpoints are grouped by address type and port list (EndpointPorts of
 //     the subset); within a group an endpoint replaces an earlier one with
-//     the same identity (EndpointIdentity): the last one wins, as in KCM's
+//     the same identity (reconciler.EndpointIdentity): the last one wins, as in KCM's
 //     EndpointSet.
 //
 // An Endpoints object without valid addresses gives no group, so every
@@ -160,7 +160,7 @@ func Desired(ep *corev1.Endpoints, opts Options) (*Result, error) {
 				}
 				added++
 				g := groupFor(at, subset.Ports, portKey)
-				id := EndpointIdentity(&endpoint)
+				id := reconciler.EndpointIdentity(&endpoint)
 				if k, ok := g.byID[id]; ok {
 					g.endpoints[k] = endpoint
 					continue

@@ -459,21 +459,3 @@ func TestEndpointPorts(t *testing.T) {
 		t.Errorf("EndpointPorts(nil) = %#v, want empty non-nil", got)
 	}
 }
-
-func TestEndpointIdentity(t *testing.T) {
-	h := "h"
-	a := discovery.Endpoint{Addresses: []string{"10.0.0.2", "10.0.0.1"}, Hostname: &h, TargetRef: &corev1.ObjectReference{Namespace: "ns", Name: "p", UID: "1"}}
-	b := discovery.Endpoint{Addresses: []string{"10.0.0.1", "10.0.0.2"}, Hostname: &h, TargetRef: &corev1.ObjectReference{Namespace: "ns", Name: "p", UID: "2"},
-		Conditions: discovery.EndpointConditions{Ready: ptr.To(false)}}
-	if EndpointIdentity(&a) != EndpointIdentity(&b) {
-		t.Errorf("identities differ for endpoints differing only beyond identity")
-	}
-	c := b
-	c.Hostname = nil
-	if EndpointIdentity(&a) == EndpointIdentity(&c) {
-		t.Errorf("hostname is not part of the identity")
-	}
-	if a.Addresses[0] != "10.0.0.2" {
-		t.Errorf("EndpointIdentity sorted its input in place")
-	}
-}

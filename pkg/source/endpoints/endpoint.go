@@ -15,9 +15,6 @@
 package endpoints
 
 import (
-	"sort"
-	"strings"
-
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	netutils "k8s.io/utils/net"
@@ -98,36 +95,4 @@ func EndpointPorts(ports []corev1.EndpointPort) []discovery.EndpointPort {
 		})
 	}
 	return out
-}
-
-// EndpointIdentity returns the identity of ep under which endpoints are
-// collapsed (the last one wins) and matched against existing slices: its
-// sorted addresses, its hostname and its targetRef namespace and name (KCM
-// k8s.io/endpointslice util/endpointset.go hashEndpoint, as a readable
-// string). Two endpoints with the same identity that differ in readiness,
-// nodeName or targetRef UID are one endpoint in two versions.
-func EndpointIdentity(ep *discovery.Endpoint) string {
-	addrs := ep.Addresses
-	if !sort.StringsAreSorted(addrs) {
-		addrs = append([]string(nil), addrs...)
-		sort.Strings(addrs)
-	}
-	var b strings.Builder
-	for _, a := range addrs {
-		b.WriteString(a)
-		b.WriteByte(',')
-	}
-	b.WriteByte('|')
-	if ep.Hostname != nil {
-		b.WriteString(*ep.Hostname)
-	}
-	b.WriteByte('|')
-	if ep.TargetRef != nil {
-		b.WriteString(ep.TargetRef.Namespace)
-	}
-	b.WriteByte('/')
-	if ep.TargetRef != nil {
-		b.WriteString(ep.TargetRef.Name)
-	}
-	return b.String()
 }

@@ -23,6 +23,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
 // FuzzParseIP checks the IP parsing of mirroring: whatever the input, a
@@ -132,7 +134,7 @@ func FuzzDesired(f *testing.F) {
 				if !ok || c != e.Addresses[0] || at != g.AddressType {
 					t.Fatalf("endpoint address %q (canonical %q, %s) in a %s group", e.Addresses[0], c, at, g.AddressType)
 				}
-				id := EndpointIdentity(&e)
+				id := reconciler.EndpointIdentity(&e)
 				if seen[id] {
 					t.Fatalf("identity %q twice in a group", id)
 				}
