@@ -25,7 +25,57 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 	utilnet "k8s.io/utils/net"
+
+	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
+
+// Source is the one contract between a Service controller
+// (pkg/controllers/slicecontroller) and a source of endpoints: given a
+// Service, the Pods its Pod selector matches (read from an informer cache)
+// and the Nodes, what are the Service's desired endpoints, and which Pods
+// (or what about the Service) were left out and why. KCM's own rules
+// (PodIPs), every pod-address source (PodAddresses, built by networkstatus
+// and celpods) and any new source implement it. Implementations must not
+// modify their arguments, which come from informer caches, and must be
+// safe for concurrent use.
+type Source interface {
+	// Desired returns the desired endpoints of svc given pods, the Pods
+	// its selector matches (the caller selects them and skips Services
+	// that select no Pods), and nodes, plus the Problems found (Pods left
+	// out, addresses taken away, Service-level problems), which are never
+	// errors. Errors: with (nil, problems, err) nothing may be reconciled
+	// (retry later); with a non-nil Desired and a non-nil error (Pods on
+	// a missing Node, *servicepods.SkippedPodError, KCM edge case E14)
+	// the caller reconciles the partial Desired and then retries.
+	Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []Problem, error)
+	// PodUpdateMatters reports whether a Pod update may change Desired
+	// beyond the fields KCM watches (labels, hostname, subdomain,
+	// deletionTimestamp, Ready condition, Pod IPs;
+	// servicepods.PodUpdateProjectionKey), for instance an annotation the
+	// source reads. The controller then syncs the Pod's Services. It is
+	// called only for updates that change the resourceVersion.
+	PodUpdateMatters(oldPod, curPod *corev1.Pod) bool
+}
+
+// PodIPs returns KCM's own source: endpoints from status.podIPs by
+// servicepods.Desired with opts, the source of the drop-in EndpointSlice
+// controller. It reports no Problems (KCM reports none) and no Pod update
+// beyond KCM's fields matters.
+func PodIPs(opts servicepods.Options) Source { return podIPs{opts: opts} }
+
+// podIPs is the Source PodIPs returns.
+type podIPs struct{ opts servicepods.Options }
+
+// Desired returns servicepods.Desired(ctx, svc, pods, nodes, opts) and no
+// Problems.
+func (p podIPs) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []Problem, error) {
+	d, err := servicepods.Desired(ctx, svc, pods, nodes, p.opts)
+	return d, nil, err
+}
+
+// PodUpdateMatters returns false: KCM's fields are all that matter.
+func (podIPs) PodUpdateMatters(_, _ *corev1.Pod) bool { return false }
 
 // AddressFunc returns the IP addresses under which pod backs svc: the
 // addresses of the pod's endpoints, instead of status.podIPs. It is called
@@ -45,9 +95,12 @@ type AddressFunc func(ctx context.Context, svc *corev1.Service, pod *corev1.Pod)
 // leaves the pod out, as for AddressFunc.
 type ServingFunc func(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) (bool, error)
 
-// Source is where a pod-source controller takes its endpoints from. Only
-// Addresses is required.
-type Source struct {
+// PodAddresses is a pod-address source: the endpoints are the Pods a
+// Service selects, as in KCM, with addresses (and optionally the serving
+// condition) other than status.podIPs. Only Addresses is required. It
+// implements Source through Desired (the package function) and
+// PodUpdateMatters.
+type PodAddresses struct {
 	// Addresses returns a pod's addresses. Required.
 	Addresses AddressFunc
 	// Serving, when not nil, replaces the Pod Ready rule for the serving
@@ -73,12 +126,25 @@ type Source struct {
 	PodChanged func(oldPod, curPod *corev1.Pod) bool
 }
 
-// Validate reports whether s can be used.
-func (s Source) Validate() error {
+// Validate reports whether s can be used: an error when s.Addresses is
+// nil.
+func (s PodAddresses) Validate() error {
 	if s.Addresses == nil {
-		return errors.New("source: Source.Addresses is nil")
+		return errors.New("source: PodAddresses.Addresses is nil")
 	}
 	return nil
+}
+
+// Desired returns Desired(ctx, svc, pods, nodes, s): see the package
+// function for the rules and the errors.
+func (s PodAddresses) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []Problem, error) {
+	return Desired(ctx, svc, pods, nodes, s)
+}
+
+// PodUpdateMatters returns s.PodChanged(oldPod, curPod), or false when
+// s.PodChanged is nil.
+func (s PodAddresses) PodUpdateMatters(oldPod, curPod *corev1.Pod) bool {
+	return s.PodChanged != nil && s.PodChanged(oldPod, curPod)
 }
 
 // Reasons of Problems found by Desired itself. Sources add their own

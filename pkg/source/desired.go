@@ -81,7 +81,7 @@ type candidate struct {
 //
 // Problems are returned in pod order; they are never errors: the Desired
 // is complete without those pods. Nothing in the inputs is modified.
-func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter, src Source) (*reconciler.Desired, []Problem, error) {
+func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter, src PodAddresses) (*reconciler.Desired, []Problem, error) {
 	if svc == nil {
 		return nil, nil, errors.New("source: Service is nil")
 	}

@@ -126,7 +126,7 @@ func onNode(n string) func(*corev1.Pod) { return func(p *corev1.Pod) { p.Spec.No
 
 // annotationSource reads the comma-separated "addrs" annotation; the value
 // "ERR" fails with a plain error, "SKIP" with a SkipError.
-var annotationSource = source.Source{
+var annotationSource = source.PodAddresses{
 	Addresses: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) ([]string, error) {
 		v := pod.Annotations["addrs"]
 		switch v {
@@ -194,7 +194,7 @@ func TestDesired(t *testing.T) {
 		name         string
 		svc          *corev1.Service
 		pods         []*corev1.Pod
-		src          *source.Source
+		src          *source.PodAddresses
 		want         []group
 		wantProblems []string
 		wantErr      string
@@ -328,7 +328,7 @@ func TestDesired(t *testing.T) {
 			name: "serving function replaces the Pod Ready rule",
 			svc:  testService(),
 			pods: []*corev1.Pod{testPod("p1", "10.1.0.1", notReady), testPod("p2", "10.1.0.2"), testPod("p3", "10.1.0.3", terminating)},
-			src: &source.Source{
+			src: &source.PodAddresses{
 				Addresses: annotationSource.Addresses,
 				Serving: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) (bool, error) {
 					if pod.Name == "p2" {
@@ -347,7 +347,7 @@ func TestDesired(t *testing.T) {
 			name: "service rejected: no groups, one service problem",
 			svc:  testService(),
 			pods: []*corev1.Pod{testPod("p1", "10.1.0.1")},
-			src: &source.Source{
+			src: &source.PodAddresses{
 				Addresses:    annotationSource.Addresses,
 				CheckService: func(context.Context, *corev1.Service) error { return errors.New("bad") },
 			},
@@ -357,7 +357,7 @@ func TestDesired(t *testing.T) {
 			name: "address types from the source",
 			svc:  testService(),
 			pods: []*corev1.Pod{testPod("p1", "fd00::1")},
-			src: &source.Source{
+			src: &source.PodAddresses{
 				Addresses: annotationSource.Addresses,
 				AddressTypes: func(*corev1.Service) []discovery.AddressType {
 					return []discovery.AddressType{discovery.AddressTypeIPv6}
@@ -426,7 +426,7 @@ func TestDesiredErrors(t *testing.T) {
 	if _, _, err := source.Desired(ctx, testService(), nil, nil, annotationSource); err == nil {
 		t.Error("nil nodes: want an error")
 	}
-	if _, _, err := source.Desired(ctx, testService(), nil, testNodes(), source.Source{}); err == nil {
+	if _, _, err := source.Desired(ctx, testService(), nil, testNodes(), source.PodAddresses{}); err == nil {
 		t.Error("no Addresses: want an error")
 	}
 	d, _, err := source.Desired(ctx, testService(), []*corev1.Pod{testPod("p1", "10.1.0.1")}, failingNodes{}, annotationSource)
@@ -440,7 +440,7 @@ func TestDesiredErrors(t *testing.T) {
 // (the default controller's rules) for a variety of pods.
 func TestDesiredParity(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	podIPs := source.Source{Addresses: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) ([]string, error) {
+	podIPs := source.PodAddresses{Addresses: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) ([]string, error) {
 		var out []string
 		for _, ip := range pod.Status.PodIPs {
 			out = append(out, ip.IP)

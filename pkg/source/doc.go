@@ -18,15 +18,23 @@
 // something out of them. Controllers (pkg/controllers/...) consume sources;
 // no source package imports a controller package.
 //
+// Every source of a Service controller (pkg/controllers/slicecontroller)
+// implements one interface, Source: Desired(ctx, Service, selected Pods,
+// Nodes) returns the reconciler.Desired of the Service plus the Problems
+// found, and PodUpdateMatters says which Pod updates beyond KCM's fields
+// matter. PodIPs is KCM's own source (servicepods.Desired, status.podIPs),
+// the drop-in EndpointSlice controller's.
+//
 // For pod-address sources (endpoints are the Pods a Service selects, as in
-// KCM, with addresses other than status.podIPs) the contract is a Source:
-// an AddressFunc returning a Pod's addresses, and optionally a ServingFunc,
-// a CheckService, AddressTypes and a PodChanged predicate. A source names
-// why it leaves a Pod out with a *SkipError (Skip); Desired turns a
-// Service, its Pods, the Nodes and a Source into the reconciler.Desired of
-// the Service plus the Problems found, which controllers report as events
-// and metrics. ParseEndpointIP is the rule for what an endpoint address may
-// be (what the API server accepts in an EndpointSlice endpoint).
+// KCM, with addresses other than status.podIPs) PodAddresses implements
+// Source: an AddressFunc returning a Pod's addresses, and optionally a
+// ServingFunc, a CheckService, AddressTypes and a PodChanged predicate. A
+// source names why it leaves a Pod out with a *SkipError (Skip); Desired
+// turns a Service, its Pods, the Nodes and a PodAddresses into the
+// reconciler.Desired of the Service plus the Problems found, which
+// controllers report as events and metrics. ParseEndpointIP is the rule
+// for what an endpoint address may be (what the API server accepts in an
+// EndpointSlice endpoint).
 //
 // Desired keeps everything but the addresses KCM's: inclusion, conditions,
 // nodeName, zone, hostname, targetRef and ports come from the servicepods

@@ -62,7 +62,7 @@ type fixture struct {
 }
 
 // addrSource reads the comma-separated "addrs" annotation.
-var addrSource = source.Source{
+var addrSource = source.PodAddresses{
 	Addresses: func(_ context.Context, _ *corev1.Service, pod *corev1.Pod) ([]string, error) {
 		v, ok := pod.Annotations["addrs"]
 		if !ok {

@@ -361,10 +361,10 @@ func addressList(out ref.Val) ([]string, error) {
 // any field. podsource calls it only when the resourceVersion changed.
 func PodChanged(_, _ *corev1.Pod) bool { return true }
 
-// Source returns the source.Source of the profile: Addresses, Serving
+// Source returns the source.PodAddresses (a source.Source) of the profile: Addresses, Serving
 // when the profile has a ready expression, and PodChanged.
-func (p *Program) Source() source.Source {
-	src := source.Source{Addresses: p.Addresses, PodChanged: PodChanged}
+func (p *Program) Source() source.PodAddresses {
+	src := source.PodAddresses{Addresses: p.Addresses, PodChanged: PodChanged}
 	if p.ready != nil {
 		src.Serving = p.Serving
 	}

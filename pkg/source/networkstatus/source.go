@@ -56,11 +56,11 @@ const (
 	ReasonAttachmentWithoutIPs = "AttachmentWithoutIPs"
 )
 
-// Source returns the source.Source of the secondary-network
+// Source returns the source.PodAddresses (a source.Source) of the secondary-network
 // controller: Addresses, CheckService, AddressTypes and PodChanged of this
 // package, and the Pod Ready rule for readiness.
-func Source() source.Source {
-	return source.Source{
+func Source() source.PodAddresses {
+	return source.PodAddresses{
 		Addresses:    Addresses,
 		CheckService: CheckService,
 		AddressTypes: AddressTypes,
