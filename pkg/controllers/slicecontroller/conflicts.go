@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package endpointslice
+package slicecontroller
 
 import (
 	"sync"
@@ -110,9 +110,9 @@ func newConflictDetector(self string, interval time.Duration, clk clock.PassiveC
 
 // observe checks cur (and old, its previous version, nil for an add) for
 // foreign writes. Only slices carrying this controller's managed-by value
-// are checked.
+// are checked. A nil detector checks nothing.
 func (d *conflictDetector) observe(logger klog.Logger, old, cur *discovery.EndpointSlice) {
-	if cur == nil || cur.Labels[discovery.LabelManagedBy] != d.self {
+	if d == nil || cur == nil || cur.Labels[discovery.LabelManagedBy] != d.self {
 		return
 	}
 	for i := range cur.ManagedFields {
@@ -193,8 +193,12 @@ func (d *conflictDetector) report(logger klog.Logger, slice *discovery.EndpointS
 		slice.Name, d.self, e.Manager, e.Operation)
 }
 
-// forget drops the rate-limit state of a deleted slice.
+// forget drops the rate-limit state of a deleted slice. A nil detector
+// does nothing.
 func (d *conflictDetector) forget(uid types.UID) {
+	if d == nil {
+		return
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for k := range d.lastReported {

@@ -12,13 +12,12 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package podsource
+package slicecontroller
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -26,16 +25,21 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
 // Event handlers only compute keys and queue them; syncs re-read the
 // listers. None of them modifies the objects it is given.
 
-// onServiceEvent queues the Service at once when it is labelled for this
-// controller now or was before an update (so that removing or changing the
-// label releases the slices). old is nil for add and delete events.
+// onServiceEvent queues the Service at once, on add, update and delete
+// (KCM onServiceUpdate and onServiceDelete, C5). The drop-in queues every
+// Service (label changes, including the KEP-4770 label being added or
+// removed, arrive as updates); a custom controller only a Service labelled
+// for it now or before an update (so that removing or changing the label
+// releases the slices). old is nil for add and delete events.
 func (c *Controller) onServiceEvent(old, cur any) {
-	if !c.handles(serviceFromObject(cur)) && !c.handles(serviceFromObject(old)) {
+	if !c.own.dropIn && !c.own.Owns(serviceFromObject(cur)) && !c.own.Owns(serviceFromObject(old)) {
 		return
 	}
 	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(cur)
@@ -74,35 +78,40 @@ func podFromObject(obj any) *corev1.Pod {
 // onPodUpdate queues the Pod's projection key on add, update and delete
 // when something an endpoint depends on changed: KCM's fields
 // (servicepods.PodUpdateProjectionKey, C6), or what the Source's
-// PodChanged watches (for instance the network-status annotation).
+// PodUpdateMatters watches (for instance the network-status annotation).
 func (c *Controller) onPodUpdate(old, cur any) {
 	if key := servicepods.PodUpdateProjectionKey(old, cur); key != nil {
 		c.podQueue.Add(key)
 		return
 	}
-	if c.opts.Source.PodChanged == nil || old == nil || cur == nil {
+	if old == nil || cur == nil {
 		return
 	}
 	oldPod, curPod := podFromObject(old), podFromObject(cur)
 	if oldPod == nil || curPod == nil || oldPod.ResourceVersion == curPod.ResourceVersion {
 		return
 	}
-	if c.opts.Source.PodChanged(oldPod, curPod) {
+	if c.opts.Source.PodUpdateMatters(oldPod, curPod) {
 		c.podQueue.Add(&servicepods.PodProjectionKey{Namespace: curPod.Namespace, Labels: labels.Set(curPod.Labels)})
 	}
 }
 
 // servicesToUpdate returns the keys of this controller's Services to sync
 // for a Pod projection key (servicepods.ServicesToUpdate, KCM
-// util.GetServicesToUpdate), restricted to the Services labelled for this
-// controller.
+// util.GetServicesToUpdate), leaving out the Services that are not this
+// controller's, so Pod churn of a Service handed to another controller
+// queues nothing (KEP-4770 rule (a)7).
 //
-// Services in the selectorless form match through their slicekit.dev/selector
-// annotation (PodSelector); a Service whose annotation does not parse
-// matches no Pod (its sync reports the problem).
+// With Options.SelectorlessAnnotation, Services in the selectorless form
+// match through their slicekit.dev/selector annotation (PodSelector); a
+// Service whose annotation does not parse matches no Pod (its sync reports
+// the problem).
 func (c *Controller) servicesToUpdate(key *servicepods.PodProjectionKey) (sets.Set[string], error) {
+	if !c.opts.SelectorlessAnnotation {
+		return servicepods.ServicesToUpdate(c.serviceLister, key, func(svc *corev1.Service) bool { return !c.own.Owns(svc) })
+	}
 	return servicepods.ServicesToUpdateBySelector(c.serviceLister, key, func(svc *corev1.Service) labels.Selector {
-		if !c.handles(svc) {
+		if !c.own.Owns(svc) {
 			return nil
 		}
 		sel, ok, _ := PodSelector(svc)
@@ -119,14 +128,17 @@ func (c *Controller) managedByUs(slice *discovery.EndpointSlice) bool {
 	return slice.Labels[discovery.LabelManagedBy] == c.opts.ManagedBy
 }
 
-// onEndpointSliceAdd queues the slice's Service when the slice is this
-// controller's and not the echo of its own write (KCM C7).
-func (c *Controller) onEndpointSliceAdd(obj any) {
+// onEndpointSliceAdd queues the slice's Service when the slice carries this
+// controller's managed-by value and is not the echo of its own write
+// (tracker ShouldSync; KCM onEndpointSliceAdd, C7), and checks it for
+// writes by other field managers (Options.DetectConflicts).
+func (c *Controller) onEndpointSliceAdd(logger klog.Logger, obj any) {
 	slice, ok := obj.(*discovery.EndpointSlice)
 	if !ok || slice == nil {
 		utilruntime.HandleError(fmt.Errorf("invalid EndpointSlice provided to onEndpointSliceAdd(): %T", obj))
 		return
 	}
+	c.conflicts.observe(logger, nil, slice)
 	if c.managedByUs(slice) && c.tracker.ShouldSync(slice) {
 		c.queueServiceForEndpointSlice(slice)
 	}
@@ -135,7 +147,9 @@ func (c *Controller) onEndpointSliceAdd(obj any) {
 // onEndpointSliceUpdate queues the Service(s) of the slice when its
 // service-name label changed, when its managed-by value changed to or from
 // this controller's, or when it is this controller's and not the echo of
-// its own write (KCM C7).
+// its own write (KCM C7); it also checks for foreign writes. The drop-in
+// queues both Services on a service-name change whoever manages the slice,
+// as KCM does; a custom controller only for its own slices.
 func (c *Controller) onEndpointSliceUpdate(logger klog.Logger, oldObj, curObj any) {
 	prev, ok1 := oldObj.(*discovery.EndpointSlice)
 	cur, ok2 := curObj.(*discovery.EndpointSlice)
@@ -143,15 +157,26 @@ func (c *Controller) onEndpointSliceUpdate(logger klog.Logger, oldObj, curObj an
 		utilruntime.HandleError(fmt.Errorf("invalid EndpointSlice provided to onEndpointSliceUpdate(): %T, %T", oldObj, curObj))
 		return
 	}
+	c.conflicts.observe(logger, prev, cur)
+	// The generation does not change when labels change; the controller
+	// never changes the service-name label, but users might.
 	svcName := cur.Labels[discovery.LabelServiceName]
 	prevSvcName := prev.Labels[discovery.LabelServiceName]
 	managedByChanged := c.managedByUs(prev) != c.managedByUs(cur)
 	if c.managedByUs(prev) && (svcName != prevSvcName || managedByChanged) {
-		// The slice left the slices tracked for its former Service.
+		// The slice left this controller's slices of the Service it was
+		// tracked under. Forget it there, or every later sync of that
+		// Service would find a tracked slice missing from its list and
+		// fail as stale (KCM does not do this and stays stuck until
+		// restarted).
 		c.tracker.HandleDeletion(prev)
 	}
 	if svcName != prevSvcName {
-		if c.managedByUs(prev) || c.managedByUs(cur) {
+		if c.own.dropIn {
+			logger.Info("label changed", "label", discovery.LabelServiceName, "oldService", prevSvcName, "newService", svcName, "endpointSlice", klog.KObj(cur))
+			c.queueServiceForEndpointSlice(cur)
+			c.queueServiceForEndpointSlice(prev)
+		} else if c.managedByUs(prev) || c.managedByUs(cur) {
 			logger.V(2).Info("label changed", "label", discovery.LabelServiceName, "oldService", prevSvcName, "newService", svcName, "endpointSlice", klog.KObj(cur))
 			c.queueServiceForEndpointSlice(cur)
 			c.queueServiceForEndpointSlice(prev)
@@ -164,7 +189,8 @@ func (c *Controller) onEndpointSliceUpdate(logger klog.Logger, oldObj, curObj an
 }
 
 // onEndpointSliceDelete queues the Service when a slice of this controller
-// that it wrote and did not delete disappears (KCM C7, E17).
+// that it wrote and did not delete itself disappears (KCM
+// onEndpointSliceDelete with tracker HandleDeletion, C7, E17).
 func (c *Controller) onEndpointSliceDelete(obj any) {
 	slice, ok := obj.(*discovery.EndpointSlice)
 	if !ok {
@@ -178,16 +204,19 @@ func (c *Controller) onEndpointSliceDelete(obj any) {
 			return
 		}
 	}
+	c.conflicts.forget(slice.UID)
 	if c.managedByUs(slice) && c.tracker.Has(slice) && !c.tracker.HandleDeletion(slice) {
 		c.queueServiceForEndpointSlice(slice)
 	}
 }
 
 // queueServiceForEndpointSlice queues the slice's Service after
-// max(1s, BatchPeriod) (KCM queueServiceForEndpointSlice).
+// max(endpointSliceChangeMinSyncDelay, BatchPeriod) (KCM
+// queueServiceForEndpointSlice).
 func (c *Controller) queueServiceForEndpointSlice(slice *discovery.EndpointSlice) {
-	name := slice.Labels[discovery.LabelServiceName]
-	if name == "" {
+	name, ok := slice.Labels[discovery.LabelServiceName]
+	if !ok || name == "" {
+		// KCM's ServiceControllerKey fails the same way.
 		utilruntime.HandleError(fmt.Errorf("EndpointSlice %s/%s is missing the %s label", slice.Namespace, slice.Name, discovery.LabelServiceName))
 		return
 	}
@@ -202,6 +231,8 @@ func (c *Controller) onNodeUpdate(oldObj, curObj any) {
 	if !ok1 || !ok2 {
 		return
 	}
+	// The zone label may be added by a cloud provider after the Node is
+	// created.
 	if isNodeReady(oldNode) != isNodeReady(curNode) ||
 		oldNode.Labels[corev1.LabelTopologyZone] != curNode.Labels[corev1.LabelTopologyZone] {
 		c.topologyQueue.Add(topologyQueueItemKey)
@@ -209,8 +240,14 @@ func (c *Controller) onNodeUpdate(oldObj, curObj any) {
 }
 
 // checkNodeTopologyDistribution feeds the Nodes to the topology cache and
-// queues the Services whose hints are now overloaded (KCM, C8).
+// queues the Services whose hints are now overloaded (KCM
+// checkNodeTopologyDistribution, C8). Services that are not this
+// controller's have no hints in the cache (removed on release), so they are
+// not queued.
 func (c *Controller) checkNodeTopologyDistribution(ctx context.Context) {
+	if c.topologyCache == nil {
+		return
+	}
 	logger := klog.FromContext(ctx)
 	nodes, err := c.nodeLister.List(labels.Everything())
 	if err != nil {
@@ -219,10 +256,12 @@ func (c *Controller) checkNodeTopologyDistribution(ctx context.Context) {
 	}
 	c.topologyCache.SetNodes(logger, nodes)
 	for _, key := range c.topologyCache.GetOverloadedServices() {
+		logger.V(2).Info("Queuing Service after Node change due to overloading", c.logKV("key", key)...)
 		c.serviceQueue.Add(key)
 	}
 }
 
+// isNodeReady reports whether node's Ready condition is True.
 func isNodeReady(node *corev1.Node) bool {
 	for _, cond := range node.Status.Conditions {
 		if cond.Type == corev1.NodeReady {

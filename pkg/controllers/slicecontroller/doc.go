@@ -89,4 +89,4 @@
 // run with no Pod transform at all (the CEL controllers, which may read
 // any field): the caller then sets SkipInformerTransforms on every
 // controller of the factory.
-package podsource
+package slicecontroller

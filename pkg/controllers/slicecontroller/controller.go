@@ -1,0 +1,447 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package slicecontroller
+
+import (
+	"context"
+
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	discoverylisters "k8s.io/client-go/listers/discovery/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"github.com/slicekit/slicekit/internal/controllerkit"
+	"github.com/slicekit/slicekit/internal/workqueuemetrics"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/reconciler"
+	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
+	"github.com/slicekit/slicekit/pkg/reconciler/topology"
+	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
+)
+
+const (
+	// endpointSliceChangeMinSyncDelay is the least delay before a sync
+	// triggered by an EndpointSlice change (KCM
+	// endpointSliceChangeMinSyncDelay, C7); BatchPeriod replaces it when
+	// larger.
+	endpointSliceChangeMinSyncDelay = controllerkit.DefaultSyncBackOff
+	// topologyQueueItemKey is the only key of the topology queue (KCM).
+	topologyQueueItemKey = "topologyQueueItemKey"
+	// metricsLabelController is the constant label that tells the metrics
+	// of several custom controllers apart.
+	metricsLabelController = "controller"
+)
+
+// Controller manages the EndpointSlices of the Services its Ownership
+// gives it, with endpoints from its Source, as KCM's EndpointSlice
+// controller does (pkg/controller/endpointslice/endpointslice_controller.go).
+// Create it with New, run it with Run. All methods are safe for concurrent
+// use.
+type Controller struct {
+	client kubernetes.Interface
+	opts   Options
+	// own is opts.Ownership.
+	own Ownership
+	// cleanup is the SelectorRemovalCleanup feature gate.
+	cleanup bool
+	// removals counts slices deleted because their Service selects no
+	// Pods; nil without the metric.
+	removals *selectorless.RemovalMetrics
+
+	// eventBroadcaster is nil when the caller supplied the EventRecorder;
+	// otherwise Run connects it to the API server.
+	eventBroadcaster record.EventBroadcaster
+	eventRecorder    record.EventRecorder
+
+	// Listers read the shared informer caches. Objects they return are
+	// shared and must never be modified.
+	serviceLister corelisters.ServiceLister
+	podLister     corelisters.PodLister
+	sliceLister   discoverylisters.EndpointSliceLister
+	nodeLister    corelisters.NodeLister
+	// cachesSynced report whether each informer has synced; replaced by
+	// tests.
+	cachesSynced []cache.InformerSynced
+
+	// reconciler writes EndpointSlices; tracker is its record of the
+	// generations this controller wrote (stale-cache detection and echo
+	// suppression, C33).
+	reconciler *reconciler.Reconciler
+	tracker    *reconciler.Tracker
+	// triggerTimes computes the last-change-trigger-time annotation (C25).
+	triggerTimes *servicepods.TriggerTimeTracker
+	// topologyCache is nil without Options.TopologyHints.
+	topologyCache *topology.TopologyCache
+	// metrics is nil without Options.Registerer; its methods are nil-safe.
+	metrics  *rmetrics.Metrics
+	problems *problemReporter
+	// conflicts is nil without Options.DetectConflicts; its methods are
+	// nil-safe.
+	conflicts *conflictDetector
+
+	// serviceQueue holds Service keys (namespace/name) to sync.
+	serviceQueue workqueue.TypedRateLimitingInterface[string]
+	// podQueue holds Pod projection keys, mapped to Services by a worker
+	// because matching selectors is costly (KCM podQueue, C6).
+	podQueue workqueue.TypedRateLimitingInterface[*servicepods.PodProjectionKey]
+	// topologyQueue triggers a topology-cache refresh after Node changes
+	// (C8).
+	topologyQueue workqueue.TypedRateLimitingInterface[string]
+}
+
+// New creates the controller and registers its event handlers on the
+// factory's Pod, Service, EndpointSlice and Node informers (requesting them
+// from the factory), after installing opts.Transforms unless
+// opts.SkipInformerTransforms. Call it before the factory is started; start
+// the factory and then call Run. ctx supplies the logger of the event
+// handlers and the event broadcaster.
+//
+// Defaults are filled in as documented on Options. New returns an error
+// when client or factory is nil, when opts is invalid (every invalid field
+// named), or when the metrics cannot be registered on opts.Registerer (for
+// example because they already are). The KCM counterpart is NewController
+// in pkg/controller/endpointslice/endpointslice_controller.go.
+func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
+	name := opts.Name
+	if name == "" {
+		name = opts.ControllerName
+	}
+	if client == nil {
+		return nil, fmt.Errorf("%s: client is nil", name)
+	}
+	if factory == nil {
+		return nil, fmt.Errorf("%s: informer factory is nil", name)
+	}
+	opts, err := opts.complete()
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid options: %w", name, err)
+	}
+	logger := klog.FromContext(ctx)
+
+	c := &Controller{
+		client:        client,
+		opts:          opts,
+		own:           opts.Ownership,
+		cleanup:       opts.cleanupEnabled(),
+		eventRecorder: opts.EventRecorder,
+		triggerTimes:  servicepods.NewTriggerTimeTracker(),
+		tracker:       reconciler.NewTracker(),
+	}
+	if c.eventRecorder == nil {
+		c.eventBroadcaster = record.NewBroadcaster(record.WithContext(ctx))
+		c.eventRecorder = c.eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: opts.EventSourceComponent})
+	}
+
+	var wqMetrics workqueue.MetricsProvider
+	var pm *problemMetrics
+	if opts.Registerer != nil {
+		if opts.ControllerLabel {
+			reg := prometheus.WrapRegistererWith(prometheus.Labels{metricsLabelController: opts.ControllerName}, opts.Registerer)
+			if c.metrics, err = rmetrics.New(reg, rmetrics.Options{Subsystem: opts.MetricsSubsystem}); err != nil {
+				return nil, fmt.Errorf("%s: %w", opts.Name, err)
+			}
+			if pm, err = newProblemMetrics(reg, opts.MetricsSubsystem); err != nil {
+				return nil, fmt.Errorf("%s: %w", opts.Name, err)
+			}
+		} else {
+			if c.metrics, err = rmetrics.New(opts.Registerer, rmetrics.Options{}); err != nil {
+				return nil, fmt.Errorf("%s: %w", opts.Name, err)
+			}
+			if opts.SelectorRemovalMetric != "" {
+				if c.removals, err = selectorless.NewRemovalMetrics(opts.Registerer, rmetrics.DefaultSubsystem, opts.SelectorRemovalMetric,
+					"EndpointSlices this controller deleted because their Service has no selector or is of type ExternalName (kubernetes#118376), by reason."); err != nil {
+					return nil, fmt.Errorf("%s: %w", opts.Name, err)
+				}
+			}
+		}
+		if wqMetrics, err = workqueuemetrics.New(opts.Registerer); err != nil {
+			return nil, fmt.Errorf("%s: registering workqueue metrics: %w", opts.Name, err)
+		}
+	}
+	c.problems = newProblemReporter(c.eventRecorder, pm)
+
+	// KCM's Service queue rate limiter (C9): 1s..1000s per item, 10 qps
+	// (burst 100) overall.
+	c.serviceQueue = controllerkit.NewSyncQueue(opts.QueueName, wqMetrics)
+	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*servicepods.PodProjectionKey]())
+	c.topologyQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())
+
+	podInformer := factory.Core().V1().Pods()
+	serviceInformer := factory.Core().V1().Services()
+	sliceInformer := factory.Discovery().V1().EndpointSlices()
+	nodeInformer := factory.Core().V1().Nodes()
+
+	if !opts.SkipInformerTransforms {
+		for _, it := range []struct {
+			informer  cache.SharedIndexInformer
+			transform cache.TransformFunc
+		}{
+			{podInformer.Informer(), opts.Transforms.Pod},
+			{serviceInformer.Informer(), opts.Transforms.Service},
+			{sliceInformer.Informer(), opts.Transforms.EndpointSlice},
+			{nodeInformer.Informer(), opts.Transforms.Node},
+		} {
+			if it.transform == nil {
+				continue
+			}
+			if err := it.informer.SetTransform(it.transform); err != nil {
+				// The informer already runs (the factory was started
+				// first): it works untransformed, only with more memory.
+				logger.Info("Could not install informer transform", c.logKV("err", err)...)
+			}
+		}
+	}
+
+	c.serviceLister = serviceInformer.Lister()
+	c.podLister = podInformer.Lister()
+	c.sliceLister = sliceInformer.Lister()
+	c.nodeLister = nodeInformer.Lister()
+
+	if opts.TopologyHints {
+		c.topologyCache = topology.NewTopologyCache()
+	}
+	if opts.DetectConflicts {
+		if c.conflicts, err = newConflictDetector(opts.ManagedBy, opts.ConflictReportInterval, clock.RealClock{}, c.eventRecorder, c.serviceLister, opts.Registerer); err != nil {
+			return nil, fmt.Errorf("%s: registering %s: %w", opts.Name, ConflictingWritesMetricName, err)
+		}
+	}
+
+	recOpts := []reconciler.Option{
+		reconciler.WithTracker(c.tracker),
+		reconciler.WithEventRecorder(c.eventRecorder),
+	}
+	if c.topologyCache != nil {
+		recOpts = append(recOpts, reconciler.WithTopologyCache(c.topologyCache))
+	}
+	if c.metrics != nil {
+		recOpts = append(recOpts, reconciler.WithMetrics(c.metrics))
+	}
+	c.reconciler, err = reconciler.New(client, reconciler.Config{
+		ControllerName:       opts.ManagedBy,
+		OwnerGVK:             reconciler.ServiceGVK,
+		MaxEndpointsPerSlice: opts.MaxEndpointsPerSlice,
+		Placeholder:          true,
+		EnforceOwnership:     true,
+		Metadata:             reconciler.ServiceMetadata{},
+	}, recOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
+	}
+
+	var handlers controllerkit.Handlers
+	add := handlers.Add
+	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.onServiceEvent(nil, obj) },
+		UpdateFunc: c.onServiceEvent,
+		DeleteFunc: func(obj any) { c.onServiceEvent(nil, obj) },
+	}); err != nil {
+		return nil, fmt.Errorf("%s: adding Service handler: %w", opts.Name, err)
+	}
+	if err := add(podInformer.Informer(), cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.onPodUpdate(nil, obj) },
+		UpdateFunc: c.onPodUpdate,
+		DeleteFunc: func(obj any) { c.onPodUpdate(obj, nil) },
+	}); err != nil {
+		return nil, fmt.Errorf("%s: adding Pod handler: %w", opts.Name, err)
+	}
+	if err := add(sliceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.onEndpointSliceAdd(logger, obj) },
+		UpdateFunc: func(old, cur any) { c.onEndpointSliceUpdate(logger, old, cur) },
+		DeleteFunc: c.onEndpointSliceDelete,
+	}); err != nil {
+		return nil, fmt.Errorf("%s: adding EndpointSlice handler: %w", opts.Name, err)
+	}
+	nodeHandler := cache.ResourceEventHandler(cache.ResourceEventHandlerFuncs{})
+	if c.topologyCache != nil {
+		nodeHandler = cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(any) { c.topologyQueue.Add(topologyQueueItemKey) },
+			UpdateFunc: c.onNodeUpdate,
+			DeleteFunc: func(any) { c.topologyQueue.Add(topologyQueueItemKey) },
+		}
+	}
+	// A Node handler is registered even without topology hints, so that the
+	// Node informer exists and syncs (zones are read through its lister).
+	if err := add(nodeInformer.Informer(), nodeHandler); err != nil {
+		return nil, fmt.Errorf("%s: adding Node handler: %w", opts.Name, err)
+	}
+	c.cachesSynced = handlers.Synced()
+	return c, nil
+}
+
+// logKV returns keysAndValues, preceded by "controller", ControllerName
+// for a custom controller (whose log lines name it; the drop-in's are
+// KCM's).
+func (c *Controller) logKV(keysAndValues ...any) []any {
+	if c.own.dropIn {
+		return keysAndValues
+	}
+	return append([]any{"controller", c.opts.ControllerName}, keysAndValues...)
+}
+
+// ControllerName returns the label value this controller answers to.
+func (c *Controller) ControllerName() string { return c.opts.ControllerName }
+
+// ManagedBy returns the managed-by value of this controller's slices.
+func (c *Controller) ManagedBy() string { return c.opts.ManagedBy }
+
+// HasSynced reports whether the Pod, Service, EndpointSlice and Node
+// informers have synced and delivered their initial objects to this
+// controller's handlers.
+func (c *Controller) HasSynced() bool {
+	return controllerkit.AllSynced(c.cachesSynced)
+}
+
+// Problems returns the problems standing for the Service namespace/name
+// after its last sync (pods left out or addresses taken away, and
+// Service-level problems), sorted by pod and reason. Each was reported
+// once, when it appeared, as a Warning event on the Service.
+func (c *Controller) Problems(namespace, name string) []source.Problem {
+	return c.problems.current(namespace, name)
+}
+
+// Run starts the event pipeline (when New built the broadcaster), waits for
+// the informer caches, sweeps the Services this controller still has
+// slices for but no longer manages (see Ownership), and runs workers
+// Service workers, workers Pod workers and one topology worker until ctx is
+// done (KCM Run, behaviour C4). It does not start the informers: start the
+// factory before or after calling Run. It returns nil after ctx is done and
+// the workers have stopped, and an error when workers is less than 1 or ctx
+// ends before the caches synced. Run must be called at most once: it shuts
+// the queues down on return.
+func (c *Controller) Run(ctx context.Context, workers int) error {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	if workers < 1 {
+		return fmt.Errorf("%s: workers must be at least 1, got %d", c.opts.Name, workers)
+	}
+	logger := klog.FromContext(ctx)
+	if !c.own.dropIn {
+		logger = logger.WithValues("controller", c.opts.ControllerName)
+		ctx = klog.NewContext(ctx, logger)
+	}
+
+	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
+
+	if c.own.dropIn {
+		logger.Info("Starting endpoint slice controller", "controllerName", c.opts.ControllerName, "externalEndpointController", c.own.gate, "selectorRemovalCleanup", c.cleanup)
+	} else {
+		logger.Info("Starting pod-source endpoint slice controller", "managedBy", c.opts.ManagedBy)
+	}
+	shutDown := func() {
+		if c.own.dropIn {
+			logger.Info("Shutting down endpoint slice controller")
+		} else {
+			logger.Info("Shutting down pod-source endpoint slice controller")
+		}
+		c.serviceQueue.ShutDown()
+		c.podQueue.ShutDown()
+		c.topologyQueue.ShutDown()
+	}
+	var run []func(context.Context)
+	for range workers {
+		run = append(run, c.serviceQueueWorker, c.podQueueWorker)
+	}
+	run = append(run, c.topologyQueueWorker)
+	start := func(ctx context.Context) {
+		c.sweep(ctx)
+		logger.V(2).Info("Starting service queue worker threads", "total", workers)
+		logger.V(2).Info("Starting topology queue worker threads", "total", 1)
+	}
+	return controllerkit.RunWorkers(ctx, c.opts.Name, c.cachesSynced, start, shutDown, run...)
+}
+
+// serviceQueueWorker processes Service keys until the queue shuts down;
+// the queue never hands the same key to two workers at once.
+func (c *Controller) serviceQueueWorker(ctx context.Context) {
+	controllerkit.Worker(c.serviceQueue, c.processServiceItem)(ctx)
+}
+
+func (c *Controller) processServiceItem(ctx context.Context, key string) {
+	err := c.SyncService(ctx, key)
+	c.handleErr(ctx, err, key)
+}
+
+// handleErr counts the sync result and forgets the key, requeues it with
+// back-off, or drops it after controllerkit.MaxRetries (KCM handleErr, C9).
+func (c *Controller) handleErr(ctx context.Context, err error, key string) {
+	c.trackSync(err)
+	controllerkit.HandleErr(ctx, c.serviceQueue, key, err, controllerkit.Retry{
+		RetryMsg: "Error syncing endpoint slices for service, retrying",
+		DropMsg:  "Retry budget exceeded, dropping service out of the queue",
+	})
+}
+
+// trackSync counts one sync in syncs{result} (KCM trackSync).
+func (c *Controller) trackSync(err error) {
+	switch {
+	case err == nil:
+		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultSuccess)
+	case reconciler.IsStaleInformerCache(err):
+		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultStale)
+	default:
+		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultError)
+	}
+}
+
+func (c *Controller) podQueueWorker(ctx context.Context) {
+	controllerkit.Worker(c.podQueue, c.processPodItem)(ctx)
+}
+
+// processPodItem is KCM's handlePodErr: retry with the default controller
+// rate limiter, drop after controllerkit.MaxRetries.
+func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodProjectionKey) {
+	err := c.syncPod(key)
+	controllerkit.HandleErr(ctx, c.podQueue, key, err, controllerkit.Retry{
+		Verbosity: 2,
+		RetryMsg:  "Error syncing pod, retrying",
+		DropMsg:   "Dropping pod projection key out of the queue",
+		KeyName:   "podProjectionKey",
+	})
+}
+
+// syncPod queues, after the batch period, every Service of this controller
+// whose Pod selector matches the Pod's labels (old and new ones on a label
+// change) (KCM syncPod with util.GetServicesToUpdate, C6; KEP-4770 rule
+// (a)7).
+func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
+	services, err := c.servicesToUpdate(key)
+	if err != nil {
+		return err
+	}
+	for svc := range services {
+		c.serviceQueue.AddAfter(svc, c.opts.BatchPeriod)
+	}
+	return nil
+}
+
+func (c *Controller) topologyQueueWorker(ctx context.Context) {
+	controllerkit.Worker(c.topologyQueue, c.processTopologyItem)(ctx)
+}
+
+func (c *Controller) processTopologyItem(ctx context.Context, _ string) {
+	c.checkNodeTopologyDistribution(ctx)
+}
+

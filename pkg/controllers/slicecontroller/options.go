@@ -1,0 +1,269 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package slicecontroller
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source"
+)
+
+// DefaultMetricsSubsystem is the default Options.MetricsSubsystem of a
+// custom controller (Labelled ownership).
+const DefaultMetricsSubsystem = "endpoint_slice_pod_source_controller"
+
+// DefaultConflictReportInterval is the default Options.ConflictReportInterval.
+const DefaultConflictReportInterval = 10 * time.Minute
+
+// Ownership says which Services a controller manages and what it does with
+// the slices of a Service it stops managing. Build it with DropIn or
+// Labelled; the zero value is invalid.
+type Ownership struct {
+	// dropIn is true for DropIn, false for Labelled.
+	dropIn bool
+	// name is the endpoint-controller-name label value the controller
+	// answers to.
+	name string
+	// gate is the ExternalEndpointController feature gate (DropIn only).
+	gate bool
+}
+
+// DropIn is the ownership of the drop-in EndpointSlice controller
+// (KEP-4770, pkg/controllers/delegation): with the ExternalEndpointController
+// gate on, every Service not labelled
+// service.kubernetes.io/endpoint-controller-name or labelled with name;
+// with the gate off, every Service. Pod selection is KCM's (spec.selector
+// only). The slices of a Service delegated to another controller are
+// deleted with a Normal EndpointSlicesHandedOver event, and Run first
+// queues the delegated Services that still have slices of this controller
+// (edge case E8, rule (a)11).
+func DropIn(name string, gate bool) Ownership {
+	return Ownership{dropIn: true, name: name, gate: gate}
+}
+
+// Labelled is the ownership of a custom controller: exactly the Services
+// labelled service.kubernetes.io/endpoint-controller-name=<name>. Service
+// events of other Services are ignored. The slices of a Service that loses
+// the label (or whose label changes) are deleted with a Normal
+// EndpointSlicesReleased event, and Run first queues the Services that
+// still have slices of this controller but no longer carry the label.
+func Labelled(name string) Ownership {
+	return Ownership{name: name}
+}
+
+// Owns reports whether svc is managed by a controller with this ownership;
+// false for a nil svc.
+func (o Ownership) Owns(svc *corev1.Service) bool {
+	if svc == nil {
+		return false
+	}
+	if o.dropIn {
+		return !delegation.Delegated(svc, o.name, o.gate)
+	}
+	v, ok := svc.Labels[delegation.LabelEndpointControllerName]
+	return ok && v == o.name
+}
+
+// Options configures New.
+type Options struct {
+	// ControllerName is the value of the Service label
+	// service.kubernetes.io/endpoint-controller-name (KEP-4770) this
+	// controller answers to. Required; a valid label value.
+	ControllerName string
+
+	// ManagedBy is the endpointslice.kubernetes.io/managed-by value written
+	// on, and looked up in, this controller's slices, and the FieldManager
+	// of its writes. Default: ControllerName. It must differ from every
+	// other controller's.
+	ManagedBy string
+
+	// Ownership says which Services are this controller's (DropIn or
+	// Labelled). Default: Labelled(ControllerName).
+	Ownership Ownership
+
+	// Source computes the desired endpoints of a Service from its selected
+	// Pods (source.PodIPs for KCM's rules, a source.PodAddresses for a
+	// pod-address source). Required.
+	Source source.Source
+
+	// SelectorlessAnnotation, when true, lets a Service without
+	// spec.selector select its Pods by the slicekit.dev/selector annotation
+	// (PodSelector; pkg/controllers/selectorless). Custom controllers only:
+	// the drop-in controller selects by spec.selector only, as KCM.
+	SelectorlessAnnotation bool
+
+	// TopologyHints enables topology-aware hints (topology-mode: Auto, KCM
+	// C34) through a topology cache fed from the Node informer. Without it
+	// the annotation is ignored and Node events are not handled.
+	TopologyHints bool
+
+	// DetectConflicts enables the managed-by conflict detector: writes by
+	// other field managers on this controller's slices are reported as
+	// Warning ConflictingEndpointSliceWriter events and in
+	// ConflictingWritesMetricName.
+	DetectConflicts bool
+
+	// ConflictReportInterval is the least time between two reports of a
+	// foreign write on the same slice by the same field manager. Default:
+	// DefaultConflictReportInterval. Must not be negative.
+	ConflictReportInterval time.Duration
+
+	// MaxEndpointsPerSlice is the most endpoints packed into one slice,
+	// 1..1000. Default: 100 (KCM's --max-endpoints-per-slice default).
+	MaxEndpointsPerSlice int32
+
+	// BatchPeriod delays the syncs triggered by Pod changes, and raises
+	// the minimum delay of syncs triggered by EndpointSlice changes from 1s
+	// to BatchPeriod (KCM --endpoint-updates-batch-period). Default 0.
+	// Must not be negative.
+	BatchPeriod time.Duration
+
+	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
+	// (pkg/controllers/selectorless): when true, the slices of a Service
+	// that selects no Pods any more (type ExternalName, or no selector)
+	// are deleted, with a Normal EndpointSlicesRemoved event naming the
+	// reason (kubernetes#118376); when false they are left as they are (KCM
+	// C11). nil means true.
+	SelectorRemovalCleanup *bool
+
+	// Registerer receives the metrics; nil means none. With
+	// ControllerLabel false (the drop-in) they are KCM's names: the
+	// reconciler's endpoint_slice_controller_* metrics, SelectorRemovalMetric
+	// when set, the conflict counter, and the workqueue_* metrics of the
+	// queue QueueName. With ControllerLabel true (custom controllers) every
+	// metric but workqueue_* is labelled controller=<ControllerName> so
+	// that several controllers share one registry: the reconciler's
+	// metrics under MetricsSubsystem and <subsystem>_pod_problems{reason}
+	// (gauge) and <subsystem>_pod_problems_total{reason} (counter).
+	Registerer prometheus.Registerer
+
+	// MetricsSubsystem is the Prometheus subsystem of the reconciler's
+	// metrics when ControllerLabel is true. Default:
+	// DefaultMetricsSubsystem. Ignored otherwise (KCM's
+	// endpoint_slice_controller).
+	MetricsSubsystem string
+
+	// ControllerLabel selects the custom controllers' metrics naming (see
+	// Registerer).
+	ControllerLabel bool
+
+	// SelectorRemovalMetric, when not empty and ControllerLabel is false,
+	// is the name (after the subsystem endpoint_slice_controller, without
+	// _total) of the counter of slices deleted because their Service
+	// selects no Pods, labelled reason.
+	SelectorRemovalMetric string
+
+	// QueueName names the Service queue in the workqueue metrics. Default:
+	// ControllerName.
+	QueueName string
+
+	// EventRecorder records the controller's events. nil means New builds
+	// a broadcaster that Run connects to the API server, with source
+	// component EventSourceComponent.
+	EventRecorder record.EventRecorder
+
+	// EventSourceComponent is the source component of the events when
+	// EventRecorder is nil. Default: ControllerName.
+	EventSourceComponent string
+
+	// Transforms are installed on the factory's informers unless
+	// SkipInformerTransforms. An informer has one transform: the last one
+	// installed before the factory starts wins.
+	Transforms Transforms
+
+	// SkipInformerTransforms, when true, installs no transform, for callers
+	// that share the factory and choose the transforms themselves.
+	SkipInformerTransforms bool
+
+	// Name prefixes New's and Run's errors. Default: ControllerName.
+	Name string
+}
+
+// Transforms are the informer transforms (cache.TransformFunc) a
+// controller installs; nil ones are not installed.
+type Transforms struct {
+	Pod, Service, EndpointSlice, Node cache.TransformFunc
+}
+
+// cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).
+func (o Options) cleanupEnabled() bool {
+	return o.SelectorRemovalCleanup == nil || *o.SelectorRemovalCleanup
+}
+
+// complete returns a copy of o with defaults filled in, or an error naming
+// every invalid field.
+func (o Options) complete() (Options, error) {
+	if o.ManagedBy == "" {
+		o.ManagedBy = o.ControllerName
+	}
+	if o.MaxEndpointsPerSlice == 0 {
+		o.MaxEndpointsPerSlice = reconciler.DefaultMaxEndpointsPerSlice
+	}
+	if o.MetricsSubsystem == "" {
+		o.MetricsSubsystem = DefaultMetricsSubsystem
+	}
+	if o.EventSourceComponent == "" {
+		o.EventSourceComponent = o.ControllerName
+	}
+	if o.QueueName == "" {
+		o.QueueName = o.ControllerName
+	}
+	if o.ConflictReportInterval == 0 {
+		o.ConflictReportInterval = DefaultConflictReportInterval
+	}
+	if o.Name == "" {
+		o.Name = o.ControllerName
+	}
+	if o.Ownership.name == "" {
+		o.Ownership = Labelled(o.ControllerName)
+	}
+	var errs []error
+	if o.ControllerName == "" {
+		errs = append(errs, errors.New("ControllerName is required"))
+	} else if msgs := validation.IsValidLabelValue(o.ControllerName); len(msgs) > 0 {
+		errs = append(errs, fmt.Errorf("ControllerName %q is not a valid label value: %s", o.ControllerName, strings.Join(msgs, "; ")))
+	}
+	if msgs := validation.IsValidLabelValue(o.ManagedBy); o.ManagedBy != "" && len(msgs) > 0 {
+		errs = append(errs, fmt.Errorf("ManagedBy %q is not a valid label value: %s", o.ManagedBy, strings.Join(msgs, "; ")))
+	}
+	if o.Source == nil {
+		errs = append(errs, errors.New("Source is required"))
+	} else if v, ok := o.Source.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if o.MaxEndpointsPerSlice < 1 || o.MaxEndpointsPerSlice > reconciler.MaxEndpointsPerSliceLimit {
+		errs = append(errs, fmt.Errorf("MaxEndpointsPerSlice %d is outside 1..%d", o.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit))
+	}
+	if o.BatchPeriod < 0 {
+		errs = append(errs, fmt.Errorf("BatchPeriod %s is negative", o.BatchPeriod))
+	}
+	if o.ConflictReportInterval < 0 {
+		errs = append(errs, fmt.Errorf("ConflictReportInterval %s is negative", o.ConflictReportInterval))
+	}
+	return o, errors.Join(errs...)
+}
