@@ -24,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
@@ -41,7 +42,7 @@ const (
 	EventSourceComponent = "endpoint-slice-controller"
 
 	// DefaultConflictReportInterval is the default Options.ConflictReportInterval.
-	DefaultConflictReportInterval = 10 * time.Minute
+	DefaultConflictReportInterval = slicecontroller.DefaultConflictReportInterval
 )
 
 // Options configures New. The zero value gives KCM's defaults with the

@@ -82,7 +82,7 @@ func TestConflictDetector(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, Options{})
+			f := newDropInFixture(t, dropInOptions{})
 			f.add(newService("svc"))
 			clk := testingclock.NewFakePassiveClock(start)
 			rec := record.NewFakeRecorder(10)
@@ -129,7 +129,7 @@ func TestConflictDetectorManagerCardinality(t *testing.T) {
 	start := time.Now()
 	clk := testingclock.NewFakePassiveClock(start)
 	reg := prometheus.NewRegistry()
-	f := newFixture(t, Options{})
+	f := newDropInFixture(t, dropInOptions{})
 	d, err := newConflictDetector(self, time.Minute, clk, nil, f.c.serviceLister, reg)
 	if err != nil {
 		t.Fatal(err)

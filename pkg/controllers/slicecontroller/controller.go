@@ -66,6 +66,8 @@ type Controller struct {
 	opts   Options
 	// own is opts.Ownership.
 	own Ownership
+	// selectorless is Options.SelectorlessAnnotation with its default.
+	selectorless bool
 	// cleanup is the SelectorRemovalCleanup feature gate.
 	cleanup bool
 	// removals counts slices deleted because their Service selects no
@@ -146,6 +148,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		client:        client,
 		opts:          opts,
 		own:           opts.Ownership,
+		selectorless:  opts.selectorless(),
 		cleanup:       opts.cleanupEnabled(),
 		eventRecorder: opts.EventRecorder,
 		triggerTimes:  servicepods.NewTriggerTimeTracker(),
@@ -159,7 +162,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	var wqMetrics workqueue.MetricsProvider
 	var pm *problemMetrics
 	if opts.Registerer != nil {
-		if opts.ControllerLabel {
+		if !opts.KCMMetricNames {
 			reg := prometheus.WrapRegistererWith(prometheus.Labels{metricsLabelController: opts.ControllerName}, opts.Registerer)
 			if c.metrics, err = rmetrics.New(reg, rmetrics.Options{Subsystem: opts.MetricsSubsystem}); err != nil {
 				return nil, fmt.Errorf("%s: %w", opts.Name, err)
@@ -221,7 +224,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	c.sliceLister = sliceInformer.Lister()
 	c.nodeLister = nodeInformer.Lister()
 
-	if opts.TopologyHints {
+	if opts.topologyEnabled() {
 		c.topologyCache = topology.NewTopologyCache()
 	}
 	if opts.DetectConflicts {

@@ -33,6 +33,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 )
 
@@ -258,7 +259,7 @@ func TestSyncServiceStaleCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := f.c.SyncService(f.ctx, testNS+"/svc")
-	if !IsStaleInformerCache(err) {
+	if !reconciler.IsStaleInformerCache(err) {
 		t.Errorf("SyncService = %v, want a stale informer cache error", err)
 	}
 }
@@ -352,10 +353,10 @@ func TestHandlers(t *testing.T) {
 		Labels: map[string]string{discovery.LabelServiceName: "svc", discovery.LabelManagedBy: testName}}}
 	foreign := ours.DeepCopy()
 	foreign.Labels[discovery.LabelManagedBy] = "endpointslice-controller.k8s.io"
-	f.c.onEndpointSliceAdd(foreign)
+	f.c.onEndpointSliceAdd(klog.Background(), foreign)
 	f.c.onEndpointSliceUpdate(klog.FromContext(f.ctx), foreign, foreign)
 	f.c.onEndpointSliceDelete(foreign)
-	f.c.onEndpointSliceAdd(ours)
+	f.c.onEndpointSliceAdd(klog.Background(), ours)
 	if q.Len() != 0 {
 		t.Errorf("slice events queue with a delay, got %d now", q.Len())
 	}
@@ -384,7 +385,7 @@ func TestSweepReleased(t *testing.T) {
 			discovery.LabelServiceName: "released", discovery.LabelManagedBy: "someone"}}, AddressType: discovery.AddressTypeIPv4},
 	)
 	f.refresh()
-	f.c.sweepReleased(f.ctx)
+	f.c.sweep(f.ctx)
 	if f.c.serviceQueue.Len() != 1 {
 		t.Fatalf("queued %d Services, want 1", f.c.serviceQueue.Len())
 	}

@@ -81,7 +81,7 @@ func newFixture(t *testing.T, opts Options, objs ...runtime.Object) *fixture {
 	if opts.ControllerName == "" {
 		opts.ControllerName = testName
 	}
-	if opts.Source.Addresses == nil {
+	if opts.Source == nil {
 		opts.Source = addrSource
 	}
 	opts.EventRecorder = f.recorder

@@ -107,7 +107,7 @@ func (c *Controller) onPodUpdate(old, cur any) {
 // Service whose annotation does not parse matches no Pod (its sync reports
 // the problem).
 func (c *Controller) servicesToUpdate(key *servicepods.PodProjectionKey) (sets.Set[string], error) {
-	if !c.opts.SelectorlessAnnotation {
+	if !c.selectorless {
 		return servicepods.ServicesToUpdate(c.serviceLister, key, func(svc *corev1.Service) bool { return !c.own.Owns(svc) })
 	}
 	return servicepods.ServicesToUpdateBySelector(c.serviceLister, key, func(svc *corev1.Service) labels.Selector {

@@ -111,14 +111,17 @@ type Options struct {
 
 	// SelectorlessAnnotation, when true, lets a Service without
 	// spec.selector select its Pods by the slicekit.dev/selector annotation
-	// (PodSelector; pkg/controllers/selectorless). Custom controllers only:
-	// the drop-in controller selects by spec.selector only, as KCM.
-	SelectorlessAnnotation bool
+	// (PodSelector; pkg/controllers/selectorless). nil means true for
+	// Labelled ownership and false for DropIn: the drop-in controller
+	// selects by spec.selector only, as KCM.
+	SelectorlessAnnotation *bool
 
 	// TopologyHints enables topology-aware hints (topology-mode: Auto, KCM
-	// C34) through a topology cache fed from the Node informer. Without it
-	// the annotation is ignored and Node events are not handled.
-	TopologyHints bool
+	// C34) through a topology cache fed from the Node informer, as KCM
+	// always does. nil means true. With false the annotation is ignored
+	// (trafficDistribution hints, C35, still apply) and Node events are not
+	// handled.
+	TopologyHints *bool
 
 	// DetectConflicts enables the managed-by conflict detector: writes by
 	// other field managers on this controller's slices are reported as
@@ -150,10 +153,10 @@ type Options struct {
 	SelectorRemovalCleanup *bool
 
 	// Registerer receives the metrics; nil means none. With
-	// ControllerLabel false (the drop-in) they are KCM's names: the
+	// KCMMetricNames (the drop-in) they are KCM's names: the
 	// reconciler's endpoint_slice_controller_* metrics, SelectorRemovalMetric
 	// when set, the conflict counter, and the workqueue_* metrics of the
-	// queue QueueName. With ControllerLabel true (custom controllers) every
+	// queue QueueName. Otherwise (custom controllers) every
 	// metric but workqueue_* is labelled controller=<ControllerName> so
 	// that several controllers share one registry: the reconciler's
 	// metrics under MetricsSubsystem and <subsystem>_pod_problems{reason}
@@ -161,16 +164,16 @@ type Options struct {
 	Registerer prometheus.Registerer
 
 	// MetricsSubsystem is the Prometheus subsystem of the reconciler's
-	// metrics when ControllerLabel is true. Default:
-	// DefaultMetricsSubsystem. Ignored otherwise (KCM's
+	// and the problem metrics without KCMMetricNames. Default:
+	// DefaultMetricsSubsystem. Ignored with KCMMetricNames (KCM's
 	// endpoint_slice_controller).
 	MetricsSubsystem string
 
-	// ControllerLabel selects the custom controllers' metrics naming (see
-	// Registerer).
-	ControllerLabel bool
+	// KCMMetricNames selects the drop-in's metrics naming: KCM's names,
+	// no controller label, no problem metrics (see Registerer).
+	KCMMetricNames bool
 
-	// SelectorRemovalMetric, when not empty and ControllerLabel is false,
+	// SelectorRemovalMetric, when not empty and with KCMMetricNames,
 	// is the name (after the subsystem endpoint_slice_controller, without
 	// _total) of the counter of slices deleted because their Service
 	// selects no Pods, labelled reason.
@@ -206,6 +209,21 @@ type Options struct {
 // controller installs; nil ones are not installed.
 type Transforms struct {
 	Pod, Service, EndpointSlice, Node cache.TransformFunc
+}
+
+// selectorless reports whether the slicekit.dev/selector annotation
+// selects Pods (SelectorlessAnnotation; nil: for Labelled ownership only).
+func (o Options) selectorless() bool {
+	if o.SelectorlessAnnotation == nil {
+		return !o.Ownership.dropIn
+	}
+	return *o.SelectorlessAnnotation
+}
+
+// topologyEnabled reports whether topology hints are enabled (nil means
+// true).
+func (o Options) topologyEnabled() bool {
+	return o.TopologyHints == nil || *o.TopologyHints
 }
 
 // cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).

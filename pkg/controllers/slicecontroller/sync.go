@@ -95,7 +95,7 @@ func PodSelector(svc *corev1.Service) (sel labels.Selector, ok bool, err error) 
 // (spec.selector, nothing for type ExternalName or a nil selector) without
 // Options.SelectorlessAnnotation, PodSelector with it.
 func (c *Controller) podSelector(svc *corev1.Service) (sel labels.Selector, ok bool, err error) {
-	if c.opts.SelectorlessAnnotation {
+	if c.selectorless {
 		return PodSelector(svc)
 	}
 	if none, _, _ := selectorless.SelectsNoPods(svc); none {

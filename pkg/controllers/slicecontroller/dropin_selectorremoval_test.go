@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package endpointslice
+package slicecontroller
 
 import (
 	"strings"
@@ -51,7 +51,7 @@ func TestSelectorRemoval(t *testing.T) {
 	for _, way := range ways {
 		for _, gateOn := range []bool{true, false} {
 			t.Run(way.name+map[bool]string{true: "/gate on", false: "/gate off (KCM)"}[gateOn], func(t *testing.T) {
-				f := newFixture(t, Options{SelectorRemovalCleanup: ptr.To(gateOn)})
+				f := newDropInFixture(t, dropInOptions{SelectorRemovalCleanup: ptr.To(gateOn)})
 				f.add(newNode("node-1", "zone-a"), newService("svc", way.mutate), newPod(0, "svc", true),
 					newSlice("svc-1", "svc", self, "10.0.0.1"), newSlice("svc-foreign", "svc", custom, "10.9.9.9"))
 				if err := f.sync(testNS, "svc"); err != nil {
@@ -69,7 +69,7 @@ func TestSelectorRemoval(t *testing.T) {
 					if len(ev) != 1 || !strings.HasPrefix(ev[0], "Normal "+ReasonEndpointSlicesRemoved) || !strings.Contains(ev[0], way.wantReason) {
 						t.Errorf("events = %q", ev)
 					}
-					if got := f.metric(rmetrics.DefaultSubsystem+"_"+SelectorRemovalMetricName+"_total", map[string]string{"reason": way.wantMetric}); got != 1 {
+					if got := f.metric(rmetrics.DefaultSubsystem+"_"+dropInSelectorRemovalMetric+"_total", map[string]string{"reason": way.wantMetric}); got != 1 {
 						t.Errorf("removal metric{reason=%s} = %v, want 1", way.wantMetric, got)
 					}
 				} else if len(ev) != 0 {
@@ -83,7 +83,7 @@ func TestSelectorRemoval(t *testing.T) {
 // TestSelectorRemovalAndBack: ExternalName and back to a selector (kubernetes#103804):
 // the slice is deleted, then written again for the selected Pods.
 func TestSelectorRemovalAndBack(t *testing.T) {
-	f := newFixture(t, Options{})
+	f := newDropInFixture(t, dropInOptions{})
 	f.setReflectWrites(true)
 	f.add(newNode("node-1", "zone-a"), newService("svc"), newPod(0, "svc", true))
 	if err := f.sync(testNS, "svc"); err != nil {

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package endpointslice
+package slicecontroller
 
 import (
 	"sort"
@@ -31,11 +31,11 @@ import (
 
 // TestOnServiceEvents: every Service event queues the key at once (C5).
 func TestOnServiceEvents(t *testing.T) {
-	f := newFixture(t, Options{BatchPeriod: 5 * time.Second})
+	f := newDropInFixture(t, dropInOptions{BatchPeriod: 5 * time.Second})
 	q := f.spyServiceQueue()
 	svc := newService("svc")
-	f.c.onServiceUpdate(svc)
-	f.c.onServiceUpdate(cache.DeletedFinalStateUnknown{Key: "ns/svc2", Obj: newService("svc2")})
+	f.c.onServiceEvent(nil, svc)
+	f.c.onServiceEvent(nil, cache.DeletedFinalStateUnknown{Key: "ns/svc2", Obj: newService("svc2")})
 	want := []queued{{key: "ns/svc"}, {key: "ns/svc2"}}
 	if diff := cmp.Diff(want, q.take(), cmp.AllowUnexported(queued{})); diff != "" {
 		t.Errorf("queued (-want +got):\n%s", diff)
@@ -90,11 +90,11 @@ func TestPodTriggers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := Options{BatchPeriod: 3 * time.Second}
+			opts := dropInOptions{BatchPeriod: 3 * time.Second}
 			if tc.gateOff {
 				opts.ExternalEndpointController = ptr.To(false)
 			}
-			f := newFixture(t, opts)
+			f := newDropInFixture(t, opts)
 			for _, s := range services {
 				f.add(s)
 			}
@@ -163,7 +163,7 @@ func TestEndpointSliceTriggers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, Options{BatchPeriod: tc.batch})
+			f := newDropInFixture(t, dropInOptions{BatchPeriod: tc.batch})
 			q := f.spyServiceQueue()
 			if tc.tracked != nil {
 				if tc.expect {
@@ -201,7 +201,7 @@ func TestNodeTriggers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, Options{})
+			f := newDropInFixture(t, dropInOptions{})
 			f.c.onNodeUpdate(tc.old, tc.cur)
 			if got := f.c.topologyQueue.Len(); got != tc.want {
 				t.Errorf("topology queue length = %d, want %d", got, tc.want)
@@ -213,7 +213,7 @@ func TestNodeTriggers(t *testing.T) {
 // TestCheckNodeTopologyDistributionAfterHandOver: a delegated Service has no hints in
 // the topology cache after hand-over, so Node churn cannot queue it.
 func TestCheckNodeTopologyDistributionAfterHandOver(t *testing.T) {
-	f := newFixture(t, Options{})
+	f := newDropInFixture(t, dropInOptions{})
 	zoneNode := func(name, zone string) *corev1.Node {
 		n := newNode(name, zone)
 		n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
@@ -258,7 +258,7 @@ func TestCheckNodeTopologyDistributionAfterHandOver(t *testing.T) {
 // still have slices of this controller, and nothing else (E8, (a)11).
 func TestSweepDelegated(t *testing.T) {
 	for _, gateOff := range []bool{false, true} {
-		f := newFixture(t, Options{ExternalEndpointController: ptr.To(!gateOff)})
+		f := newDropInFixture(t, dropInOptions{ExternalEndpointController: ptr.To(!gateOff)})
 		f.add(
 			newService("plain"), newSlice("plain-1", "plain", self),
 			newService("deleg", labelled(custom)), newSlice("deleg-1", "deleg", self), newSlice("deleg-2", "deleg", self),
@@ -268,7 +268,7 @@ func TestSweepDelegated(t *testing.T) {
 		)
 		q := f.spyServiceQueue()
 		_, ctx := ktesting.NewTestContext(t)
-		f.c.sweepDelegated(ctx)
+		f.c.sweep(ctx)
 		var want []queued
 		if !gateOff {
 			want = []queued{{key: "ns/deleg"}}

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package endpointslice
+package slicecontroller
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ import (
 // a Service whose slices are up to date) of a Service with 1000 Pods in 10
 // slices.
 func BenchmarkSyncServiceSteadyState(b *testing.B) {
-	f := newFixture(b, Options{})
+	f := newDropInFixture(b, dropInOptions{})
 	f.add(newNode("node-1", "zone-a"), newService("svc"))
 	for i := range 1000 {
 		p := newPod(i, "svc", true)
@@ -56,7 +56,7 @@ func BenchmarkSyncServiceSteadyState(b *testing.B) {
 // BenchmarkSyncServiceDelegated measures the sync of a delegated Service
 // with 1000 Pods and no slice left: it must not look at the Pods.
 func BenchmarkSyncServiceDelegated(b *testing.B) {
-	f := newFixture(b, Options{})
+	f := newDropInFixture(b, dropInOptions{})
 	f.add(newNode("node-1", "zone-a"), newService("svc", labelled(custom)))
 	for i := range 1000 {
 		f.add(newPod(i, "svc", true))

@@ -12,9 +12,10 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package endpointslice
+package slicecontroller
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -32,6 +33,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
@@ -41,15 +43,61 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
-// fixture is a controller on a fake clientset whose informer caches are
+// The drop-in EndpointSlice controller's tests (moved from
+// pkg/controllers/endpointslice, which cannot be imported here: it imports
+// this package). dropInOptions are the endpointslice.Options they set, and
+// newDropIn wires them as endpointslice.New does (without the informer
+// transforms: the fixture seeds the informer stores directly).
+const (
+	dropInControllerName        = "endpointslice-controller.k8s.io"
+	dropInSelectorRemovalMetric = "selector_removal_deleted_slices"
+)
+
+type dropInOptions struct {
+	ControllerName                                                    string
+	MaxEndpointsPerSlice                                              int32
+	BatchPeriod                                                       time.Duration
+	ExternalEndpointController, SelectorRemovalCleanup, TopologyHints *bool
+	Registerer                                                        prometheus.Registerer
+	EventRecorder                                                     record.EventRecorder
+	ConflictReportInterval                                            time.Duration
+}
+
+func newDropIn(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, o dropInOptions) (*Controller, error) {
+	if o.ControllerName == "" {
+		o.ControllerName = dropInControllerName
+	}
+	return New(ctx, client, factory, Options{
+		Name:                   "endpointslice",
+		ControllerName:         o.ControllerName,
+		Ownership:              DropIn(o.ControllerName, o.ExternalEndpointController == nil || *o.ExternalEndpointController),
+		Source:                 source.PodIPs(servicepods.Options{}),
+		TopologyHints:          o.TopologyHints,
+		KCMMetricNames:         true,
+		DetectConflicts:        true,
+		ConflictReportInterval: o.ConflictReportInterval,
+		MaxEndpointsPerSlice:   o.MaxEndpointsPerSlice,
+		BatchPeriod:            o.BatchPeriod,
+		SelectorRemovalCleanup: o.SelectorRemovalCleanup,
+		Registerer:             o.Registerer,
+		SelectorRemovalMetric:  dropInSelectorRemovalMetric,
+		QueueName:              "endpoint_slice",
+		EventRecorder:          o.EventRecorder,
+		EventSourceComponent:   "endpoint-slice-controller",
+	})
+}
+
+// dropInFixture is a controller on a fake clientset whose informer caches are
 // seeded directly (KCM endpointslice_controller_test.go newController): the
 // informers never run, the caches count as synced, and slice writes are
 // reflected into the EndpointSlice cache by reactors (unless reflectWrites is
 // false), with generateName, UID and generation filled in as the API server
 // would.
-type fixture struct {
+type dropInFixture struct {
 	t        testing.TB
 	client   *fake.Clientset
 	c        *Controller
@@ -63,9 +111,9 @@ type fixture struct {
 	nameSeq       int
 }
 
-func newFixture(t testing.TB, opts Options) *fixture {
+func newDropInFixture(t testing.TB, opts dropInOptions) *dropInFixture {
 	t.Helper()
-	f := &fixture{t: t, client: fake.NewClientset(), recorder: record.NewFakeRecorder(100), reg: prometheus.NewRegistry(), reflectWrites: true}
+	f := &dropInFixture{t: t, client: fake.NewClientset(), recorder: record.NewFakeRecorder(100), reg: prometheus.NewRegistry(), reflectWrites: true}
 	factory := informers.NewSharedInformerFactory(f.client, 0)
 	if opts.EventRecorder == nil {
 		opts.EventRecorder = f.recorder
@@ -74,7 +122,7 @@ func newFixture(t testing.TB, opts Options) *fixture {
 		opts.Registerer = f.reg
 	}
 	_, ctx := ktesting.NewTestContext(t)
-	c, err := New(ctx, f.client, factory, opts)
+	c, err := newDropIn(ctx, f.client, factory, opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -139,13 +187,13 @@ func newFixture(t testing.TB, opts Options) *fixture {
 	return f
 }
 
-func (f *fixture) setReflectWrites(v bool) {
+func (f *dropInFixture) setReflectWrites(v bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reflectWrites = v
 }
 
-func (f *fixture) add(objs ...runtime.Object) {
+func (f *dropInFixture) add(objs ...runtime.Object) {
 	f.t.Helper()
 	for _, o := range objs {
 		var err error
@@ -168,14 +216,14 @@ func (f *fixture) add(objs ...runtime.Object) {
 }
 
 // sync runs SyncService for ns/name with a test logger.
-func (f *fixture) sync(ns, name string) error {
+func (f *dropInFixture) sync(ns, name string) error {
 	f.t.Helper()
 	_, ctx := ktesting.NewTestContext(f.t)
 	return f.c.SyncService(ctx, ns+"/"+name)
 }
 
 // writes returns the create, update and delete actions on endpointslices.
-func (f *fixture) writes() []k8stesting.Action {
+func (f *dropInFixture) writes() []k8stesting.Action {
 	var out []k8stesting.Action
 	for _, a := range f.client.Actions() {
 		if a.GetResource().Resource != "endpointslices" {
@@ -203,7 +251,7 @@ func verbs(actions []k8stesting.Action) []string {
 }
 
 // events drains the recorded events.
-func (f *fixture) events() []string {
+func (f *dropInFixture) events() []string {
 	var out []string
 	for {
 		select {
@@ -215,7 +263,7 @@ func (f *fixture) events() []string {
 	}
 }
 
-func (f *fixture) ownSlices(ns, svc string) []*discovery.EndpointSlice {
+func (f *dropInFixture) ownSlices(ns, svc string) []*discovery.EndpointSlice {
 	var out []*discovery.EndpointSlice
 	for _, o := range f.sliceStore.List() {
 		s := o.(*discovery.EndpointSlice)
@@ -226,7 +274,7 @@ func (f *fixture) ownSlices(ns, svc string) []*discovery.EndpointSlice {
 	return out
 }
 
-const testNS = "ns"
+// testNS ("ns") is the namespace of the test objects (fixture_test.go).
 
 func newService(name string, mutate ...func(*corev1.Service)) *corev1.Service {
 	s := &corev1.Service{
@@ -365,7 +413,7 @@ func (q *spyQueue) take() []queued {
 	return out
 }
 
-func (f *fixture) spyServiceQueue() *spyQueue {
+func (f *dropInFixture) spyServiceQueue() *spyQueue {
 	q := &spyQueue{TypedRateLimitingInterface: f.c.serviceQueue}
 	f.c.serviceQueue = q
 	return q
@@ -374,7 +422,7 @@ func (f *fixture) spyServiceQueue() *spyQueue {
 // metric returns the value of the series of name whose labels include
 // labels: a counter's or gauge's value, a histogram's sample count; 0 when
 // absent.
-func (f *fixture) metric(name string, labels map[string]string) float64 {
+func (f *dropInFixture) metric(name string, labels map[string]string) float64 {
 	f.t.Helper()
 	families, err := f.reg.Gather()
 	if err != nil {

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package endpointslice
+package slicecontroller
 
 import (
 	"errors"
@@ -32,11 +32,13 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
 const (
-	self   = DefaultControllerName
+	self   = dropInControllerName
 	custom = "custom-ctrl.example.com"
 )
 
@@ -46,7 +48,7 @@ func TestSyncService(t *testing.T) {
 	tests := []struct {
 		name       string
 		service    string // default "svc"
-		opts       Options
+		opts       dropInOptions
 		objects    []runtime.Object
 		wantVerbs  []string
 		wantErr    bool
@@ -65,14 +67,14 @@ func TestSyncService(t *testing.T) {
 		},
 		{
 			name: "SelectorRemovalCleanup off: ExternalName, existing slice kept (C11)",
-			opts: Options{SelectorRemovalCleanup: ptr.To(false)},
+			opts: dropInOptions{SelectorRemovalCleanup: ptr.To(false)},
 			objects: []runtime.Object{newService("svc", func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName }),
 				newSlice("svc-1", "svc", self, "10.0.0.1")},
 			wantVerbs: []string{},
 		},
 		{
 			name: "SelectorRemovalCleanup off: no selector, existing slice kept (C11)",
-			opts: Options{SelectorRemovalCleanup: ptr.To(false)},
+			opts: dropInOptions{SelectorRemovalCleanup: ptr.To(false)},
 			objects: []runtime.Object{newService("svc", func(s *corev1.Service) { s.Spec.Selector = nil }),
 				newSlice("svc-1", "svc", self, "10.0.0.1")},
 			wantVerbs: []string{},
@@ -149,7 +151,7 @@ func TestSyncService(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, tc.opts)
+			f := newDropInFixture(t, tc.opts)
 			f.add(newNode("node-1", "zone-a"))
 			f.add(tc.objects...)
 			mc := newMutationCheck(tc.objects...)
@@ -175,7 +177,7 @@ func TestSyncService(t *testing.T) {
 // TestSyncServiceWrites checks what is written: FieldManager, managed-by,
 // labels, owner reference and endpoints of a created slice.
 func TestSyncServiceWrites(t *testing.T) {
-	f := newFixture(t, Options{})
+	f := newDropInFixture(t, dropInOptions{})
 	svc := newService("svc", func(s *corev1.Service) { s.Labels = map[string]string{"team": "a"} })
 	f.add(newNode("node-1", "zone-a"), svc, newPod(0, "svc", true), newPod(1, "svc", false))
 	if err := f.sync(testNS, "svc"); err != nil {
@@ -224,7 +226,7 @@ func TestSyncServiceStaleInformer(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, Options{})
+			f := newDropInFixture(t, dropInOptions{})
 			f.add(newService("svc"))
 			s := newSlice("svc-1", "svc", self)
 			s.Generation = tc.informerGen
@@ -233,7 +235,7 @@ func TestSyncServiceStaleInformer(t *testing.T) {
 			tracked.Generation = tc.trackerGen
 			f.c.tracker.Update(tracked)
 			err := f.sync(testNS, "svc")
-			if IsStaleInformerCache(err) != tc.wantStale {
+			if reconciler.IsStaleInformerCache(err) != tc.wantStale {
 				t.Fatalf("SyncService error = %v, want stale %v", err, tc.wantStale)
 			}
 			if tc.wantStale && len(f.writes()) != 0 {
@@ -253,7 +255,7 @@ func TestSyncServiceDelegation(t *testing.T) {
 		gateOff    bool
 		svc        *corev1.Service
 		slices     []*discovery.EndpointSlice
-		reactor    func(f *fixture)
+		reactor    func(f *dropInFixture)
 		wantVerbs  []string
 		wantErr    bool
 		wantEvents []string
@@ -330,7 +332,7 @@ func TestSyncServiceDelegation(t *testing.T) {
 			name:   "slice already gone: NotFound is success",
 			svc:    newService("svc", labelled(custom)),
 			slices: []*discovery.EndpointSlice{newSlice("svc-a", "svc", self, "10.0.0.1")},
-			reactor: func(f *fixture) {
+			reactor: func(f *dropInFixture) {
 				f.client.PrependReactor("delete", "endpointslices", func(k8stesting.Action) (bool, runtime.Object, error) {
 					return true, nil, apierrors.NewNotFound(gr, "svc-a")
 				})
@@ -341,7 +343,7 @@ func TestSyncServiceDelegation(t *testing.T) {
 			name:   "UID precondition fails: error, Warning event",
 			svc:    newService("svc", labelled(custom)),
 			slices: []*discovery.EndpointSlice{newSlice("svc-a", "svc", self, "10.0.0.1")},
-			reactor: func(f *fixture) {
+			reactor: func(f *dropInFixture) {
 				f.client.PrependReactor("delete", "endpointslices", func(k8stesting.Action) (bool, runtime.Object, error) {
 					return true, nil, apierrors.NewConflict(gr, "svc-a", errors.New("precondition failed"))
 				})
@@ -353,11 +355,11 @@ func TestSyncServiceDelegation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := Options{}
+			opts := dropInOptions{}
 			if tc.gateOff {
 				opts.ExternalEndpointController = ptr.To(false)
 			}
-			f := newFixture(t, opts)
+			f := newDropInFixture(t, opts)
 			f.add(newNode("node-1", "zone-a"), tc.svc, newPod(0, "svc", true))
 			var objs []runtime.Object
 			for _, s := range tc.slices {
@@ -408,7 +410,7 @@ func TestSyncServiceDelegation(t *testing.T) {
 // and label removal (rules (a)4-(a)6), with the cache lagging behind the
 // controller's own writes in between.
 func TestDelegationLifecycle(t *testing.T) {
-	f := newFixture(t, Options{})
+	f := newDropInFixture(t, dropInOptions{})
 	svc := newService("svc")
 	f.add(newNode("node-1", "zone-a"), svc, newPod(0, "svc", true), newPod(1, "svc", true))
 	foreign := newSlice("svc-custom", "svc", custom, "10.0.0.1")
@@ -445,7 +447,7 @@ func TestDelegationLifecycle(t *testing.T) {
 	if err := f.serviceStore.Update(relabelled); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.sync(testNS, "svc"); !IsStaleInformerCache(err) {
+	if err := f.sync(testNS, "svc"); !reconciler.IsStaleInformerCache(err) {
 		t.Fatalf("value change with lagging cache: err = %v, want stale", err)
 	}
 	// The cache catches up; the value change does nothing more (a)6.
@@ -483,7 +485,7 @@ func TestDelegationLifecycle(t *testing.T) {
 // TestHandedOverMetrics checks that a hand-over forgets the
 // Service's metrics and counts the deletes in changes{operation="delete"}.
 func TestHandedOverMetrics(t *testing.T) {
-	f := newFixture(t, Options{})
+	f := newDropInFixture(t, dropInOptions{})
 	f.add(newNode("node-1", "zone-a"), newService("svc"), newPod(0, "svc", true))
 	if err := f.sync(testNS, "svc"); err != nil {
 		t.Fatal(err)
@@ -511,11 +513,11 @@ func TestHandedOverMetrics(t *testing.T) {
 // TestHandleErr checks the retry budget and the syncs{result} metric (KCM
 // handleErr, C9, C13).
 func TestHandleErr(t *testing.T) {
-	f := newFixture(t, Options{})
+	f := newDropInFixture(t, dropInOptions{})
 	_, ctx := ktesting.NewTestContext(t)
 	key := testNS + "/svc"
 	f.c.handleErr(ctx, nil, key)
-	f.c.handleErr(ctx, &StaleInformerCacheError{Service: key}, key)
+	f.c.handleErr(ctx, &reconciler.StaleInformerCacheError{OwnerKind: "Service", Owner: key}, key)
 	f.c.handleErr(ctx, errors.New("boom"), key)
 	for result, want := range map[string]float64{"success": 1, "stale": 1, "error": 1} {
 		if got := f.metric("endpoint_slice_controller_syncs", map[string]string{"result": result}); got != want {
@@ -525,11 +527,11 @@ func TestHandleErr(t *testing.T) {
 	if got := f.c.serviceQueue.NumRequeues(key); got != 2 {
 		t.Errorf("NumRequeues = %d, want 2", got)
 	}
-	for range maxRetries - 2 {
+	for range controllerkit.MaxRetries - 2 {
 		f.c.handleErr(ctx, errors.New("boom"), key)
 	}
-	if got := f.c.serviceQueue.NumRequeues(key); got != maxRetries {
-		t.Fatalf("NumRequeues = %d, want %d", got, maxRetries)
+	if got := f.c.serviceQueue.NumRequeues(key); got != controllerkit.MaxRetries {
+		t.Fatalf("NumRequeues = %d, want %d", got, controllerkit.MaxRetries)
 	}
 	f.c.handleErr(ctx, errors.New("boom"), key)
 	if got := f.c.serviceQueue.NumRequeues(key); got != 0 {
@@ -543,7 +545,7 @@ func TestHandleErr(t *testing.T) {
 func TestSliceLeavesOurSet(t *testing.T) {
 	for _, change := range []string{"managed-by", "service-name"} {
 		t.Run(change, func(t *testing.T) {
-			f := newFixture(t, Options{})
+			f := newDropInFixture(t, dropInOptions{})
 			f.add(newNode("node-1", "zone-a"), newService("svc"), newPod(0, "svc", true))
 			if err := f.sync(testNS, "svc"); err != nil {
 				t.Fatal(err)
