@@ -28,7 +28,7 @@ import (
 	"github.com/slicekit/slicekit/conformance/utils/suite"
 	"github.com/slicekit/slicekit/internal/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
-	"github.com/slicekit/slicekit/pkg/controllers/podsource/celprofiles"
+	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 
@@ -86,7 +86,7 @@ func TestSlicekitDefaultController(t *testing.T) {
 const celControllerName = "podips.cel.slicekit.io"
 
 // startCELController runs slicekit's CEL controller (one pod-source
-// controller per profile, pkg/controllers/podsource/celprofiles) with a
+// controller per profile, pkg/controllers/celprofiles) with a
 // profile that publishes the Pods' status.podIPs, on a factory of its own
 // without informer transforms (CEL may read any field).
 func startCELController(t *testing.T, env *testenv.Env) {

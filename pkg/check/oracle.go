@@ -17,7 +17,7 @@ package check
 import (
 	discovery "k8s.io/api/discovery/v1"
 
-	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
 )
 

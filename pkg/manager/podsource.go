@@ -22,8 +22,8 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
-	"github.com/slicekit/slicekit/pkg/controllers/podsource/celprofiles"
-	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 

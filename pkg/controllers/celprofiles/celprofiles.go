@@ -27,7 +27,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 
@@ -63,15 +63,15 @@ type Options struct {
 	// either (their SkipInformerTransforms).
 	SkipInformerTransforms bool
 	// SelectorRemovalCleanup is passed to every profile's controller
-	// (podsource.Options).
+	// (slicecontroller.Options).
 	SelectorRemovalCleanup *bool
 }
 
-// Controller runs one podsource.Controller per CEL profile on one informer
+// Controller runs one slicecontroller.Controller per CEL profile on one informer
 // factory. Its methods fan out to every profile's controller.
 type Controller struct {
 	programs    []*celpods.Program
-	controllers []*podsource.Controller
+	controllers []*slicecontroller.Controller
 }
 
 // New loads (Options.ConfigFile) or takes (Options.Config) the profiles,
@@ -81,7 +81,7 @@ type Controller struct {
 // or Options.MaxEndpointsPerSlice. A configuration error (unreadable YAML,
 // invalid field, expression that does not compile or type-check; each
 // naming its profile) wraps celpods.ErrInvalidConfig: the manager turns it
-// into exit code 2. Other errors are podsource.New's or I/O errors.
+// into exit code 2. Other errors are slicecontroller.New's or I/O errors.
 func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
 	cfg := opts.Config
 	if cfg == nil {
@@ -107,8 +107,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		if maxEPS == 0 {
 			maxEPS = opts.MaxEndpointsPerSlice
 		}
-		pc, err := podsource.New(ctx, client, factory, podsource.Options{
+		pc, err := slicecontroller.New(ctx, client, factory, slicecontroller.Options{
+			Name:                   "podsource " + p.Name,
 			ControllerName:         p.Name,
+			Ownership:              slicecontroller.Labelled(p.Name),
 			Source:                 prog.Source(),
 			MaxEndpointsPerSlice:   maxEPS,
 			BatchPeriod:            opts.BatchPeriod,
@@ -127,7 +129,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 }
 
 // Controllers returns the profiles' controllers, in file order.
-func (c *Controller) Controllers() []*podsource.Controller { return c.controllers }
+func (c *Controller) Controllers() []*slicecontroller.Controller { return c.controllers }
 
 // Programs returns the compiled profiles, in file order.
 func (c *Controller) Programs() []*celpods.Program { return c.programs }
@@ -183,6 +185,6 @@ func (c *Controller) SyncAll(ctx context.Context) error {
 }
 
 // RBACRules returns the RBAC rules the CEL profile controllers need: the
-// pod-source controller's (podsource.RBACRules), whatever the profiles.
+// Service controller's (slicecontroller.RBACRules), whatever the profiles.
 // Each call returns a new slice.
-func RBACRules() []rbacv1.PolicyRule { return podsource.RBACRules() }
+func RBACRules() []rbacv1.PolicyRule { return slicecontroller.RBACRules() }

@@ -36,7 +36,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
-	"github.com/slicekit/slicekit/pkg/controllers/podsource/celprofiles"
+	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 

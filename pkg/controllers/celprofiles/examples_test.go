@@ -32,7 +32,7 @@ import (
 	"github.com/slicekit/slicekit/internal/casefile"
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/internal/testenv"
-	"github.com/slicekit/slicekit/pkg/controllers/podsource/celprofiles"
+	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 )
 
 // TestExamples runs examples/cel offline and checks the outcome its

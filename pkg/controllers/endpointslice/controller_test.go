@@ -61,7 +61,7 @@ func TestNewOptions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			client := fake.NewClientset()
 			_, ctx := ktesting.NewTestContext(t)
-			c, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), tc.opts)
+			_, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), tc.opts)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("New error = %v, want one mentioning %s", err, tc.wantErr)
@@ -71,12 +71,15 @@ func TestNewOptions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer c.serviceQueue.ShutDown()
-			if tc.opts.ControllerName == "" && c.opts.ControllerName != DefaultControllerName {
-				t.Errorf("ControllerName = %q", c.opts.ControllerName)
+			o, err := tc.opts.complete()
+			if err != nil {
+				t.Fatal(err)
 			}
-			if c.opts.MaxEndpointsPerSlice != 100 || !c.gate || c.topologyCache == nil || c.opts.ConflictReportInterval != DefaultConflictReportInterval {
-				t.Errorf("defaults not applied: %+v gate=%v topology=%v", c.opts, c.gate, c.topologyCache != nil)
+			if tc.opts.ControllerName == "" && o.ControllerName != DefaultControllerName {
+				t.Errorf("ControllerName = %q", o.ControllerName)
+			}
+			if o.MaxEndpointsPerSlice != 100 || !o.gateEnabled() || !o.topologyEnabled() || o.ConflictReportInterval != DefaultConflictReportInterval {
+				t.Errorf("defaults not applied: %+v gate=%v topology=%v", o, o.gateEnabled(), o.topologyEnabled())
 			}
 		})
 	}
@@ -104,12 +107,12 @@ func TestNewOptions(t *testing.T) {
 	t.Run("gate off and topology off", func(t *testing.T) {
 		_, ctx := ktesting.NewTestContext(t)
 		client := fake.NewClientset()
-		c, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), Options{ExternalEndpointController: ptr.To(false), TopologyHints: ptr.To(false)})
-		if err != nil {
+		opts := Options{ExternalEndpointController: ptr.To(false), TopologyHints: ptr.To(false)}
+		if _, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), opts); err != nil {
 			t.Fatal(err)
 		}
-		if c.gate || c.topologyCache != nil {
-			t.Errorf("gate=%v topology=%v, want both off", c.gate, c.topologyCache != nil)
+		if o, _ := opts.complete(); o.gateEnabled() || o.topologyEnabled() {
+			t.Errorf("gate=%v topology=%v, want both off", o.gateEnabled(), o.topologyEnabled())
 		}
 	})
 }
@@ -201,24 +204,6 @@ func TestTransforms(t *testing.T) {
 	}
 }
 
-// TestListOwnSlicesStripsManagedFields: slices handed to the reconciler
-// carry no managedFields, and the cached ones keep theirs.
-func TestListOwnSlicesStripsManagedFields(t *testing.T) {
-	f := newFixture(t, Options{})
-	s := newSlice("svc-1", "svc", self)
-	s.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "x"}}
-	f.add(s)
-	mc := newMutationCheck(s)
-	got, err := f.c.listOwnSlices(newService("svc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 1 || got[0].ManagedFields != nil || got[0].Name != "svc-1" {
-		t.Errorf("listOwnSlices = %+v", got)
-	}
-	mc.check(t)
-}
-
 // TestRun drives the whole controller (informers, queues, workers, event
 // broadcaster) on a fake clientset: a Service gets its slice, then is
 // labelled for another controller and loses it.
@@ -272,7 +257,7 @@ func TestRun(t *testing.T) {
 	}()
 
 	countSlices := func() int {
-		l, err := c.sliceLister.EndpointSlices(testNS).List(labels.Everything())
+		l, err := factory.Discovery().V1().EndpointSlices().Lister().EndpointSlices(testNS).List(labels.Everything())
 		if err != nil {
 			return -1
 		}

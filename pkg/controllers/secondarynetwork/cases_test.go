@@ -32,8 +32,8 @@ import (
 
 	"github.com/slicekit/slicekit/internal/casefile"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
-	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 )
 
 // caseControllerName is the secondary controller's configured name in
@@ -49,7 +49,7 @@ type offline struct {
 	factory   informers.SharedInformerFactory
 	client    kubernetes.Interface
 	def       *endpointslice.Controller
-	secondary *podsource.Controller
+	secondary *slicecontroller.Controller
 	recorder  *record.FakeRecorder
 }
 

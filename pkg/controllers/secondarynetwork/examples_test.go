@@ -32,7 +32,7 @@ import (
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/internal/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
-	"github.com/slicekit/slicekit/pkg/controllers/podsource/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 )
 
 // TestExamples renders examples/secondary-network offline with the default

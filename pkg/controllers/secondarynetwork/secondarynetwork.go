@@ -26,7 +26,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
-	"github.com/slicekit/slicekit/pkg/controllers/podsource"
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 )
 
@@ -58,7 +58,7 @@ type Options struct {
 	// --endpoint-updates-batch-period). Default 0.
 	BatchPeriod time.Duration
 	// Registerer receives the metrics (see MetricsSubsystem and
-	// podsource.Options.Registerer); nil means none.
+	// slicecontroller.Options.Registerer); nil means none.
 	Registerer prometheus.Registerer
 	// EventRecorder records the events; nil means New builds one that
 	// records to the API server with source component ControllerName.
@@ -66,32 +66,35 @@ type Options struct {
 	// SkipInformerTransforms, when true, leaves the Pod informer's
 	// transform alone; by default New installs TransformPod.
 	SkipInformerTransforms bool
-	// SelectorRemovalCleanup is passed to podsource.Options.
+	// SelectorRemovalCleanup is passed to slicecontroller.Options.
 	SelectorRemovalCleanup *bool
 }
 
-// New returns the secondary-network controller: a podsource.Controller
-// whose Source is networkstatus.Source(). It manages the EndpointSlices of
+// New returns the secondary-network controller: a
+// slicecontroller.Controller with Labelled(ControllerName) ownership whose
+// Source is networkstatus.Source(). It manages the EndpointSlices of
 // the Services labelled
 // service.kubernetes.io/endpoint-controller-name=<ControllerName>, with
 // the Pods' addresses on the networks named by the Services'
 // k8s.v1.cni.cncf.io/service-network annotation, taken from the Pods'
 // k8s.v1.cni.cncf.io/network-status annotation (see networkstatus). Errors
-// are podsource.New's.
-func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*podsource.Controller, error) {
+// are slicecontroller.New's.
+func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*slicecontroller.Controller, error) {
 	if opts.ControllerName == "" {
 		opts.ControllerName = DefaultControllerName
 	}
-	return podsource.New(ctx, client, factory, podsource.Options{
+	return slicecontroller.New(ctx, client, factory, slicecontroller.Options{
+		Name:                   "podsource " + opts.ControllerName,
 		ControllerName:         opts.ControllerName,
 		ManagedBy:              opts.ManagedBy,
+		Ownership:              slicecontroller.Labelled(opts.ControllerName),
 		Source:                 networkstatus.Source(),
 		MaxEndpointsPerSlice:   opts.MaxEndpointsPerSlice,
 		BatchPeriod:            opts.BatchPeriod,
 		Registerer:             opts.Registerer,
 		MetricsSubsystem:       MetricsSubsystem,
 		EventRecorder:          opts.EventRecorder,
-		PodTransform:           TransformPod,
+		Transforms:             slicecontroller.Transforms{Pod: TransformPod},
 		SkipInformerTransforms: opts.SkipInformerTransforms,
 		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
 	})
@@ -131,6 +134,6 @@ func TransformPod(obj any) (any, error) {
 }
 
 // RBACRules returns the RBAC rules the secondary-network controller needs:
-// the pod-source controller's (podsource.RBACRules). Each call returns a
+// the Service controller's (slicecontroller.RBACRules). Each call returns a
 // new slice.
-func RBACRules() []rbacv1.PolicyRule { return podsource.RBACRules() }
+func RBACRules() []rbacv1.PolicyRule { return slicecontroller.RBACRules() }

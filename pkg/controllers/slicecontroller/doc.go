@@ -29,9 +29,9 @@
 //     whose optional ServingFunc replaces the Pod Ready rule).
 //
 // The secondary-network (Multus) controller
-// (pkg/controllers/podsource/secondarynetwork, source
+// (pkg/controllers/secondarynetwork, source
 // pkg/source/networkstatus) and the CEL controllers
-// (pkg/controllers/podsource/celprofiles, source pkg/source/celpods) are a
+// (pkg/controllers/celprofiles, source pkg/source/celpods) are a
 // Source plus wiring.
 //
 // # Endpoints

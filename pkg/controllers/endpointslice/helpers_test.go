@@ -1,0 +1,120 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package endpointslice
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+)
+
+// Test objects of the transform and Run tests (the controller's own tests
+// are in pkg/controllers/slicecontroller, dropin_*_test.go).
+
+const (
+	testNS = "ns"
+	self   = DefaultControllerName
+	custom = "custom-ctrl.example.com"
+)
+
+func newService(name string, mutate ...func(*corev1.Service)) *corev1.Service {
+	s := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: testNS, UID: types.UID("svc-uid-" + name),
+			CreationTimestamp: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
+		},
+		Spec: corev1.ServiceSpec{
+			Selector:   map[string]string{"app": name},
+			ClusterIP:  "10.96.0.10",
+			IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
+			Ports:      []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(8080)}},
+		},
+	}
+	for _, m := range mutate {
+		m(s)
+	}
+	return s
+}
+
+func labelled(value string) func(*corev1.Service) {
+	return func(s *corev1.Service) {
+		if s.Labels == nil {
+			s.Labels = map[string]string{}
+		}
+		s.Labels[delegation.LabelEndpointControllerName] = value
+	}
+}
+
+func newPod(n int, app string, ready bool) *corev1.Pod {
+	status := corev1.ConditionFalse
+	if ready {
+		status = corev1.ConditionTrue
+	}
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: testNS, Name: fmt.Sprintf("pod%d", n), UID: types.UID(fmt.Sprintf("pod-uid-%d", n)),
+			Labels: map[string]string{"app": app}, ResourceVersion: "1",
+		},
+		Spec: corev1.PodSpec{NodeName: "node-1", Containers: []corev1.Container{{Name: "c"}}},
+		Status: corev1.PodStatus{
+			Phase:  corev1.PodRunning,
+			PodIP:  fmt.Sprintf("10.0.0.%d", n+1),
+			PodIPs: []corev1.PodIP{{IP: fmt.Sprintf("10.0.0.%d", n+1)}},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: status,
+				LastTransitionTime: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, n, 0, time.UTC))}},
+		},
+	}
+}
+
+func newNode(name, zone string) *corev1.Node {
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{}}}
+	if zone != "" {
+		n.Labels[corev1.LabelTopologyZone] = zone
+	}
+	return n
+}
+
+// newSlice returns a slice of service svc managed by managedBy, with one
+// endpoint per IP.
+func newSlice(name, svc, managedBy string, ips ...string) *discovery.EndpointSlice {
+	s := &discovery.EndpointSlice{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: testNS, UID: types.UID("uid-" + name), Generation: 1, ResourceVersion: "1",
+			Labels: map[string]string{discovery.LabelServiceName: svc, discovery.LabelManagedBy: managedBy},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: svc,
+				UID: types.UID("svc-uid-" + svc), Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
+		},
+		AddressType: discovery.AddressTypeIPv4,
+		Ports:       []discovery.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
+		Endpoints:   []discovery.Endpoint{},
+	}
+	for _, ip := range ips {
+		s.Endpoints = append(s.Endpoints, discovery.Endpoint{Addresses: []string{ip}, Conditions: discovery.EndpointConditions{Ready: ptr.To(true)}})
+	}
+	return s
+}
+
+func ptrTime(t time.Time) *metav1.Time {
+	mt := metav1.NewTime(t)
+	return &mt
+}
