@@ -15,14 +15,7 @@
 package manager
 
 import (
-	"cmp"
 	"context"
-	"errors"
-	"slices"
-
-	"k8s.io/apimachinery/pkg/labels"
-	corelisters "k8s.io/client-go/listers/core/v1"
-	"k8s.io/client-go/tools/cache"
 
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 )
@@ -41,14 +34,6 @@ func init() {
 		RBACRules:        endpointslice.RBACRules,
 	}
 }
-
-// endpointSliceController adapts *endpointslice.Controller to Controller.
-type endpointSliceController struct {
-	*endpointslice.Controller
-	services corelisters.ServiceLister
-}
-
-var _ Controller = (*endpointSliceController)(nil)
 
 // newEndpointSliceController is the registry's InitFunc of the
 // EndpointSlice controller.
@@ -71,30 +56,7 @@ func newEndpointSliceController(ctx context.Context, ic InitContext) (Controller
 	if err != nil {
 		return nil, err
 	}
-	return &endpointSliceController{
-		Controller: c,
-		services:   ic.InformerFactory.Core().V1().Services().Lister(),
-	}, nil
-}
-
-// SyncAll syncs every Service of the cache in namespace/name order.
-func (c *endpointSliceController) SyncAll(ctx context.Context) error {
-	services, err := c.services.List(labels.Everything())
-	if err != nil {
-		return err
-	}
-	names := make([]cache.ObjectName, 0, len(services))
-	for _, svc := range services {
-		names = append(names, cache.MetaObjectToName(svc))
-	}
-	slices.SortFunc(names, func(a, b cache.ObjectName) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	var errs []error
-	for _, name := range names {
-		if err := c.SyncService(ctx, name.String()); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	// The controller's SyncAll (slicecontroller) syncs every Service of
+	// the cache in namespace/name order.
+	return c, nil
 }

@@ -89,7 +89,7 @@ type Registration struct {
 
 // registry maps a --controllers name to its registration. Adding a
 // controller is one init() entry in the file that adapts it
-// (endpointslice.go, mirroring.go, podsource.go).
+// (endpointslice.go, mirroring.go, podsource.go: secondary-network and CEL).
 var registry = map[string]Registration{}
 
 // KnownControllers returns the names of every registered controller,
