@@ -16,8 +16,6 @@ package endpointslice
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -92,23 +90,14 @@ type Controller = slicecontroller.Controller
 // It registers its event handlers on the factory's Pod, Service,
 // EndpointSlice and Node informers; call it before the factory is started,
 // start the factory and then call Run. Defaults are filled in as
-// documented on Options. New returns an error when client or factory is
-// nil, when opts is invalid, or when the metrics cannot be registered on
+// documented on Options. New returns an error (prefixed "endpointslice: ")
+// when client or factory is nil, when opts is invalid (every invalid field
+// named), or when the metrics cannot be registered on
 // opts.Registerer (for example because they already are). The KCM
 // counterpart is NewController in
 // pkg/controller/endpointslice/endpointslice_controller.go.
 func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*Controller, error) {
-	if client == nil {
-		return nil, errors.New("endpointslice: client is nil")
-	}
-	if factory == nil {
-		return nil, errors.New("endpointslice: informer factory is nil")
-	}
-	opts, err := opts.complete()
-	if err != nil {
-		return nil, fmt.Errorf("endpointslice: invalid options: %w", err)
-	}
-	cleanup := opts.cleanupEnabled()
+	opts = opts.complete()
 	return slicecontroller.New(ctx, client, factory, slicecontroller.Options{
 		Name:                   "endpointslice",
 		ControllerName:         opts.ControllerName,
@@ -121,7 +110,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		ConflictReportInterval: opts.ConflictReportInterval,
 		MaxEndpointsPerSlice:   opts.MaxEndpointsPerSlice,
 		BatchPeriod:            opts.BatchPeriod,
-		SelectorRemovalCleanup: &cleanup,
+		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
 		Registerer:             opts.Registerer,
 		SelectorRemovalMetric:  SelectorRemovalMetricName,
 		QueueName:              serviceQueueName,

@@ -40,6 +40,8 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 )
 
 // TestNewOptions covers defaults and validation.
@@ -61,7 +63,7 @@ func TestNewOptions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			client := fake.NewClientset()
 			_, ctx := ktesting.NewTestContext(t)
-			_, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), tc.opts)
+			c, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), tc.opts)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("New error = %v, want one mentioning %s", err, tc.wantErr)
@@ -71,15 +73,15 @@ func TestNewOptions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, err := tc.opts.complete()
-			if err != nil {
-				t.Fatal(err)
+			o := tc.opts.complete()
+			if c.ControllerName() != o.ControllerName || c.ManagedBy() != o.ControllerName || c.Ownership() != slicecontroller.DropIn(o.ControllerName, true) || !c.TopologyHints() {
+				t.Errorf("controller: name=%q managedBy=%q ownership=%+v topology=%v", c.ControllerName(), c.ManagedBy(), c.Ownership(), c.TopologyHints())
 			}
 			if tc.opts.ControllerName == "" && o.ControllerName != DefaultControllerName {
 				t.Errorf("ControllerName = %q", o.ControllerName)
 			}
-			if o.MaxEndpointsPerSlice != 100 || !o.gateEnabled() || !o.topologyEnabled() || o.ConflictReportInterval != DefaultConflictReportInterval {
-				t.Errorf("defaults not applied: %+v gate=%v topology=%v", o, o.gateEnabled(), o.topologyEnabled())
+			if o.MaxEndpointsPerSlice != 100 || !o.gateEnabled() || o.ConflictReportInterval != DefaultConflictReportInterval {
+				t.Errorf("defaults not applied: %+v gate=%v", o, o.gateEnabled())
 			}
 		})
 	}
@@ -107,12 +109,12 @@ func TestNewOptions(t *testing.T) {
 	t.Run("gate off and topology off", func(t *testing.T) {
 		_, ctx := ktesting.NewTestContext(t)
 		client := fake.NewClientset()
-		opts := Options{ExternalEndpointController: ptr.To(false), TopologyHints: ptr.To(false)}
-		if _, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), opts); err != nil {
+		c, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), Options{ExternalEndpointController: ptr.To(false), TopologyHints: ptr.To(false)})
+		if err != nil {
 			t.Fatal(err)
 		}
-		if o, _ := opts.complete(); o.gateEnabled() || o.topologyEnabled() {
-			t.Errorf("gate=%v topology=%v, want both off", o.gateEnabled(), o.topologyEnabled())
+		if c.Ownership() != slicecontroller.DropIn(DefaultControllerName, false) || c.TopologyHints() {
+			t.Errorf("ownership=%+v topology=%v, want gate and topology off", c.Ownership(), c.TopologyHints())
 		}
 	})
 }

@@ -15,13 +15,9 @@
 package endpointslice
 
 import (
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
@@ -114,9 +110,9 @@ type Options struct {
 	SkipInformerTransforms bool
 }
 
-// complete returns a copy of o with defaults filled in, or an error naming
-// every invalid field.
-func (o Options) complete() (Options, error) {
+// complete returns a copy of o with defaults filled in. The fields are
+// validated by slicecontroller.New (New), which names every invalid one.
+func (o Options) complete() Options {
 	if o.ControllerName == "" {
 		o.ControllerName = DefaultControllerName
 	}
@@ -126,33 +122,10 @@ func (o Options) complete() (Options, error) {
 	if o.ConflictReportInterval == 0 {
 		o.ConflictReportInterval = DefaultConflictReportInterval
 	}
-	var errs []error
-	if msgs := validation.IsValidLabelValue(o.ControllerName); len(msgs) > 0 {
-		errs = append(errs, fmt.Errorf("ControllerName %q is not a valid label value: %s", o.ControllerName, strings.Join(msgs, "; ")))
-	}
-	if o.MaxEndpointsPerSlice < 1 || o.MaxEndpointsPerSlice > reconciler.MaxEndpointsPerSliceLimit {
-		errs = append(errs, fmt.Errorf("MaxEndpointsPerSlice %d is outside 1..%d", o.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit))
-	}
-	if o.BatchPeriod < 0 {
-		errs = append(errs, fmt.Errorf("BatchPeriod %s is negative", o.BatchPeriod))
-	}
-	if o.ConflictReportInterval < 0 {
-		errs = append(errs, fmt.Errorf("ConflictReportInterval %s is negative", o.ConflictReportInterval))
-	}
-	return o, errors.Join(errs...)
+	return o
 }
 
 // gateEnabled reports the ExternalEndpointController gate (nil means true).
 func (o Options) gateEnabled() bool {
 	return o.ExternalEndpointController == nil || *o.ExternalEndpointController
-}
-
-// cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).
-func (o Options) cleanupEnabled() bool {
-	return o.SelectorRemovalCleanup == nil || *o.SelectorRemovalCleanup
-}
-
-// topologyEnabled reports whether topology hints are enabled (nil means true).
-func (o Options) topologyEnabled() bool {
-	return o.TopologyHints == nil || *o.TopologyHints
 }

@@ -311,6 +311,13 @@ func (c *Controller) ControllerName() string { return c.opts.ControllerName }
 // ManagedBy returns the managed-by value of this controller's slices.
 func (c *Controller) ManagedBy() string { return c.opts.ManagedBy }
 
+// Ownership returns the controller's Ownership (Options.Ownership).
+func (c *Controller) Ownership() Ownership { return c.own }
+
+// TopologyHints reports whether topology-aware hints are enabled
+// (Options.TopologyHints).
+func (c *Controller) TopologyHints() bool { return c.topologyCache != nil }
+
 // HasSynced reports whether the Pod, Service, EndpointSlice and Node
 // informers have synced and delivered their initial objects to this
 // controller's handlers.
