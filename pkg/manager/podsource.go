@@ -21,8 +21,8 @@ import (
 	"slices"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
-	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
+	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )

@@ -13,8 +13,9 @@
 // limitations under the License.
 
 // Package celprofiles wires slicekit's CEL EndpointSlice controllers: one
-// shared pod-source controller (github.com/slicekit/slicekit/pkg/controllers/podsource)
-// per profile of a CEL profile file (github.com/slicekit/slicekit/pkg/source/celpods),
+// instance of slicekit's one Service controller
+// (github.com/slicekit/slicekit/pkg/controllers/slicecontroller, Labelled
+// ownership) per profile of a CEL profile file (github.com/slicekit/slicekit/pkg/source/celpods),
 // so that choosing which IPs of a Pod back a Service needs a few lines of
 // CEL instead of a custom controller.
 //

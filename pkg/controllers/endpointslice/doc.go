@@ -15,10 +15,14 @@
 // Package endpointslice is slicekit's drop-in replacement for
 // kube-controller-manager's (KCM) EndpointSlice controller
 // (k8s.io/kubernetes v1.37.2 pkg/controller/endpointslice/
-// endpointslice_controller.go), built on slicekit's generic reconciler
-// (pkg/reconciler) and its Service+Pods source (pkg/source/servicepods), and
-// honouring KEP-4770's Service label
-// service.kubernetes.io/endpoint-controller-name.
+// endpointslice_controller.go), honouring KEP-4770's Service label
+// service.kubernetes.io/endpoint-controller-name. It is an instance of
+// slicekit's one Service controller (pkg/controllers/slicecontroller, built
+// on the generic reconciler pkg/reconciler) with KCM's source
+// (source.PodIPs: pkg/source/servicepods, status.podIPs), the drop-in
+// ownership (slicecontroller.DropIn) and KCM's names; this package holds
+// its Options, informer transforms, RBAC rules and the names other
+// packages refer to.
 //
 // # What is the same as KCM
 //

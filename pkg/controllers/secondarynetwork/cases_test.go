@@ -32,8 +32,8 @@ import (
 
 	"github.com/slicekit/slicekit/internal/casefile"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 )
 
 // caseControllerName is the secondary controller's configured name in

@@ -13,9 +13,10 @@
 // limitations under the License.
 
 // Package secondarynetwork wires slicekit's secondary-network (Multus)
-// EndpointSlice controller: the shared pod-source controller
-// (github.com/slicekit/slicekit/pkg/controllers/podsource) with the
-// network-status source (github.com/slicekit/slicekit/pkg/source/networkstatus).
+// EndpointSlice controller: an instance of slicekit's one Service
+// controller (github.com/slicekit/slicekit/pkg/controllers/slicecontroller,
+// Labelled ownership) with the network-status source
+// (github.com/slicekit/slicekit/pkg/source/networkstatus).
 //
 // A Service handed to it with the KEP-4770 label
 //

@@ -454,4 +454,3 @@ func (c *Controller) topologyQueueWorker(ctx context.Context) {
 func (c *Controller) processTopologyItem(ctx context.Context, _ string) {
 	c.checkNodeTopologyDistribution(ctx)
 }
-

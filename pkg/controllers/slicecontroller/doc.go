@@ -12,34 +12,47 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-// Package podsource is slicekit's shared "pod-derived custom controller":
-// an EndpointSlice controller with the shape of KCM's (informers for Pods,
-// Services, EndpointSlices and Nodes; Service, Pod and topology queues;
-// KCM's triggers, batching, rate limits, retry budget, stale-cache tracker
-// and metrics names), built on the generic reconciler (pkg/reconciler) and
-// the servicepods building blocks, whose only differences from the
-// default controller are
+// Package slicecontroller is slicekit's one Service controller: an
+// EndpointSlice controller with the shape of KCM's
+// (pkg/controller/endpointslice/endpointslice_controller.go: informers for
+// Pods, Services, EndpointSlices and Nodes; Service, Pod and topology
+// queues; KCM's triggers, batching, rate limits, retry budget, stale-cache
+// tracker and metric names), built on the generic reconciler
+// (pkg/reconciler, whose OwnerSlices and DeleteAll list and release a
+// Service's slices) and internal/controllerkit (NewSyncQueue, HandleErr,
+// RunWorkers). Every Pod-derived EndpointSlice controller of slicekit is an
+// instance, parameterised by
 //
-//   - which Services it handles: exactly those labelled
-//     service.kubernetes.io/endpoint-controller-name=<Options.ControllerName>
-//     (KEP-4770; the default controller steps aside for them, see
-//     pkg/controllers/delegation), and
-//   - where the endpoints' addresses come from: a source.Source, whose
-//     AddressFunc returns a Pod's addresses instead of status.podIPs (and
-//     whose optional ServingFunc replaces the Pod Ready rule).
+//   - a source.Source (pkg/source): the desired endpoints of a Service
+//     from its selected Pods, plus per-Pod Problems. KCM's own is
+//     source.PodIPs; pod-address sources are a source.PodAddresses;
+//   - an Ownership: which Services are its own and what happens to the
+//     slices of a Service it stops owning. DropIn (the drop-in
+//     EndpointSlice controller, KEP-4770 with the ExternalEndpointController
+//     gate, pkg/controllers/delegation): every Service not delegated to
+//     another controller by the label
+//     service.kubernetes.io/endpoint-controller-name; slices of a
+//     delegated Service are deleted with a Normal EndpointSlicesHandedOver
+//     event. Labelled (custom controllers): exactly the Services labelled
+//     with its name; slices of a Service that loses the label are deleted
+//     with a Normal EndpointSlicesReleased event. Either way Run first
+//     queues the Services that still have its slices without being its own
+//     (edge case E8, rule (a)11), and slices of other controllers are never
+//     written;
+//   - Options: the managed-by conflict detector (DetectConflicts), topology
+//     hints (TopologyHints), the selectorless annotation form
+//     slicekit.dev/selector (SelectorlessAnnotation, custom controllers
+//     only: the drop-in selects by spec.selector only, as KCM), metric
+//     naming (KCMMetricNames: KCM's names without a controller label for the
+//     drop-in; otherwise a subsystem and a controller label), the event
+//     source component and the informer transforms.
 //
-// The secondary-network (Multus) controller
-// (pkg/controllers/secondarynetwork, source
-// pkg/source/networkstatus) and the CEL controllers
-// (pkg/controllers/celprofiles, source pkg/source/celpods) are a
-// Source plus wiring.
-//
-// # Endpoints
-//
-// The Source contract, and Desired, which turns a Service, its Pods, the
-// Nodes and a Source into a reconciler.Desired plus Problems, live in
-// pkg/source: sources never import controllers. This package calls
-// source.Desired in every sync and reports the Problems.
+// The instances are pkg/controllers/endpointslice (drop-in, source.PodIPs),
+// pkg/controllers/secondarynetwork (Multus, pkg/source/networkstatus) and
+// pkg/controllers/celprofiles (one controller per CEL profile,
+// pkg/source/celpods). A new Pod-address source is one package (the
+// source, and New wiring it here) plus one registration line in
+// pkg/manager.
 //
 // # Problems
 //
@@ -47,29 +60,19 @@
 // duplicate address, a misconfigured Service, ...) never fails a sync: the
 // Service gets its other endpoints. Each Problem is reported once, when it
 // appears, as a Warning event on the Service (reason = the Problem's
-// reason, message naming the Pod) and counted in
+// reason, message naming the Pod) and, without KCMMetricNames, counted in
 // <subsystem>_pod_problems_total{controller,reason}; the gauge
 // <subsystem>_pod_problems{controller,reason} holds the standing ones.
 // Events go on the Service rather than the Pod: its owner is the one
 // looking for missing endpoints (kubectl describe service), several
 // Services may select a Pod, and Pods come and go.
 //
-// # Hand-over
-//
-// When a Service loses the label, or its value changes to another
-// controller's name, the controller deletes its own slices of the Service
-// (managed-by = Options.ManagedBy and kubernetes.io/service-name; UID
-// preconditions) with a Normal EndpointSlicesReleased event, and forgets the
-// Service. After its caches synced, Run queues every Service that still has
-// a slice of this controller without carrying its label, so slices left
-// while it was down are deleted too. Slices of other controllers are never
-// written.
-//
 // # Usage
 //
-//	c, err := podsource.New(ctx, client, factory, podsource.Options{
+//	c, err := slicecontroller.New(ctx, client, factory, slicecontroller.Options{
 //		ControllerName: "example.com/my-controller",
-//		Source:         source.Source{Addresses: myAddresses},
+//		Ownership:      slicecontroller.Labelled("example.com/my-controller"),
+//		Source:         source.PodAddresses{Addresses: myAddresses},
 //	})
 //	factory.Start(ctx.Done())
 //	err = c.Run(ctx, 5)
@@ -85,7 +88,7 @@
 // transform; the last one installed before the factory starts wins. A
 // Source that reads Pod fields the EndpointSlice controller's transform
 // (endpointslice.TransformPod) drops, such as annotations, must either
-// install a superset (Options.PodTransform, as secondarynetwork does) or
+// install a superset (Options.Transforms.Pod, as secondarynetwork does) or
 // run with no Pod transform at all (the CEL controllers, which may read
 // any field): the caller then sets SkipInformerTransforms on every
 // controller of the factory.
