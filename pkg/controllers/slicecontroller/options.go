@@ -268,7 +268,7 @@ func (o Options) complete() (Options, error) {
 		errs = append(errs, fmt.Errorf("ManagedBy %q is not a valid label value: %s", o.ManagedBy, strings.Join(msgs, "; ")))
 	}
 	if o.Source == nil {
-		errs = append(errs, errors.New("Source is required"))
+		errs = append(errs, errors.New("no Source given (Options.Source is required)"))
 	} else if v, ok := o.Source.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
 			errs = append(errs, err)
