@@ -14,25 +14,15 @@
 
 package endpointslice
 
-import rbacv1 "k8s.io/api/rbac/v1"
+import (
+	rbacv1 "k8s.io/api/rbac/v1"
 
-// RBACRules returns the RBAC rules the EndpointSlice controller needs, in
-// every namespace: read the Services, Pods and Nodes it reconciles from;
-// manage EndpointSlices; update services/finalizers, because its slices
-// carry an owner reference to their Service with blockOwnerDeletion, which
-// the OwnerReferencesPermissionEnforcement admission plugin allows only to
-// who may update the owner's finalizers; and record Events (client-go's
-// recorder creates and patches them). These are the rules of KCM's
-// system:controller:endpointslice-controller
-// (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go)
-// minus events update, which the recorder does not use. `slicekit run`
-// checks them at start-up (pkg/preflight) and config/rbac is tested
-// against them. Each call returns a new slice.
-func RBACRules() []rbacv1.PolicyRule {
-	return []rbacv1.PolicyRule{
-		{APIGroups: []string{""}, Resources: []string{"services", "pods", "nodes"}, Verbs: []string{"get", "list", "watch"}},
-		{APIGroups: []string{""}, Resources: []string{"services/finalizers"}, Verbs: []string{"update"}},
-		{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: []string{"get", "list", "watch", "create", "update", "delete"}},
-		{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
-	}
-}
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+)
+
+// RBACRules returns the RBAC rules the EndpointSlice controller needs: the
+// Service controller's (slicecontroller.RBACRules, KCM's
+// system:controller:endpointslice-controller minus events update).
+// `slicekit run` checks them at start-up (pkg/preflight) and config/rbac is
+// tested against them. Each call returns a new slice.
+func RBACRules() []rbacv1.PolicyRule { return slicecontroller.RBACRules() }

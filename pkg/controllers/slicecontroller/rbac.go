@@ -16,14 +16,19 @@ package slicecontroller
 
 import rbacv1 "k8s.io/api/rbac/v1"
 
-// RBACRules returns the RBAC rules a pod-source controller (the
-// secondary-network and CEL controllers) needs, in every namespace: read
-// the Services, Pods and Nodes it reconciles from; manage EndpointSlices;
-// update services/finalizers (its slices are owned by their Service with
-// blockOwnerDeletion, see OwnerReferencesPermissionEnforcement); and record
-// Events. They are the EndpointSlice controller's rules (KCM's
-// system:controller:endpointslice-controller). `slicekit run` checks them
-// at start-up (pkg/preflight). Each call returns a new slice.
+// RBACRules returns the RBAC rules every Service controller (the drop-in
+// EndpointSlice controller and the custom controllers) needs, in every
+// namespace: read the Services, Pods and Nodes it reconciles from;
+// manage EndpointSlices; update services/finalizers, because its slices
+// carry an owner reference to their Service with blockOwnerDeletion, which
+// the OwnerReferencesPermissionEnforcement admission plugin allows only to
+// who may update the owner's finalizers; and record Events (client-go's
+// recorder creates and patches them). These are the rules of KCM's
+// system:controller:endpointslice-controller
+// (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go)
+// minus events update, which the recorder does not use. `slicekit run`
+// checks them at start-up (pkg/preflight) and config/rbac is tested
+// against them. Each call returns a new slice.
 func RBACRules() []rbacv1.PolicyRule {
 	return []rbacv1.PolicyRule{
 		{APIGroups: []string{""}, Resources: []string{"services", "pods", "nodes"}, Verbs: []string{"get", "list", "watch"}},
