@@ -503,7 +503,7 @@ func TestDesiredParity(t *testing.T) {
 			}
 			want.Groups = nonEmpty
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("podsource vs servicepods (-want +got):\n%s", diff)
+				t.Errorf("source vs servicepods (-want +got):\n%s", diff)
 			}
 		})
 	}

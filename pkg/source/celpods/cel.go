@@ -44,7 +44,7 @@ const (
 )
 
 // Reasons of the Problems (Warning events on the Service, metric label
-// values) of the CEL controllers, besides podsource's (InvalidAddress,
+// values) of the CEL controllers, besides package source's (InvalidAddress,
 // DuplicateAddress, AddressFamilyMismatch).
 const (
 	// ReasonEvaluationFailed: an expression failed at run time (a missing
@@ -268,7 +268,7 @@ func toMap(obj runtime.Object) (map[string]any, error) {
 
 // Addresses evaluates the addresses expression for pod in svc (a
 // source.AddressFunc). The result must be a list of strings, at most
-// MaxAddressesPerPod; podsource checks that each is an IP address. Failures
+// MaxAddressesPerPod; source.Desired checks that each is an IP address. Failures
 // are *source.SkipError with ReasonEvaluationFailed,
 // ReasonCostLimitExceeded or ReasonInvalidResult.
 func (p *Program) Addresses(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) ([]string, error) {
@@ -358,7 +358,9 @@ func addressList(out ref.Val) ([]string, error) {
 }
 
 // PodChanged reports whether a Pod changed at all: an expression may read
-// any field. podsource calls it only when the resourceVersion changed.
+// any field. The controller calls it (through
+// source.PodAddresses.PodUpdateMatters) only when the resourceVersion
+// changed.
 func PodChanged(_, _ *corev1.Pod) bool { return true }
 
 // Source returns the source.PodAddresses (a source.Source) of the profile: Addresses, Serving

@@ -36,7 +36,7 @@
 // (pkg/service-controller/utils.go getEndpointAddresses: the entry whose
 // name is the annotation's namespace/name, a bare name qualified with the
 // namespace); the endpoint rules of KCM (k8s.io/endpointslice utils.go
-// podToEndpoint) through podsource and servicepods. What multus-service
+// podToEndpoint) through package source and servicepods. What multus-service
 // lacked and this package adds: the cluster network (default: true) never
 // matches, so primary addresses never appear; families are never mixed in
 // a slice; a network attached twice, an attachment without IPs, a missing

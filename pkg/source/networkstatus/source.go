@@ -29,7 +29,7 @@ import (
 )
 
 // Reasons of the Problems (Warning events on the Service, metric label
-// values) of this source, besides podsource's (InvalidAddress,
+// values) of this source, besides package source's (InvalidAddress,
 // DuplicateAddress, AddressFamilyMismatch).
 const (
 	// ReasonServiceNetworkMissing: the Service has no service-network
@@ -132,7 +132,7 @@ func PodChanged(oldPod, curPod *corev1.Pod) bool {
 //     no network matched → ReasonNetworkNotAttached; matched entries with
 //     no IPs at all → ReasonAttachmentWithoutIPs;
 //   - the IPs of every matched entry are returned (a prefix length is
-//     dropped); podsource validates them.
+//     dropped); source.Desired validates them.
 //
 // Every failure is a *source.SkipError with the reason above.
 func Addresses(_ context.Context, svc *corev1.Service, pod *corev1.Pod) ([]string, error) {

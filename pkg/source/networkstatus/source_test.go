@@ -156,7 +156,7 @@ func TestAddresses(t *testing.T) {
 			status: status(`{"name":"ns-a/net-a","interface":"net1","mac":"02:00:00:00:00:09"}`), wantReason: networkstatus.ReasonAttachmentWithoutIPs},
 		{name: "attachment without ips next to one with", network: "net-a,net-b",
 			status: status(`{"name":"ns-a/net-a","interface":"net1"}`, entry("ns-a/net-b", "net2", "10.0.2.1")), want: []string{"10.0.2.1"}},
-		{name: "invalid IPs are returned for podsource to refuse", network: "net-a",
+		{name: "invalid IPs are returned for source.Desired to refuse", network: "net-a",
 			status: status(entry("ns-a/net-a", "net1", "bogus")), want: []string{"bogus"}},
 		{name: "service network invalid", network: "Bad_Name", status: status(entry("ns-a/net-a", "net1", "10.0.1.1")), wantReason: networkstatus.ReasonServiceNetworkInvalid},
 	}
