@@ -20,15 +20,12 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
-	corev1 "k8s.io/api/core/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -74,10 +71,9 @@ type Controller struct {
 	// Pods; nil without the metric.
 	removals *selectorless.RemovalMetrics
 
-	// eventBroadcaster is nil when the caller supplied the EventRecorder;
-	// otherwise Run connects it to the API server.
-	eventBroadcaster record.EventBroadcaster
-	eventRecorder    record.EventRecorder
+	// eventRecorder records the events; Run connects it to the API server
+	// when New built its broadcaster.
+	eventRecorder *controllerkit.Events
 
 	// Listers read the shared informer caches. Objects they return are
 	// shared and must never be modified.
@@ -132,11 +128,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	if name == "" {
 		name = opts.ControllerName
 	}
-	if client == nil {
-		return nil, fmt.Errorf("%s: client is nil", name)
-	}
-	if factory == nil {
-		return nil, fmt.Errorf("%s: informer factory is nil", name)
+	if err := controllerkit.CheckNewArgs(name, client, factory); err != nil {
+		return nil, err
 	}
 	opts, err := opts.complete()
 	if err != nil {
@@ -150,13 +143,9 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		own:           opts.Ownership,
 		selectorless:  opts.selectorless(),
 		cleanup:       opts.cleanupEnabled(),
-		eventRecorder: opts.EventRecorder,
+		eventRecorder: controllerkit.NewEvents(ctx, opts.EventRecorder, opts.EventSourceComponent),
 		triggerTimes:  servicepods.NewTriggerTimeTracker(),
 		tracker:       reconciler.NewTracker(),
-	}
-	if c.eventRecorder == nil {
-		c.eventBroadcaster = record.NewBroadcaster(record.WithContext(ctx))
-		c.eventRecorder = c.eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: opts.EventSourceComponent})
 	}
 
 	var wqMetrics workqueue.MetricsProvider
@@ -344,8 +333,9 @@ func (c *Controller) Problems(namespace, name string) []source.Problem {
 // the queues down on return.
 func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer utilruntime.HandleCrashWithContext(ctx)
-	if workers < 1 {
-		return fmt.Errorf("%s: workers must be at least 1, got %d", c.opts.Name, workers)
+	workers, err := controllerkit.WorkerCount(c.opts.Name, workers, 0)
+	if err != nil {
+		return err
 	}
 	logger := klog.FromContext(ctx)
 	if !c.own.dropIn {
@@ -353,7 +343,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		ctx = klog.NewContext(ctx, logger)
 	}
 
-	defer controllerkit.StartEvents(c.eventBroadcaster, c.client.CoreV1())()
+	defer c.eventRecorder.Start(c.client.CoreV1())()
 
 	if c.own.dropIn {
 		logger.Info("Starting endpoint slice controller", "controllerName", c.opts.ControllerName, "externalEndpointController", c.own.gate, "selectorRemovalCleanup", c.cleanup)
@@ -370,11 +360,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		c.podQueue.ShutDown()
 		c.topologyQueue.ShutDown()
 	}
-	var run []func(context.Context)
-	for range workers {
-		run = append(run, c.serviceQueueWorker, c.podQueueWorker)
-	}
-	run = append(run, c.topologyQueueWorker)
+	run := append(controllerkit.Replicate(workers, c.serviceQueueWorker, c.podQueueWorker), c.topologyQueueWorker)
 	start := func(ctx context.Context) {
 		c.sweep(ctx)
 		logger.V(2).Info("Starting service queue worker threads", "total", workers)

@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -42,12 +43,7 @@ func (c *Controller) onServiceEvent(old, cur any) {
 	if !c.own.dropIn && !c.own.Owns(serviceFromObject(cur)) && !c.own.Owns(serviceFromObject(old)) {
 		return
 	}
-	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(cur)
-	if err != nil {
-		utilruntime.HandleError(fmt.Errorf("couldn't get key for object %+v: %w", cur, err))
-		return
-	}
-	c.serviceQueue.Add(key)
+	controllerkit.QueueKey(c.serviceQueue, cur, false)
 }
 
 // serviceFromObject returns the Service of an event, also from a
@@ -192,17 +188,9 @@ func (c *Controller) onEndpointSliceUpdate(logger klog.Logger, oldObj, curObj an
 // that it wrote and did not delete itself disappears (KCM
 // onEndpointSliceDelete with tracker HandleDeletion, C7, E17).
 func (c *Controller) onEndpointSliceDelete(obj any) {
-	slice, ok := obj.(*discovery.EndpointSlice)
+	slice, ok := controllerkit.FromDeleteAction[*discovery.EndpointSlice](obj, "an EndpointSlice")
 	if !ok {
-		tombstone, ok := obj.(cache.DeletedFinalStateUnknown)
-		if !ok {
-			utilruntime.HandleError(fmt.Errorf("couldn't get object from tombstone %#v", obj))
-			return
-		}
-		if slice, ok = tombstone.Obj.(*discovery.EndpointSlice); !ok {
-			utilruntime.HandleError(fmt.Errorf("tombstone contained object that is not an EndpointSlice: %#v", obj))
-			return
-		}
+		return
 	}
 	c.conflicts.forget(slice.UID)
 	if c.managedByUs(slice) && c.tracker.Has(slice) && !c.tracker.HandleDeletion(slice) {

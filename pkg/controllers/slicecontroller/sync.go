@@ -29,6 +29,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
@@ -343,54 +344,37 @@ func (c *Controller) removeForSelector(ctx context.Context, service *corev1.Serv
 }
 
 // sweep queues every Service that still has an EndpointSlice of this
-// controller but is not its own, so that slices left behind while the
-// controller was not running (or, for the drop-in, while the gate was off)
-// are deleted (spec edge case E8, rule (a)11). The informers' initial
-// Service events queue the Services anyway; the sweep makes the clean-up
-// explicit and logged. The drop-in sweeps only with the gate on.
+// controller but is not its own (delegation.SweepDelegated), so that
+// slices left behind while the controller was not running (or, for the
+// drop-in, while the gate was off) are deleted (spec edge case E8, rule
+// (a)11). The informers' initial Service events queue the Services anyway;
+// the sweep makes the clean-up explicit and logged. The drop-in sweeps only
+// with the gate on.
 func (c *Controller) sweep(ctx context.Context) {
 	if c.own.dropIn && !c.own.gate {
 		return
 	}
-	logger := klog.FromContext(ctx)
-	slices, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ManagedBy}.AsSelectorPreValidated())
-	if err != nil {
-		logger.Error(err, "Listing EndpointSlices for the start-up sweep")
-		return
-	}
-	seen := map[types.NamespacedName]bool{}
-	queued := 0
-	for _, s := range slices {
-		nn := types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[discovery.LabelServiceName]}
-		if nn.Name == "" || seen[nn] {
-			continue
-		}
-		seen[nn] = true
-		svc, err := c.serviceLister.Services(nn.Namespace).Get(nn.Name)
-		if err != nil || c.own.Owns(svc) {
-			continue
-		}
-		c.serviceQueue.Add(nn.String())
-		queued++
-	}
-	if c.own.dropIn {
-		logger.Info("Start-up sweep of delegated Services done", "servicesQueued", queued)
-	} else {
-		logger.V(2).Info("Start-up sweep of released Services done", "servicesQueued", queued)
-	}
+	delegation.SweepDelegated(ctx, c.sliceLister, c.serviceLister, c.opts.ManagedBy,
+		func(svc *corev1.Service) bool { return !c.own.Owns(svc) }, c.serviceQueue.Add)
 }
 
 // SyncAll syncs, once, every Service in the Service informer's cache, in
-// namespace/name order (Services not labelled for this controller cost a
-// cache lookup, and release the slices this controller still has for
-// them). It reads only the informer caches, never waits for them and
-// starts no goroutine; it syncs every Service even when some fail and
-// returns the failures joined. It is the hook `slicekit render` drives to a
-// fixed point (the manager's Controller interface).
+// namespace/name order (controllerkit.SyncAll; Services that are not this
+// controller's cost a cache lookup, and release the slices this controller
+// still has for them). It reads only the informer caches, never waits for
+// them and starts no goroutine; it syncs every Service even when some fail
+// and returns the failures joined. It is the hook `slicekit render` drives
+// to a fixed point (the manager's Controller interface).
 func (c *Controller) SyncAll(ctx context.Context) error {
+	return controllerkit.SyncAll(ctx, c.serviceKeys, c.SyncService)
+}
+
+// serviceKeys returns the namespace/name keys of the Services in the cache,
+// sorted by namespace then name.
+func (c *Controller) serviceKeys() ([]string, error) {
 	services, err := c.serviceLister.List(labels.Everything())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	names := make([]types.NamespacedName, 0, len(services))
 	for _, svc := range services {
@@ -402,11 +386,9 @@ func (c *Controller) SyncAll(ctx context.Context) error {
 		}
 		return names[i].Name < names[j].Name
 	})
-	var errs []error
-	for _, nn := range names {
-		if err := c.SyncService(ctx, nn.String()); err != nil {
-			errs = append(errs, err)
-		}
+	keys := make([]string, len(names))
+	for i, nn := range names {
+		keys[i] = nn.String()
 	}
-	return errors.Join(errs...)
+	return keys, nil
 }
