@@ -30,6 +30,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -73,7 +74,7 @@ func TestSlicekitDefaultController(t *testing.T) {
 	startDefaultController(t, env)
 	rep := conformance.RunConformance(t, conformance.Options{
 		RestConfig:        env.Config,
-		ControllerName:    endpointslice.DefaultControllerName,
+		ControllerName:    wellknown.EndpointSliceControllerName,
 		Implementation:    conformance.Implementation{Name: "slicekit", URL: "https://github.com/slicekit/slicekit"},
 		SupportedFeatures: suite.DefaultControllerFeatures(),
 		PodMode:           conformance.PodModeStatusSubresource,

@@ -21,7 +21,7 @@ import (
 
 	"github.com/slicekit/slicekit/conformance/utils/kubernetes"
 	"github.com/slicekit/slicekit/conformance/utils/suite"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func init() {
@@ -37,13 +37,13 @@ func init() {
 			kubernetes.SlicesMustHaveEndpoints(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, want)
 
 			for i, value := range []string{suite.OtherControllerName, ""} {
-				s.SetServiceLabel(t, ns, "web", delegation.LabelEndpointControllerName, ptr.To(value))
+				s.SetServiceLabel(t, ns, "web", wellknown.LabelEndpointControllerName, ptr.To(value))
 				kubernetes.ServiceMustHaveNoSlices(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName)
 				kubernetes.ServiceMustKeepNoSlices(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, func() {
 					p := s.CreatePod(t, ns, newPod([]string{"web-2", "web-3"}[i], map[string]string{"app": "web"}, true))
 					want = append(want, epAny(p.Status.PodIP, p.Name))
 				})
-				s.SetServiceLabel(t, ns, "web", delegation.LabelEndpointControllerName, nil)
+				s.SetServiceLabel(t, ns, "web", wellknown.LabelEndpointControllerName, nil)
 				kubernetes.SlicesMustHaveEndpoints(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, want)
 			}
 		},

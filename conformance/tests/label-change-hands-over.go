@@ -21,7 +21,7 @@ import (
 
 	"github.com/slicekit/slicekit/conformance/utils/kubernetes"
 	"github.com/slicekit/slicekit/conformance/utils/suite"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func init() {
@@ -36,13 +36,13 @@ func init() {
 			want := []kubernetes.Endpoint{epAny(ips[0], "web-1")}
 			kubernetes.SlicesMustHaveEndpoints(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, want)
 
-			s.SetServiceLabel(t, ns, "web", delegation.LabelEndpointControllerName, ptr.To(suite.OtherControllerName))
+			s.SetServiceLabel(t, ns, "web", wellknown.LabelEndpointControllerName, ptr.To(suite.OtherControllerName))
 			kubernetes.ServiceMustHaveNoSlices(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName)
 			kubernetes.ServiceMustKeepNoSlices(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, func() {
 				s.SetPodReady(t, ns, "web-1", false)
 			})
 
-			s.SetServiceLabel(t, ns, "web", delegation.LabelEndpointControllerName, ptr.To(s.ControllerName))
+			s.SetServiceLabel(t, ns, "web", wellknown.LabelEndpointControllerName, ptr.To(s.ControllerName))
 			kubernetes.SlicesMustHaveEndpoints(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, want)
 		},
 	})

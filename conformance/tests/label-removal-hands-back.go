@@ -21,7 +21,7 @@ import (
 
 	"github.com/slicekit/slicekit/conformance/utils/kubernetes"
 	"github.com/slicekit/slicekit/conformance/utils/suite"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func init() {
@@ -36,14 +36,14 @@ func init() {
 			want := []kubernetes.Endpoint{epAny(ips[0], "web-1")}
 			kubernetes.SlicesMustHaveEndpoints(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, want)
 
-			s.SetServiceLabel(t, ns, "web", delegation.LabelEndpointControllerName, nil)
+			s.SetServiceLabel(t, ns, "web", wellknown.LabelEndpointControllerName, nil)
 			kubernetes.ServiceMustHaveNoSlices(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName)
 			kubernetes.ServiceMustKeepNoSlices(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, func() {
 				p := s.CreatePod(t, ns, newPod("web-2", map[string]string{"app": "web"}, true))
 				want = append(want, epAny(p.Status.PodIP, p.Name))
 			})
 
-			s.SetServiceLabel(t, ns, "web", delegation.LabelEndpointControllerName, ptr.To(s.ControllerName))
+			s.SetServiceLabel(t, ns, "web", wellknown.LabelEndpointControllerName, ptr.To(s.ControllerName))
 			kubernetes.SlicesMustHaveEndpoints(t, s.Client, s.TimeoutConfig, ns, "web", s.ControllerName, want)
 		},
 	})

@@ -22,7 +22,7 @@ import (
 
 	"github.com/slicekit/slicekit/conformance/utils/kubernetes"
 	"github.com/slicekit/slicekit/conformance/utils/suite"
-	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func init() {
@@ -49,7 +49,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				svc.Annotations[selectorless.AnnotationSelector] = "app=other"
+				svc.Annotations[wellknown.AnnotationSelector] = "app=other"
 				_, err = s.Client.CoreV1().Services(ns).Update(ctx, svc, metav1.UpdateOptions{})
 				return err
 			})

@@ -54,8 +54,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/slicekit/slicekit/internal/localapply"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/render"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func main() {
@@ -267,7 +267,7 @@ func settle(ctx context.Context, c kubernetes.Interface, services []*corev1.Serv
 			return false, nil
 		}
 		for _, svc := range services {
-			_, delegated := svc.Labels[delegation.LabelEndpointControllerName]
+			_, delegated := svc.Labels[wellknown.LabelEndpointControllerName]
 			if svc.Spec.Selector != nil && !delegated && !served[svc.Namespace+"/"+svc.Name] {
 				return false, nil
 			}
@@ -311,7 +311,7 @@ func printTable(list []discovery.EndpointSlice, services []*corev1.Service) {
 }
 
 // ownManagedBy are the managed-by values of slicekit's default controllers.
-var ownManagedBy = map[string]bool{"endpointslice-controller.k8s.io": true, "endpointslicemirroring-controller.k8s.io": true}
+var ownManagedBy = map[string]bool{wellknown.EndpointSliceControllerName: true, wellknown.MirroringControllerName: true}
 
 // splitRef splits "namespace/name".
 func splitRef(ref string) (string, string, error) {
@@ -344,12 +344,12 @@ func setLabel(ctx context.Context, c kubernetes.Interface, ns, name string, valu
 		return err
 	}
 	if value == nil {
-		delete(svc.Labels, delegation.LabelEndpointControllerName)
+		delete(svc.Labels, wellknown.LabelEndpointControllerName)
 	} else {
 		if svc.Labels == nil {
 			svc.Labels = map[string]string{}
 		}
-		svc.Labels[delegation.LabelEndpointControllerName] = *value
+		svc.Labels[wellknown.LabelEndpointControllerName] = *value
 	}
 	_, err = c.CoreV1().Services(ns).Update(ctx, svc, metav1.UpdateOptions{FieldManager: "slicekit-demo"})
 	return err
@@ -367,7 +367,7 @@ func labelService(ctx context.Context, c kubernetes.Interface, ref string, waitG
 	if err != nil {
 		return err
 	}
-	fmt.Printf("$ label Service %s/%s %s=%s\n", ns, name, delegation.LabelEndpointControllerName, value)
+	fmt.Printf("$ label Service %s/%s %s=%s\n", ns, name, wellknown.LabelEndpointControllerName, value)
 	if err := setLabel(ctx, c, ns, name, &value); err != nil {
 		return err
 	}
@@ -393,7 +393,7 @@ func unlabelService(ctx context.Context, c kubernetes.Interface, ref string, tim
 	if err != nil {
 		return err
 	}
-	fmt.Printf("$ remove the label %s from Service %s/%s\n", delegation.LabelEndpointControllerName, ns, name)
+	fmt.Printf("$ remove the label %s from Service %s/%s\n", wellknown.LabelEndpointControllerName, ns, name)
 	if err := setLabel(ctx, c, ns, name, nil); err != nil {
 		return err
 	}
@@ -454,7 +454,7 @@ func showNamespace(ctx context.Context, c kubernetes.Interface, ns string) error
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	header := false
 	for _, e := range eps.Items {
-		if e.Labels["endpoints.kubernetes.io/managed-by"] != "" {
+		if e.Labels[wellknown.LabelEndpointsManagedBy] != "" {
 			continue // written by a controller, not by hand
 		}
 		if !header {

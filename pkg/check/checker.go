@@ -33,18 +33,11 @@ import (
 	utilnet "k8s.io/utils/net"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
-	// DefaultControllerName is the managed-by value of kube-controller-
-	// manager's EndpointSlice controller (and slicekit's drop-in).
-	DefaultControllerName = "endpointslice-controller.k8s.io"
-	// DefaultMirroringControllerName is the managed-by value of
-	// kube-controller-manager's EndpointSlice mirroring controller.
-	DefaultMirroringControllerName = "endpointslicemirroring-controller.k8s.io"
-
 	// leaderAnnotation marks Endpoints used for leader election, which are
 	// never mirrored (client-go resourcelock
 	// LeaderElectionRecordAnnotationKey).
@@ -63,10 +56,10 @@ const (
 type Config struct {
 	// DefaultControllerName is the managed-by value of the default
 	// EndpointSlice controller, the one that serves Services without the
-	// KEP-4770 label. Empty means DefaultControllerName.
+	// KEP-4770 label. Empty means wellknown.EndpointSliceControllerName.
 	DefaultControllerName string
 	// MirroringControllerName is the managed-by value of the EndpointSlice
-	// mirroring controller. Empty means DefaultMirroringControllerName.
+	// mirroring controller. Empty means wellknown.MirroringControllerName.
 	MirroringControllerName string
 	// MaxEndpointsPerSlice is the default controller's
 	// --max-endpoints-per-slice (1..1000). 0 means
@@ -86,10 +79,10 @@ type Config struct {
 // withDefaults returns c with empty fields set to their defaults.
 func (c Config) withDefaults() Config {
 	if c.DefaultControllerName == "" {
-		c.DefaultControllerName = DefaultControllerName
+		c.DefaultControllerName = wellknown.EndpointSliceControllerName
 	}
 	if c.MirroringControllerName == "" {
-		c.MirroringControllerName = DefaultMirroringControllerName
+		c.MirroringControllerName = wellknown.MirroringControllerName
 	}
 	if c.MaxEndpointsPerSlice == 0 {
 		c.MaxEndpointsPerSlice = DefaultMaxEndpointsPerSlice
@@ -252,7 +245,7 @@ func isAPIServerSlice(s *discovery.EndpointSlice) bool {
 // the default controller's own name is served by it, like an unlabelled
 // one; see package delegation).
 func (c *checker) delegatedTo(svc *corev1.Service) (string, bool) {
-	v, ok := svc.Labels[delegation.LabelEndpointControllerName]
+	v, ok := svc.Labels[wellknown.LabelEndpointControllerName]
 	return v, ok && v != c.cfg.DefaultControllerName
 }
 
@@ -300,11 +293,11 @@ func (c *checker) checkSlice(s *discovery.EndpointSlice) {
 			stale = true
 			c.add(SeverityError, RuleDelegatedBuiltin, ref,
 				"stale: Service %s is labelled %s=%q (KEP-4770) but this slice is still managed by %s%s",
-				svc.Name, delegation.LabelEndpointControllerName, target, mgr, selectorlessHint(svc, r))
+				svc.Name, wellknown.LabelEndpointControllerName, target, mgr, selectorlessHint(svc, r))
 		case r == roleOther && target != "" && mgr != target:
 			c.add(SeverityError, RuleDelegatedForeign, ref,
 				"Service %s is labelled %s=%q (KEP-4770) but this slice is managed by a third controller %q",
-				svc.Name, delegation.LabelEndpointControllerName, target, mgr)
+				svc.Name, wellknown.LabelEndpointControllerName, target, mgr)
 		}
 	}
 

@@ -26,6 +26,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/check"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // A Service handed to another controller (KEP-4770) still has a slice of
@@ -40,7 +41,7 @@ func ExampleCheck() {
 		ObjectMeta: metav1.ObjectMeta{Name: "web-abc", Namespace: "shop",
 			Labels: map[string]string{
 				discovery.LabelServiceName: "web",
-				discovery.LabelManagedBy:   check.DefaultControllerName,
+				discovery.LabelManagedBy:   wellknown.EndpointSliceControllerName,
 			},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: "web", UID: "uid-web", Controller: ptr.To(true)}},
 		},

@@ -27,6 +27,8 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // TestEveryFindingCounted: the report holds every finding, the text
@@ -132,7 +134,7 @@ func TestFaultsKCMWouldFix(t *testing.T) {
 	}
 	emptyBeside := func(ports []discovery.EndpointPort) func(f *fixture) {
 		return func(f *fixture) {
-			s := newSlice("web-empty", "web", DefaultControllerName)
+			s := newSlice("web-empty", "web", wellknown.EndpointSliceControllerName)
 			s.Ports = ports
 			f.extra = append(f.extra, s)
 		}
@@ -199,7 +201,7 @@ func TestFaultsKCMWouldFix(t *testing.T) {
 		{name: "empty slice of other ports beside a full slice", mutate: emptyBeside([]discovery.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](9090), Protocol: ptr.To(corev1.ProtocolTCP)}}),
 			want: []string{"warning empty-slice-stale " + emptySlice, "error port-mismatch " + emptySlice}},
 		{name: "empty slice of the desired ports (KCM keeps and fills it)", mutate: func(f *fixture) {
-			f.extra = append(f.extra, newSlice("web-empty", "web", DefaultControllerName))
+			f.extra = append(f.extra, newSlice("web-empty", "web", wellknown.EndpointSliceControllerName))
 		}},
 		{name: "lone placeholder of a Service without Pods", mutate: func(f *fixture) {
 			f.pod = nil

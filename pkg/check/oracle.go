@@ -17,8 +17,8 @@ package check
 import (
 	discovery "k8s.io/api/discovery/v1"
 
-	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Defaults of the Config fields that describe how the controllers are
@@ -33,7 +33,7 @@ const (
 	DefaultMirroringMaxEndpointsPerSubset = srcendpoints.DefaultMaxEndpointsPerSubset
 	// DefaultSecondaryNetworkControllerName is slicekit's default
 	// --secondary-network-controller-name.
-	DefaultSecondaryNetworkControllerName = secondarynetwork.DefaultControllerName
+	DefaultSecondaryNetworkControllerName = wellknown.SecondaryNetworkControllerName
 )
 
 // Rules that compare the slices with the desired state of the controller

@@ -28,6 +28,7 @@ import (
 	"github.com/slicekit/slicekit/internal/casefile"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // renderedCase renders case id's input (default controllers plus the
@@ -81,7 +82,7 @@ func TestOracleFaultsOnRenderedCases(t *testing.T) {
 		mutate    func(s *discovery.EndpointSlice, i int)
 		want      RuleID
 	}
-	mirror := DefaultMirroringControllerName
+	mirror := wellknown.MirroringControllerName
 	tests := []struct {
 		id     string
 		faults []fault

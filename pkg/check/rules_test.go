@@ -30,15 +30,15 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
 	ns        = "ns"
 	custom    = "custom.example.com"
 	customB   = "other.example.com"
-	mirrorMgr = DefaultMirroringControllerName
+	mirrorMgr = wellknown.MirroringControllerName
 )
 
 // fixture is a consistent world: Service web (selector app=web, port http
@@ -90,7 +90,7 @@ func newFixture() *fixture {
 			Ports:             []corev1.EndpointPort{{Name: "http", Port: 8080, Protocol: corev1.ProtocolTCP}},
 		}},
 	}
-	f.slice = newSlice("web-abc", "web", DefaultControllerName, podEndpoint(f.pod))
+	f.slice = newSlice("web-abc", "web", wellknown.EndpointSliceControllerName, podEndpoint(f.pod))
 	f.mirror = &discovery.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Name: "ext-m", Namespace: ns,
 			Labels:          map[string]string{discovery.LabelServiceName: "ext", discovery.LabelManagedBy: mirrorMgr},
@@ -350,44 +350,44 @@ func TestRules(t *testing.T) {
 		{
 			name: "KEP-4770: default slice of a delegated Service",
 			mutate: func(f *fixture) {
-				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
-				f.slice.Labels[delegation.LabelEndpointControllerName] = custom
+				f.web.Labels = map[string]string{wellknown.LabelEndpointControllerName: custom}
+				f.slice.Labels[wellknown.LabelEndpointControllerName] = custom
 			},
 			want: []string{"error delegated-builtin-slice " + webSlice},
 		},
 		{
 			name: "KEP-4770: the label works by presence (empty value)",
 			mutate: func(f *fixture) {
-				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: ""}
-				f.slice.Labels[delegation.LabelEndpointControllerName] = ""
+				f.web.Labels = map[string]string{wellknown.LabelEndpointControllerName: ""}
+				f.slice.Labels[wellknown.LabelEndpointControllerName] = ""
 			},
 			want: []string{"error delegated-builtin-slice " + webSlice},
 		},
 		{
 			name: "KEP-4770: Service labelled with the default controller's own name",
 			mutate: func(f *fixture) {
-				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: DefaultControllerName}
-				f.slice.Labels[delegation.LabelEndpointControllerName] = DefaultControllerName
+				f.web.Labels = map[string]string{wellknown.LabelEndpointControllerName: wellknown.EndpointSliceControllerName}
+				f.slice.Labels[wellknown.LabelEndpointControllerName] = wellknown.EndpointSliceControllerName
 			},
 		},
 		{
 			name: "KEP-4770: mirrored slice of a delegated Service",
 			mutate: func(f *fixture) {
-				f.ext.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+				f.ext.Labels = map[string]string{wellknown.LabelEndpointControllerName: custom}
 			},
 			want: []string{"error delegated-builtin-slice " + mirSlice},
 		},
 		{
 			name: "KEP-4770: slice of the named controller",
 			mutate: func(f *fixture) {
-				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+				f.web.Labels = map[string]string{wellknown.LabelEndpointControllerName: custom}
 				f.slice.Labels[discovery.LabelManagedBy] = custom
 			},
 		},
 		{
 			name: "KEP-4770: slice of a third controller",
 			mutate: func(f *fixture) {
-				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+				f.web.Labels = map[string]string{wellknown.LabelEndpointControllerName: custom}
 				f.slice.Labels[discovery.LabelManagedBy] = customB
 			},
 			want: []string{"error delegated-foreign-slice " + webSlice},
@@ -404,8 +404,8 @@ func TestRules(t *testing.T) {
 		{
 			name: "two controllers for a delegated Service are reported per slice",
 			mutate: func(f *fixture) {
-				f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
-				f.slice.Labels[delegation.LabelEndpointControllerName] = custom
+				f.web.Labels = map[string]string{wellknown.LabelEndpointControllerName: custom}
+				f.slice.Labels[wellknown.LabelEndpointControllerName] = custom
 				s := newSlice("web-custom", "web", custom, podEndpoint(f.pod))
 				s.Endpoints[0].Addresses = []string{"10.0.1.1"}
 				f.extra = append(f.extra, s)
@@ -578,7 +578,7 @@ func TestRules(t *testing.T) {
 			mutate: func(f *fixture) {
 				f.web.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}
 				f.pod.Status.PodIPs = append(f.pod.Status.PodIPs, corev1.PodIP{IP: "fd00::1"})
-				s := newSlice("web-v6", "web", DefaultControllerName, podEndpoint(f.pod))
+				s := newSlice("web-v6", "web", wellknown.EndpointSliceControllerName, podEndpoint(f.pod))
 				s.AddressType = discovery.AddressTypeIPv6
 				s.Endpoints[0].Addresses = []string{"fd00::1"}
 				f.extra = append(f.extra, s)
@@ -587,7 +587,7 @@ func TestRules(t *testing.T) {
 		{
 			name: "same endpoint twice for one Service",
 			mutate: func(f *fixture) {
-				f.extra = append(f.extra, newSlice("web-dup", "web", DefaultControllerName, podEndpoint(f.pod)))
+				f.extra = append(f.extra, newSlice("web-dup", "web", wellknown.EndpointSliceControllerName, podEndpoint(f.pod)))
 			},
 			want: []string{"error duplicate-endpoint " + webSvc},
 		},
@@ -882,10 +882,10 @@ func TestSkippedRules(t *testing.T) {
 		objs []runtime.Object
 		want []string
 	}{
-		{"slices only", []runtime.Object{newSlice("a", "web", DefaultControllerName)}, []string{"no Services in the input"}},
-		{"no pods", []runtime.Object{newFixture().web, newSlice("a", "web", DefaultControllerName)},
+		{"slices only", []runtime.Object{newSlice("a", "web", wellknown.EndpointSliceControllerName)}, []string{"no Services in the input"}},
+		{"no pods", []runtime.Object{newFixture().web, newSlice("a", "web", wellknown.EndpointSliceControllerName)},
 			[]string{"no Pods in the input (per-Pod port checks skipped too)", "no Endpoints in the input"}},
-		{"no nodes", []runtime.Object{newFixture().web, newFixture().pod, newSlice("a", "web", DefaultControllerName)},
+		{"no nodes", []runtime.Object{newFixture().web, newFixture().pod, newSlice("a", "web", wellknown.EndpointSliceControllerName)},
 			[]string{"no Nodes in the input", "no Endpoints in the input"}},
 		{"no slices", []runtime.Object{newFixture().web}, nil},
 	}

@@ -32,6 +32,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/inputfile"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Exit statuses of `slicekit check`.
@@ -99,8 +100,8 @@ type Options struct {
 func NewOptions() *Options {
 	return &Options{
 		Config: Config{
-			DefaultControllerName:          DefaultControllerName,
-			MirroringControllerName:        DefaultMirroringControllerName,
+			DefaultControllerName:          wellknown.EndpointSliceControllerName,
+			MirroringControllerName:        wellknown.MirroringControllerName,
 			MaxEndpointsPerSlice:           DefaultMaxEndpointsPerSlice,
 			MirroringMaxEndpointsPerSubset: DefaultMirroringMaxEndpointsPerSubset,
 			SecondaryNetworkControllerName: DefaultSecondaryNetworkControllerName,

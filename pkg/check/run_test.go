@@ -33,6 +33,8 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/klog/v2/ktesting"
 	"sigs.k8s.io/yaml"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func kindOf(o runtime.Object) (schema.GroupVersionKind, error) {
@@ -238,10 +240,10 @@ func TestAddFlags(t *testing.T) {
 	o = NewOptions()
 	fs = pflag.NewFlagSet("check", pflag.ContinueOnError)
 	o.AddFlags(fs)
-	if got := fs.Lookup("default-controller-name").DefValue; got != DefaultControllerName {
+	if got := fs.Lookup("default-controller-name").DefValue; got != wellknown.EndpointSliceControllerName {
 		t.Errorf("--default-controller-name default = %q", got)
 	}
-	if got := fs.Lookup("mirroring-controller-name").DefValue; got != DefaultMirroringControllerName {
+	if got := fs.Lookup("mirroring-controller-name").DefValue; got != wellknown.MirroringControllerName {
 		t.Errorf("--mirroring-controller-name default = %q", got)
 	}
 	if got := fs.Lookup("output").DefValue; got != OutputText {

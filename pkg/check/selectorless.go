@@ -19,6 +19,7 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // The rules of the selector-removal fault class (kubernetes#118376; cases
@@ -55,7 +56,7 @@ func endpointsRef(ep *corev1.Endpoints) ObjectRef {
 // isEndpointsLeftover reports whether ep is the Endpoints controller's
 // object for a Service that selects no Pods, and why.
 func isEndpointsLeftover(ep *corev1.Endpoints, svc *corev1.Service) (bool, string) {
-	if ep == nil || svc == nil || ep.Labels[selectorless.EndpointsManagedByLabel] != selectorless.EndpointsControllerName {
+	if ep == nil || svc == nil || ep.Labels[wellknown.LabelEndpointsManagedBy] != wellknown.EndpointsControllerName {
 		return false, ""
 	}
 	none, _, why := selectorless.SelectsNoPods(svc)
@@ -79,7 +80,7 @@ func (c *checker) checkSelectorLeftovers() {
 			mirrored[s.Namespace+"/"+name] = true
 			c.add(SeverityError, RuleMirrorLeftover, sliceRef(s),
 				"stale: mirrored from Endpoints %s, which carries %s=%s although %s: the Endpoints controller's leftover from before the selector was removed (%s)",
-				name, selectorless.EndpointsManagedByLabel, selectorless.EndpointsControllerName, why, selectorless.UpstreamIssue)
+				name, wellknown.LabelEndpointsManagedBy, wellknown.EndpointsControllerName, why, selectorless.UpstreamIssue)
 		}
 	}
 	for _, ep := range c.inv.Endpoints {
@@ -89,7 +90,7 @@ func (c *checker) checkSelectorLeftovers() {
 		}
 		c.add(sev(mirrored[ep.Namespace+"/"+ep.Name]), RuleEndpointsLeftover, endpointsRef(ep),
 			"stale: written by the Endpoints controller (%s=%s) but %s; it never changes again (%s)",
-			selectorless.EndpointsManagedByLabel, selectorless.EndpointsControllerName, why, selectorless.UpstreamIssue)
+			wellknown.LabelEndpointsManagedBy, wellknown.EndpointsControllerName, why, selectorless.UpstreamIssue)
 	}
 }
 
@@ -103,5 +104,5 @@ func selectorlessHint(svc *corev1.Service, r role) string {
 		return ""
 	}
 	return "; hint: if the built-in controllers cannot be turned off (managed clusters), use the selectorless form: move spec.selector into the annotation " +
-		selectorless.AnnotationSelector + " and remove spec.selector (README \"On managed clusters\")"
+		wellknown.AnnotationSelector + " and remove spec.selector (README \"On managed clusters\")"
 }

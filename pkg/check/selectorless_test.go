@@ -27,7 +27,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // TestSelectorRemovalLeftovers covers the fault class of kubernetes#118376
@@ -53,7 +53,7 @@ func TestSelectorRemovalLeftovers(t *testing.T) {
 		}},
 		{name: "selector removed while labelled", mutate: func(s *corev1.Service) {
 			s.Spec.Selector = nil
-			s.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+			s.Labels = map[string]string{wellknown.LabelEndpointControllerName: custom}
 		}, extraDefault: []string{"error delegated-builtin-slice EndpointSlice ns/web-abc"}},
 	}
 	leftoverEndpoints := func(labelled bool) *corev1.Endpoints {
@@ -129,7 +129,7 @@ func TestSelectorRemovalLeftovers(t *testing.T) {
 				way.mutate(f.web)
 				kind.build(f)
 				if f.slice != nil && f.web.Labels != nil {
-					f.slice.Labels[delegation.LabelEndpointControllerName] = custom
+					f.slice.Labels[wellknown.LabelEndpointControllerName] = custom
 				}
 				rep := Check(ctx, NewInventory(f.objects()), Config{})
 				var got []string
@@ -176,9 +176,9 @@ func TestSelectorlessHint(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture()
-			f.web.Labels = map[string]string{delegation.LabelEndpointControllerName: custom}
+			f.web.Labels = map[string]string{wellknown.LabelEndpointControllerName: custom}
 			f.web.Spec.Selector = tc.selector
-			f.slice.Labels[delegation.LabelEndpointControllerName] = custom
+			f.slice.Labels[wellknown.LabelEndpointControllerName] = custom
 			rep := Check(ctx, NewInventory(f.objects()), Config{})
 			hint := false
 			for _, fd := range rep.Findings {

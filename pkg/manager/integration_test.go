@@ -43,8 +43,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/testenv"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -303,9 +303,9 @@ func TestManagerServesAndReconciles(t *testing.T) {
 			t.Fatal(err)
 		}
 		if value == nil {
-			delete(svc.Labels, delegation.LabelEndpointControllerName)
+			delete(svc.Labels, wellknown.LabelEndpointControllerName)
 		} else {
-			svc.Labels = map[string]string{delegation.LabelEndpointControllerName: *value}
+			svc.Labels = map[string]string{wellknown.LabelEndpointControllerName: *value}
 		}
 		if _, err := env.Client.CoreV1().Services(ns).Update(t.Context(), svc, metav1.UpdateOptions{}); err != nil {
 			t.Fatal(err)
@@ -432,7 +432,7 @@ func TestShippedRBAC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc.Labels = map[string]string{delegation.LabelEndpointControllerName: "custom-ctrl.example.com"}
+	svc.Labels = map[string]string{wellknown.LabelEndpointControllerName: "custom-ctrl.example.com"}
 	if _, err := env.Client.CoreV1().Services(ns).Update(t.Context(), svc, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -35,10 +35,7 @@ import (
 	_ "k8s.io/component-base/logs/json/register"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
-	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
-	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
-	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Defaults of the flags. Where kube-controller-manager (KCM) has the flag,
@@ -100,7 +97,7 @@ const (
 // ExternalEndpointController is the KEP-4770 feature gate (alpha and off in
 // the KEP; on by default in slicekit). With it off the Service label
 // service.kubernetes.io/endpoint-controller-name is ignored.
-const ExternalEndpointController featuregate.Feature = delegation.FeatureGate
+const ExternalEndpointController featuregate.Feature = wellknown.ExternalEndpointController
 
 // SelectorRemovalCleanup is the feature gate (beta, default on) by which
 // slicekit's EndpointSlice and Endpoints controllers delete what they wrote
@@ -108,7 +105,7 @@ const ExternalEndpointController featuregate.Feature = delegation.FeatureGate
 // the mirroring controller does not mirror the Endpoints controller's
 // leftover (kubernetes#118376; pkg/controllers/selectorless). Off:
 // kube-controller-manager's behaviour.
-const SelectorRemovalCleanup featuregate.Feature = selectorless.FeatureGate
+const SelectorRemovalCleanup featuregate.Feature = wellknown.SelectorRemovalCleanup
 
 // serviceAccountNamespaceFile holds the namespace of the Pod slicekit runs
 // in; a variable for tests.
@@ -187,12 +184,12 @@ type ControllerOptions struct {
 func NewControllerOptions() *ControllerOptions {
 	return &ControllerOptions{
 		Controllers:                    []string{"*"},
-		ControllerName:                 endpointslice.DefaultControllerName,
+		ControllerName:                 wellknown.EndpointSliceControllerName,
 		ConcurrentServiceEndpointSyncs: DefaultConcurrentServiceEndpointSyncs,
 		MaxEndpointsPerSlice:           DefaultMaxEndpointsPerSlice,
 		FeatureGates:                   NewFeatureGate(),
 
-		SecondaryNetworkControllerName:          secondarynetwork.DefaultControllerName,
+		SecondaryNetworkControllerName:          wellknown.SecondaryNetworkControllerName,
 		MirroringMaxEndpointsPerSubset:          1000,
 		MirroringConcurrentServiceEndpointSyncs: 5,
 		ConcurrentEndpointSyncs:                 5,

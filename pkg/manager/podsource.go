@@ -22,9 +22,9 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
-	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // SecondaryNetworkControllerName is the --controllers name of the
@@ -100,7 +100,7 @@ func (o *ControllerOptions) validatePodSource(enabled []string) []error {
 	// slicekit check, package controllerflags).
 	names := []controllerflags.Name{{Flag: "--controller-name", Value: o.ControllerName}}
 	if slices.Contains(enabled, MirroringControllerName) {
-		names = append(names, controllerflags.Name{Flag: "the mirroring controller's managed-by value", Value: mirroring.DefaultControllerName})
+		names = append(names, controllerflags.Name{Flag: "the mirroring controller's managed-by value", Value: wellknown.MirroringControllerName})
 	}
 	if slices.Contains(enabled, SecondaryNetworkControllerName) {
 		names = append(names, controllerflags.Name{Flag: "--secondary-network-controller-name", Value: o.SecondaryNetworkControllerName})

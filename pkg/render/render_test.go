@@ -28,8 +28,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/slicekit/slicekit/internal/casefile"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // renderBackend runs a regression case through Render, offline, as
@@ -306,7 +306,7 @@ func TestRenderNamesAreDeterministic(t *testing.T) {
 
 func TestRenderOptions(t *testing.T) {
 	labelled := func(svc *corev1.Service) {
-		svc.Labels = map[string]string{delegation.LabelEndpointControllerName: "custom-ctrl.example.com"}
+		svc.Labels = map[string]string{wellknown.LabelEndpointControllerName: "custom-ctrl.example.com"}
 	}
 	for _, tc := range []struct {
 		name   string

@@ -44,8 +44,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/slicekit/slicekit/internal/testenv"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const waitTimeout = 60 * time.Second
@@ -398,11 +398,11 @@ func workload(t *testing.T, client kubernetes.Interface, ns string) {
 		t.Fatal(err)
 	}
 	service("secondary", map[string]string{"app": "secondary"},
-		map[string]string{delegation.LabelEndpointControllerName: "secondary.example.com"},
+		map[string]string{wellknown.LabelEndpointControllerName: "secondary.example.com"},
 		map[string]string{"k8s.v1.cni.cncf.io/service-network": "net1"})
 	pod("secondary-1", "secondary", "10.244.0.3", map[string]string{"k8s.v1.cni.cncf.io/network-status": string(status)})
 
 	service("storage", map[string]string{"app": "storage"},
-		map[string]string{delegation.LabelEndpointControllerName: "storage-ips.example.com"}, nil)
+		map[string]string{wellknown.LabelEndpointControllerName: "storage-ips.example.com"}, nil)
 	pod("storage-1", "storage", "10.244.0.4", map[string]string{"example.com/storage-ips": "10.9.0.4"})
 }

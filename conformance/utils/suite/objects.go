@@ -35,7 +35,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/check"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // ctx returns a context bounded by the APICall timeout, cancelled with
@@ -117,7 +117,7 @@ func (s *ConformanceTestSuite) ServeLabels() map[string]string {
 	if s.SupportsFeature(SupportDefaultController) {
 		return nil
 	}
-	return map[string]string{delegation.LabelEndpointControllerName: s.ControllerName}
+	return map[string]string{wellknown.LabelEndpointControllerName: s.ControllerName}
 }
 
 // ReadManifests reads and strictly decodes fixtures from ManifestFS (the
@@ -195,7 +195,7 @@ func (s *ConformanceTestSuite) CreateService(t *testing.T, ns string, svc *corev
 	t.Helper()
 	svc = svc.DeepCopy()
 	svc.Namespace = ns
-	_, labelled := svc.Labels[delegation.LabelEndpointControllerName]
+	_, labelled := svc.Labels[wellknown.LabelEndpointControllerName]
 	if !labelled && svc.Annotations[AnnotationServe] != "false" {
 		for k, v := range s.ServeLabels() {
 			if svc.Labels == nil {

@@ -33,7 +33,7 @@ import (
 
 	"github.com/slicekit/slicekit/conformance/utils/config"
 	"github.com/slicekit/slicekit/conformance/utils/suite"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // fakeClient is a fake clientset that honours generateName.
@@ -173,9 +173,9 @@ func TestApplyManifestsStatusSubresource(t *testing.T) {
 		labels[n] = svc.Labels
 	}
 	wantLabels := map[string]map[string]string{
-		"web":   {delegation.LabelEndpointControllerName: "ctrl.example.com"},
+		"web":   {wellknown.LabelEndpointControllerName: "ctrl.example.com"},
 		"plain": nil,
-		"other": {delegation.LabelEndpointControllerName: "someone"},
+		"other": {wellknown.LabelEndpointControllerName: "someone"},
 	}
 	if d := cmp.Diff(wantLabels, labels); d != "" {
 		t.Errorf("Service labels (-want +got):\n%s", d)

@@ -36,8 +36,8 @@ import (
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const profiles = `
@@ -97,7 +97,7 @@ func TestSyncService(t *testing.T) {
 
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "svc", UID: "uid-svc",
-			Labels: map[string]string{delegation.LabelEndpointControllerName: "storage.example.com"}},
+			Labels: map[string]string{wellknown.LabelEndpointControllerName: "storage.example.com"}},
 		Spec: corev1.ServiceSpec{
 			ClusterIP: corev1.ClusterIPNone, IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol},
 			Selector: map[string]string{"app": "a"},
@@ -182,7 +182,7 @@ func TestSyncService(t *testing.T) {
 	}
 
 	svc = svc.DeepCopy()
-	svc.Labels[delegation.LabelEndpointControllerName] = "v6.example.com"
+	svc.Labels[wellknown.LabelEndpointControllerName] = "v6.example.com"
 	sync()
 	sync()
 	want = []string{

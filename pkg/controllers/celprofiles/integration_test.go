@@ -39,9 +39,9 @@ import (
 
 	"github.com/slicekit/slicekit/internal/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -86,7 +86,7 @@ func TestCELProfilesLive(t *testing.T) {
 	})
 
 	if _, err := client.CoreV1().Services(ns).Create(ctx, &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Name: "svc", Labels: map[string]string{delegation.LabelEndpointControllerName: "storage.example.com"}},
+		ObjectMeta: metav1.ObjectMeta{Name: "svc", Labels: map[string]string{wellknown.LabelEndpointControllerName: "storage.example.com"}},
 		Spec: corev1.ServiceSpec{Selector: map[string]string{"app": "a"},
 			Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080)}}},
 	}, metav1.CreateOptions{}); err != nil {
@@ -159,7 +159,7 @@ func TestCELProfilesLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	delete(svc.Labels, delegation.LabelEndpointControllerName)
+	delete(svc.Labels, wellknown.LabelEndpointControllerName)
 	if _, err := client.CoreV1().Services(ns).Update(ctx, svc, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -16,28 +16,16 @@ package delegation
 
 import (
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
-
-// LabelEndpointControllerName is the KEP-4770 Service label
-// service.kubernetes.io/endpoint-controller-name. Its presence on a Service,
-// with any value including "", hands the Service's endpoints (Endpoints and
-// EndpointSlices) to the controller the value names (spec rule (a)1; the
-// KEP's branch spells it LabelServiceEndpointControllerName in
-// pkg/controller/apis/well_known_labels.go).
-const LabelEndpointControllerName = "service.kubernetes.io/endpoint-controller-name"
-
-// FeatureGate is the name of the KEP-4770 feature gate
-// (ExternalEndpointController, alpha and off by default in the KEP; slicekit
-// enables it by default). With the gate off the label is ignored (rule
-// (a)9).
-const FeatureGate = "ExternalEndpointController"
 
 // Delegated reports whether svc is left to another endpoint controller, so
 // that the controller called selfName must not write Endpoints or
 // EndpointSlices for it and should remove the ones it wrote.
 //
 // It returns true when gateEnabled is true, svc carries
-// LabelEndpointControllerName (with any value, even "": rule (a)1,
+// wellknown.LabelEndpointControllerName (with any value, even "": rule (a)1,
 // presence-only) and that value is not selfName. A change of the value from
 // one foreign controller to another keeps the Service delegated (rule (a)6).
 // A Service labelled with selfName is handled like an unlabelled one. With
@@ -52,7 +40,7 @@ func Delegated(svc *corev1.Service, selfName string, gateEnabled bool) bool {
 	if !gateEnabled || svc == nil {
 		return false
 	}
-	v, ok := svc.Labels[LabelEndpointControllerName]
+	v, ok := svc.Labels[wellknown.LabelEndpointControllerName]
 	if !ok {
 		return false
 	}

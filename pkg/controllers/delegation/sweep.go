@@ -25,6 +25,8 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // DelegatedExcept is Delegated for a controller that also answers to the
@@ -34,7 +36,7 @@ func DelegatedExcept(svc *corev1.Service, selfName string, gateEnabled bool, acc
 	if !Delegated(svc, selfName, gateEnabled) {
 		return false
 	}
-	return !slices.Contains(accepted, svc.Labels[LabelEndpointControllerName])
+	return !slices.Contains(accepted, svc.Labels[wellknown.LabelEndpointControllerName])
 }
 
 // SweepDelegated is the start-up sweep of a controller that writes

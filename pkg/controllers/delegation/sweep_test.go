@@ -24,6 +24,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestDelegatedExcept(t *testing.T) {
@@ -39,10 +41,10 @@ func TestDelegatedExcept(t *testing.T) {
 		want bool
 	}{
 		{"unlabelled", svc(nil), true, false},
-		{"labelled for another", svc(map[string]string{LabelEndpointControllerName: "other"}), true, true},
-		{"labelled with an accepted name", svc(map[string]string{LabelEndpointControllerName: accepted[0]}), true, false},
-		{"labelled with our name", svc(map[string]string{LabelEndpointControllerName: self}), true, false},
-		{"gate off", svc(map[string]string{LabelEndpointControllerName: "other"}), false, false},
+		{"labelled for another", svc(map[string]string{wellknown.LabelEndpointControllerName: "other"}), true, true},
+		{"labelled with an accepted name", svc(map[string]string{wellknown.LabelEndpointControllerName: accepted[0]}), true, false},
+		{"labelled with our name", svc(map[string]string{wellknown.LabelEndpointControllerName: self}), true, false},
+		{"gate off", svc(map[string]string{wellknown.LabelEndpointControllerName: "other"}), false, false},
 	}
 	for _, tc := range tests {
 		if got := DelegatedExcept(tc.svc, self, tc.gate, accepted); got != tc.want {
@@ -60,7 +62,7 @@ func TestSweepDelegated(t *testing.T) {
 		return &discovery.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name,
 			Labels: map[string]string{discovery.LabelServiceName: service, discovery.LabelManagedBy: managedBy}}}
 	}
-	delegatedLabel := map[string]string{LabelEndpointControllerName: "other"}
+	delegatedLabel := map[string]string{wellknown.LabelEndpointControllerName: "other"}
 	client := fake.NewClientset(
 		svc("delegated", delegatedLabel), svc("mine", nil), svc("foreign-only", delegatedLabel),
 		slice("d-1", "delegated", self), slice("d-2", "delegated", self),

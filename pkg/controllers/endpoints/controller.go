@@ -30,6 +30,7 @@ import (
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // queueName names the Service queue in workqueue metrics (KCM). Both
@@ -107,7 +108,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		staleEndpoints: newStaleEndpointsTracker(),
 		triggerTimes:   servicepods.NewTriggerTimeTracker(),
 	}
-	c.events = controllerkit.NewEvents(ctx, opts.EventRecorder, ControllerName)
+	c.events = controllerkit.NewEvents(ctx, opts.EventRecorder, wellknown.EndpointsControllerName)
 	var wqMetrics workqueue.MetricsProvider
 	if opts.Registerer != nil {
 		if c.removals, err = selectorless.NewRemovalMetrics(opts.Registerer, "endpoint_controller", SelectorRemovalMetricName,

@@ -32,6 +32,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/memapi"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const ns = "ns-a"
@@ -224,6 +225,6 @@ func customEndpoints(name string, ips ...string) *corev1.Endpoints {
 // ownEndpoints is an Endpoints object as this controller writes it.
 func ownEndpoints(name string, ips ...string) *corev1.Endpoints {
 	ep := customEndpoints(name, ips...)
-	ep.Labels = map[string]string{LabelManagedBy: ControllerName}
+	ep.Labels = map[string]string{wellknown.LabelEndpointsManagedBy: wellknown.EndpointsControllerName}
 	return ep
 }

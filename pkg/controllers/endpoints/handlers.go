@@ -22,6 +22,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Event handlers only compute keys and queue them; syncs re-read the
@@ -83,10 +84,10 @@ func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
 // labelled, with the gate on, with a value that is neither this
 // controller's name nor one of Options.AcceptedControllerNames.
 func (c *Controller) delegated(svc *corev1.Service) bool {
-	return delegation.DelegatedExcept(svc, ControllerName, c.gate, c.opts.AcceptedControllerNames)
+	return delegation.DelegatedExcept(svc, wellknown.EndpointsControllerName, c.gate, c.opts.AcceptedControllerNames)
 }
 
 // ownedByUs reports whether ep carries this controller's managed-by label.
 func ownedByUs(ep *corev1.Endpoints) bool {
-	return ep.Labels[LabelManagedBy] == ControllerName
+	return ep.Labels[wellknown.LabelEndpointsManagedBy] == wellknown.EndpointsControllerName
 }

@@ -33,8 +33,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/testenv"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/endpoints"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -147,7 +147,7 @@ func TestEndpointsController(t *testing.T) {
 
 	// Hand-written Endpoints that KCM would delete at its next start: one
 	// for a labelled selectorless Service (Knative), one with no Service.
-	if _, err := client.CoreV1().Services(ns).Create(ctx, service("knative", map[string]string{delegation.LabelEndpointControllerName: "serving.knative.dev"}, nil), metav1.CreateOptions{}); err != nil {
+	if _, err := client.CoreV1().Services(ns).Create(ctx, service("knative", map[string]string{wellknown.LabelEndpointControllerName: "serving.knative.dev"}, nil), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	custom := map[string]*corev1.Endpoints{}
@@ -164,7 +164,7 @@ func TestEndpointsController(t *testing.T) {
 	}
 	// A leftover of this controller (managed-by label) whose Service is gone.
 	if _, err := client.CoreV1().Endpoints(ns).Create(ctx, &corev1.Endpoints{
-		ObjectMeta: metav1.ObjectMeta{Name: "leftover", Labels: map[string]string{endpoints.LabelManagedBy: endpoints.ControllerName}},
+		ObjectMeta: metav1.ObjectMeta{Name: "leftover", Labels: map[string]string{wellknown.LabelEndpointsManagedBy: wellknown.EndpointsControllerName}},
 	}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestEndpointsController(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := client.CoreV1().Services(ns).Create(ctx, service("web-delegated",
-		map[string]string{delegation.LabelEndpointControllerName: "custom-ctrl.example.com"}, map[string]string{"app": "web"}), metav1.CreateOptions{}); err != nil {
+		map[string]string{wellknown.LabelEndpointControllerName: "custom-ctrl.example.com"}, map[string]string{"app": "web"}), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -190,7 +190,7 @@ func TestEndpointsController(t *testing.T) {
 				return false, err.Error()
 			}
 			got := addresses(ep)
-			if fmt.Sprint(got) != fmt.Sprint(want) || ep.Labels[endpoints.LabelManagedBy] != endpoints.ControllerName || ep.Labels["tier"] != "front" {
+			if fmt.Sprint(got) != fmt.Sprint(want) || ep.Labels[wellknown.LabelEndpointsManagedBy] != wellknown.EndpointsControllerName || ep.Labels["tier"] != "front" {
 				return false, fmt.Sprintf("addresses %v labels %v", got, ep.Labels)
 			}
 			return true, ""
@@ -219,9 +219,9 @@ func TestEndpointsController(t *testing.T) {
 				return err
 			}
 			if on {
-				s.Labels[delegation.LabelEndpointControllerName] = "custom-ctrl.example.com"
+				s.Labels[wellknown.LabelEndpointControllerName] = "custom-ctrl.example.com"
 			} else {
-				delete(s.Labels, delegation.LabelEndpointControllerName)
+				delete(s.Labels, wellknown.LabelEndpointControllerName)
 			}
 			_, err = client.CoreV1().Services(ns).Update(ctx, s, metav1.UpdateOptions{})
 			return err

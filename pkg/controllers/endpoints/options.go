@@ -24,17 +24,6 @@ import (
 )
 
 const (
-	// LabelManagedBy is the label by which Endpoints objects written by this
-	// controller (and by KCM's since v1.33, PR #130564) are recognised
-	// (KCM pkg/controller/endpoint LabelManagedBy).
-	LabelManagedBy = "endpoints.kubernetes.io/managed-by"
-
-	// ControllerName is the value of LabelManagedBy on Endpoints objects of
-	// this controller, its event source component, and the name a Service's
-	// KEP-4770 label must carry for this controller to keep writing its
-	// Endpoints (KCM pkg/controller/endpoint ControllerName).
-	ControllerName = "endpoint-controller"
-
 	// MaxCapacity is the most addresses (ready and not ready) written into
 	// one Endpoints object; beyond it the addresses are truncated and the
 	// object is annotated endpoints.kubernetes.io/over-capacity: truncated
@@ -67,15 +56,15 @@ type Options struct {
 
 	// ExternalEndpointController is the KEP-4770 feature gate: when true, a
 	// Service labelled service.kubernetes.io/endpoint-controller-name with a
-	// value other than ControllerName gets no Endpoints object from this
-	// controller, and the one it wrote (carrying LabelManagedBy) is deleted;
+	// value other than wellknown.EndpointsControllerName gets no Endpoints object from this
+	// controller, and the one it wrote (carrying wellknown.LabelEndpointsManagedBy) is deleted;
 	// when false the label is ignored (rule (a)9). nil means true.
 	ExternalEndpointController *bool
 
 	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
 	// (pkg/controllers/selectorless): when true, the Endpoints object of a
 	// Service that has no selector or is of type ExternalName is deleted if
-	// it carries LabelManagedBy=ControllerName (never one without it: that
+	// it carries wellknown.LabelEndpointsManagedBy=wellknown.EndpointsControllerName (never one without it: that
 	// is hand-written), with a UID precondition, a Normal EndpointsRemoved
 	// event naming the reason and the counter
 	// endpoint_controller_selector_removal_deleted_endpoints_total
@@ -98,7 +87,7 @@ type Options struct {
 
 	// EventRecorder records the controller's events. nil means New builds
 	// an event broadcaster that Run connects to the API server through the
-	// client, with source component ControllerName (as KCM does).
+	// client, with source component wellknown.EndpointsControllerName (as KCM does).
 	EventRecorder record.EventRecorder
 }
 

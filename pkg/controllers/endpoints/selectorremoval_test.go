@@ -21,7 +21,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // TestSelectorRemoval covers the fault class of kubernetes#118376 for the
@@ -44,7 +44,7 @@ func TestSelectorRemoval(t *testing.T) {
 		}, "ExternalName"},
 		{"selector removed while labelled for this stack", func(s *corev1.Service) {
 			s.Spec.Selector = nil
-			withLabel(delegation.LabelEndpointControllerName, "stack.example.com")(s)
+			withLabel(wellknown.LabelEndpointControllerName, "stack.example.com")(s)
 		}, "no selector"},
 	}
 	for _, way := range ways {
@@ -81,7 +81,7 @@ func TestSelectorRemoval(t *testing.T) {
 				if tc.ep.Labels == nil {
 					return // a hand-written object is replaced only by a write of ours; not this test's point
 				}
-				if ep == nil || len(ep.Subsets) != 1 || ep.Subsets[0].Addresses[0].IP != "10.0.0.1" || ep.Labels[LabelManagedBy] != ControllerName {
+				if ep == nil || len(ep.Subsets) != 1 || ep.Subsets[0].Addresses[0].IP != "10.0.0.1" || ep.Labels[wellknown.LabelEndpointsManagedBy] != wellknown.EndpointsControllerName {
 					t.Errorf("after the selector came back: %+v", ep)
 				}
 			})

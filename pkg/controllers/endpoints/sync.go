@@ -34,10 +34,10 @@ import (
 	netutils "k8s.io/utils/net"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	sourceendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Event reasons recorded on Endpoints objects (KCM's) and Services.
@@ -230,7 +230,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	} else {
 		delete(desired.Labels, corev1.IsHeadlessService)
 	}
-	desired.Labels[LabelManagedBy] = ControllerName
+	desired.Labels[wellknown.LabelEndpointsManagedBy] = wellknown.EndpointsControllerName
 
 	logger.V(4).Info("Update endpoints", "service", klog.KObj(service), "readyEndpoints", totalReady, "notreadyEndpoints", totalNotReady)
 	var updated *corev1.Endpoints
@@ -475,12 +475,12 @@ func subsetsEqualIgnoreResourceVersion(a, b []corev1.EndpointSubset) bool {
 // controller's managed-by label and otherwise equal svcLabels, ignoring
 // service.kubernetes.io/headless (KCM).
 func labelsCorrectForEndpoints(epLabels, svcLabels map[string]string) bool {
-	if epLabels[LabelManagedBy] != ControllerName {
+	if epLabels[wellknown.LabelEndpointsManagedBy] != wellknown.EndpointsControllerName {
 		return false
 	}
 	skipped := 0
 	for k, v := range epLabels {
-		if k == corev1.IsHeadlessService || k == LabelManagedBy {
+		if k == corev1.IsHeadlessService || k == wellknown.LabelEndpointsManagedBy {
 			skipped++
 		} else if sv, exists := svcLabels[k]; !exists || sv != v {
 			return false
@@ -503,7 +503,7 @@ func (c *Controller) deleteOwnEndpoints(ctx context.Context, namespace, name str
 		return false, fmt.Errorf("getting Endpoints %s/%s: %w", namespace, name, err)
 	}
 	if !ownedByUs(ep) {
-		klog.FromContext(ctx).V(4).Info("Leaving Endpoints not managed by this controller", "endpoints", klog.KObj(ep), "managedBy", ep.Labels[LabelManagedBy])
+		klog.FromContext(ctx).V(4).Info("Leaving Endpoints not managed by this controller", "endpoints", klog.KObj(ep), "managedBy", ep.Labels[wellknown.LabelEndpointsManagedBy])
 		return false, nil
 	}
 	uid := ep.UID
@@ -527,11 +527,11 @@ func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
 	c.triggerTimes.DeleteService(svc.Namespace, svc.Name)
 	c.staleEndpoints.Delete(svc.Namespace, svc.Name)
 	if deleted {
-		target := svc.Labels[delegation.LabelEndpointControllerName]
+		target := svc.Labels[wellknown.LabelEndpointControllerName]
 		klog.FromContext(ctx).Info("Deleted Endpoints of a Service delegated to another endpoint controller", "service", klog.KObj(svc), "delegatedTo", target)
 		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
 			"Deleted Endpoints managed by %s: the Service is delegated to endpoint controller %q by label %s",
-			ControllerName, target, delegation.LabelEndpointControllerName)
+			wellknown.EndpointsControllerName, target, wellknown.LabelEndpointControllerName)
 	}
 	return nil
 }
@@ -553,7 +553,7 @@ func (c *Controller) removeForSelector(ctx context.Context, svc *corev1.Service,
 		c.removals.Add(reason, 1)
 		klog.FromContext(ctx).Info("Deleted Endpoints of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason)
 		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
-			"Deleted Endpoints managed by %s: %s (%s)", ControllerName, why, selectorless.UpstreamIssue)
+			"Deleted Endpoints managed by %s: %s (%s)", wellknown.EndpointsControllerName, why, selectorless.UpstreamIssue)
 	}
 	return nil
 }
@@ -570,7 +570,7 @@ func (c *Controller) Keys() ([]string, error) {
 	for _, s := range services {
 		set[s.Namespace+"/"+s.Name] = true
 	}
-	eps, err := c.endpointsLister.List(labels.Set{LabelManagedBy: ControllerName}.AsSelectorPreValidated())
+	eps, err := c.endpointsLister.List(labels.Set{wellknown.LabelEndpointsManagedBy: wellknown.EndpointsControllerName}.AsSelectorPreValidated())
 	if err != nil {
 		return nil, fmt.Errorf("listing Endpoints: %w", err)
 	}

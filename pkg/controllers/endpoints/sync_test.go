@@ -27,7 +27,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestSyncServiceCreatesEndpoints(t *testing.T) {
@@ -51,7 +51,7 @@ func TestSyncServiceCreatesEndpoints(t *testing.T) {
 	if diff := cmp.Diff(want, ep.Subsets); diff != "" {
 		t.Errorf("subsets (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]string{"app": "web", LabelManagedBy: ControllerName}, ep.Labels); diff != "" {
+	if diff := cmp.Diff(map[string]string{"app": "web", wellknown.LabelEndpointsManagedBy: wellknown.EndpointsControllerName}, ep.Labels); diff != "" {
 		t.Errorf("labels (-want +got):\n%s", diff)
 	}
 	if _, ok := ep.Annotations[corev1.EndpointsLastChangeTriggerTime]; !ok {
@@ -94,17 +94,17 @@ func TestSyncServiceVariants(t *testing.T) {
 			s.Spec.ClusterIP = corev1.ClusterIPNone
 			s.Spec.Ports = nil
 		}), pods: []*corev1.Pod{pod("p1", true, "10.0.0.1")}, wantReady: []string{"10.0.0.1"},
-			wantLabel: map[string]string{corev1.IsHeadlessService: "", LabelManagedBy: ControllerName}},
+			wantLabel: map[string]string{corev1.IsHeadlessService: "", wellknown.LabelEndpointsManagedBy: wellknown.EndpointsControllerName}},
 		{name: "ExternalName: nothing", svc: service("svc", func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName }),
 			pods: []*corev1.Pod{pod("p1", true, "10.0.0.1")}, noObject: true},
 		{name: "selectorless: nothing", svc: service("svc", func(s *corev1.Service) { s.Spec.Selector = nil }),
 			pods: []*corev1.Pod{pod("p1", true, "10.0.0.1")}, noObject: true},
-		{name: "gate off: the KEP label is ignored and copied", svc: service("svc", withLabel(delegation.LabelEndpointControllerName, "x")),
+		{name: "gate off: the KEP label is ignored and copied", svc: service("svc", withLabel(wellknown.LabelEndpointControllerName, "x")),
 			pods: []*corev1.Pod{pod("p1", true, "10.0.0.1")}, wantReady: []string{"10.0.0.1"},
-			wantLabel: map[string]string{delegation.LabelEndpointControllerName: "x", LabelManagedBy: ControllerName}},
-		{name: "accepted: label naming an accepted controller name", svc: service("svc", withLabel(delegation.LabelEndpointControllerName, "slicekit")),
+			wantLabel: map[string]string{wellknown.LabelEndpointControllerName: "x", wellknown.LabelEndpointsManagedBy: wellknown.EndpointsControllerName}},
+		{name: "accepted: label naming an accepted controller name", svc: service("svc", withLabel(wellknown.LabelEndpointControllerName, "slicekit")),
 			pods: []*corev1.Pod{pod("p1", true, "10.0.0.1")}, wantReady: []string{"10.0.0.1"}},
-		{name: "label naming this controller: not delegated", svc: service("svc", withLabel(delegation.LabelEndpointControllerName, ControllerName)),
+		{name: "label naming this controller: not delegated", svc: service("svc", withLabel(wellknown.LabelEndpointControllerName, wellknown.EndpointsControllerName)),
 			pods: []*corev1.Pod{pod("p1", true, "10.0.0.1")}, wantReady: []string{"10.0.0.1"}},
 	}
 	for _, tc := range tests {
@@ -225,7 +225,7 @@ func TestSyncServiceStaleCache(t *testing.T) {
 // TestDeletion covers O3/E9: only Endpoints carrying this controller's
 // managed-by label are deleted, when the Service is missing or delegated.
 func TestDeletion(t *testing.T) {
-	delegated := service("svc", withLabel(delegation.LabelEndpointControllerName, "custom-ctrl.example.com"))
+	delegated := service("svc", withLabel(wellknown.LabelEndpointControllerName, "custom-ctrl.example.com"))
 	tests := []struct {
 		name      string
 		objs      []runtime.Object
@@ -237,12 +237,12 @@ func TestDeletion(t *testing.T) {
 		{"delegated, own Endpoints: deleted", []runtime.Object{delegated, pod("p1", true, "10.0.0.1"), ownEndpoints("svc", "10.0.0.1")}, true,
 			"Normal EndpointsHandedOver Deleted Endpoints managed by endpoint-controller"},
 		{"delegated selectorless with custom Endpoints: kept (E9)", []runtime.Object{
-			service("svc", withLabel(delegation.LabelEndpointControllerName, "knative"), func(s *corev1.Service) { s.Spec.Selector = nil }),
+			service("svc", withLabel(wellknown.LabelEndpointControllerName, "knative"), func(s *corev1.Service) { s.Spec.Selector = nil }),
 			customEndpoints("svc", "10.0.0.1")}, false, ""},
 		{"delegated with custom Endpoints of another manager: kept", []runtime.Object{delegated, pod("p1", true, "10.0.0.1"),
 			func() *corev1.Endpoints {
 				e := customEndpoints("svc", "10.0.1.1")
-				e.Labels = map[string]string{LabelManagedBy: "custom"}
+				e.Labels = map[string]string{wellknown.LabelEndpointsManagedBy: "custom"}
 				return e
 			}()}, false, ""},
 	}
@@ -270,7 +270,7 @@ func TestDeletion(t *testing.T) {
 func TestDelegationRoundTrip(t *testing.T) {
 	f := newFixture(t, Options{}, service("svc"), pod("p1", true, "10.0.0.1"))
 	f.mustSync("svc")
-	f.put(service("svc", withLabel(delegation.LabelEndpointControllerName, "x")))
+	f.put(service("svc", withLabel(wellknown.LabelEndpointControllerName, "x")))
 	f.mustSync("svc")
 	if f.endpoints("svc") != nil {
 		t.Fatal("Endpoints kept after the label was added")
@@ -289,7 +289,7 @@ func TestDelegationRoundTrip(t *testing.T) {
 }
 
 func TestOnEndpointsAdd(t *testing.T) {
-	f := newFixture(t, Options{}, service("svc"), service("del", withLabel(delegation.LabelEndpointControllerName, "x")))
+	f := newFixture(t, Options{}, service("svc"), service("del", withLabel(wellknown.LabelEndpointControllerName, "x")))
 	for _, tc := range []struct {
 		ep   *corev1.Endpoints
 		want bool

@@ -42,6 +42,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // TestNewOptions covers defaults and validation.
@@ -77,7 +78,7 @@ func TestNewOptions(t *testing.T) {
 			if c.ControllerName() != o.ControllerName || c.ManagedBy() != o.ControllerName || c.Ownership() != slicecontroller.DropIn(o.ControllerName, true) || !c.TopologyHints() {
 				t.Errorf("controller: name=%q managedBy=%q ownership=%+v topology=%v", c.ControllerName(), c.ManagedBy(), c.Ownership(), c.TopologyHints())
 			}
-			if tc.opts.ControllerName == "" && o.ControllerName != DefaultControllerName {
+			if tc.opts.ControllerName == "" && o.ControllerName != wellknown.EndpointSliceControllerName {
 				t.Errorf("ControllerName = %q", o.ControllerName)
 			}
 			if o.MaxEndpointsPerSlice != 100 || !o.gateEnabled() || o.ConflictReportInterval != DefaultConflictReportInterval {
@@ -113,7 +114,7 @@ func TestNewOptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Ownership() != slicecontroller.DropIn(DefaultControllerName, false) || c.TopologyHints() {
+		if c.Ownership() != slicecontroller.DropIn(wellknown.EndpointSliceControllerName, false) || c.TopologyHints() {
 			t.Errorf("ownership=%+v topology=%v, want gate and topology off", c.Ownership(), c.TopologyHints())
 		}
 	})

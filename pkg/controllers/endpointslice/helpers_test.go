@@ -25,7 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Test objects of the transform and Run tests (the controller's own tests
@@ -33,7 +33,7 @@ import (
 
 const (
 	testNS = "ns"
-	self   = DefaultControllerName
+	self   = wellknown.EndpointSliceControllerName
 	custom = "custom-ctrl.example.com"
 )
 
@@ -61,7 +61,7 @@ func labelled(value string) func(*corev1.Service) {
 		if s.Labels == nil {
 			s.Labels = map[string]string{}
 		}
-		s.Labels[delegation.LabelEndpointControllerName] = value
+		s.Labels[wellknown.LabelEndpointControllerName] = value
 	}
 }
 

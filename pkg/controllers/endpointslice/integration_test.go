@@ -49,14 +49,14 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/testenv"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 const (
-	self          = endpointslice.DefaultControllerName
+	self          = wellknown.EndpointSliceControllerName
 	custom        = "custom-ctrl.example.com"
 	pollInterval  = 100 * time.Millisecond
 	pollTimeout   = 60 * time.Second
@@ -229,12 +229,12 @@ func (it *itest) setServiceLabel(name string, value *string) {
 			return false, err
 		}
 		if value == nil {
-			delete(svc.Labels, delegation.LabelEndpointControllerName)
+			delete(svc.Labels, wellknown.LabelEndpointControllerName)
 		} else {
 			if svc.Labels == nil {
 				svc.Labels = map[string]string{}
 			}
-			svc.Labels[delegation.LabelEndpointControllerName] = *value
+			svc.Labels[wellknown.LabelEndpointControllerName] = *value
 		}
 		_, err = it.client.CoreV1().Services(it.ns).Update(it.ctx, svc, metav1.UpdateOptions{})
 		return err == nil, err
@@ -401,7 +401,7 @@ func TestIntegrationCreateLabelled(t *testing.T) {
 	for _, value := range []string{custom, ""} {
 		name := "labelled" + fmt.Sprint(len(value))
 		before := c.syncs(t)
-		it.createService(name, map[string]string{delegation.LabelEndpointControllerName: value})
+		it.createService(name, map[string]string{wellknown.LabelEndpointControllerName: value})
 		c.waitSynced(it, before)
 		p := it.createPod(name, true)
 		it.setPodStatus(p, p.Status.PodIP, false)
@@ -461,7 +461,7 @@ func TestIntegrationRemoveLabel(t *testing.T) {
 	it := newITest(t)
 	c := it.start(endpointslice.Options{})
 	before := c.syncs(t)
-	svc := it.createService("web", map[string]string{delegation.LabelEndpointControllerName: custom})
+	svc := it.createService("web", map[string]string{wellknown.LabelEndpointControllerName: custom})
 	c.waitSynced(it, before)
 	p1 := it.createPod("web", true)
 	p2 := it.createPod("web", false)
@@ -472,7 +472,7 @@ func TestIntegrationRemoveLabel(t *testing.T) {
 	it.setServiceLabel("web", nil)
 	got := it.waitAddresses("web", podIPs(p1, p2))
 	for _, s := range got {
-		if _, ok := s.Labels[delegation.LabelEndpointControllerName]; ok {
+		if _, ok := s.Labels[wellknown.LabelEndpointControllerName]; ok {
 			t.Errorf("slice %s still carries the removed label", s.Name)
 		}
 	}
@@ -487,7 +487,7 @@ func TestIntegrationChangeValue(t *testing.T) {
 	it := newITest(t)
 	c := it.start(endpointslice.Options{})
 	before := c.syncs(t)
-	it.createService("web", map[string]string{delegation.LabelEndpointControllerName: "a.example.com"})
+	it.createService("web", map[string]string{wellknown.LabelEndpointControllerName: "a.example.com"})
 	it.createPod("web", true)
 	c.waitSynced(it, before)
 
@@ -512,12 +512,12 @@ func TestIntegrationChangeValue(t *testing.T) {
 func TestIntegrationGateOff(t *testing.T) {
 	it := newITest(t)
 	it.start(endpointslice.Options{ExternalEndpointController: ptr.To(false)})
-	it.createService("web", map[string]string{delegation.LabelEndpointControllerName: custom})
+	it.createService("web", map[string]string{wellknown.LabelEndpointControllerName: custom})
 	p := it.createPod("web", true)
 	got := it.waitAddresses("web", podIPs(p))
 	for _, s := range got {
-		if v, ok := s.Labels[delegation.LabelEndpointControllerName]; !ok || v != custom {
-			t.Errorf("slice %s label %s = %q (present %v), want %q", s.Name, delegation.LabelEndpointControllerName, v, ok, custom)
+		if v, ok := s.Labels[wellknown.LabelEndpointControllerName]; !ok || v != custom {
+			t.Errorf("slice %s label %s = %q (present %v), want %q", s.Name, wellknown.LabelEndpointControllerName, v, ok, custom)
 		}
 	}
 }
@@ -529,7 +529,7 @@ func TestIntegrationGateOff(t *testing.T) {
 func TestIntegrationRestartSweep(t *testing.T) {
 	it := newITest(t)
 	first := it.start(endpointslice.Options{ExternalEndpointController: ptr.To(false)})
-	svc := it.createService("web", map[string]string{delegation.LabelEndpointControllerName: custom})
+	svc := it.createService("web", map[string]string{wellknown.LabelEndpointControllerName: custom})
 	p := it.createPod("web", true)
 	it.waitAddresses("web", podIPs(p))
 	foreign := it.createForeignSlice(svc, custom, custom, p.Status.PodIP)

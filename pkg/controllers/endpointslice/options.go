@@ -22,16 +22,10 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
-	// DefaultControllerName is the default managed-by value
-	// (endpointslice.kubernetes.io/managed-by) and field manager of this
-	// controller: KCM's ControllerName, so that the slices KCM wrote are
-	// adopted as they are (KCM endpointslice_controller.go ControllerName,
-	// behaviour C3).
-	DefaultControllerName = "endpointslice-controller.k8s.io"
-
 	// EventSourceComponent is the source component of the events this
 	// controller records when Options.EventRecorder is nil (KCM
 	// NewController: v1.EventSource{Component: "endpoint-slice-controller"}).
@@ -46,7 +40,7 @@ const (
 type Options struct {
 	// ControllerName is the managed-by value written on, and looked up in,
 	// every EndpointSlice of this controller, and the FieldManager of every
-	// write. It must be a valid label value. Default: DefaultControllerName.
+	// write. It must be a valid label value. Default: wellknown.EndpointSliceControllerName.
 	ControllerName string
 
 	// MaxEndpointsPerSlice is the most endpoints packed into one slice,
@@ -114,7 +108,7 @@ type Options struct {
 // validated by slicecontroller.New (New), which names every invalid one.
 func (o Options) complete() Options {
 	if o.ControllerName == "" {
-		o.ControllerName = DefaultControllerName
+		o.ControllerName = wellknown.EndpointSliceControllerName
 	}
 	if o.MaxEndpointsPerSlice == 0 {
 		o.MaxEndpointsPerSlice = reconciler.DefaultMaxEndpointsPerSlice

@@ -35,6 +35,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/memapi"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const ns = "ns-a"
@@ -156,7 +157,7 @@ func (f *fixture) slices(name string) []discovery.EndpointSlice {
 func (f *fixture) mirrored(name string) []discovery.EndpointSlice {
 	var out []discovery.EndpointSlice
 	for _, s := range f.slices(name) {
-		if s.Labels[discovery.LabelManagedBy] == DefaultControllerName {
+		if s.Labels[discovery.LabelManagedBy] == wellknown.MirroringControllerName {
 			out = append(out, s)
 		}
 	}

@@ -23,7 +23,7 @@ import (
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // queued returns the keys waiting in the queue (AddAfter delays are not
@@ -60,9 +60,9 @@ func TestHandlers(t *testing.T) {
 	leader.Annotations = map[string]string{resourcelock.LeaderElectionRecordAnnotationKey: "x"}
 	plain := service("svc")
 	withSel := service("svc", withSelector)
-	labelled := service("svc", withServiceLabel(delegation.LabelEndpointControllerName, "custom"))
-	labelledB := service("svc", withServiceLabel(delegation.LabelEndpointControllerName, "custom-b"))
-	ours := mirroredSlice("svc-m", ep, DefaultControllerName, "10.0.0.1")
+	labelled := service("svc", withServiceLabel(wellknown.LabelEndpointControllerName, "custom"))
+	labelledB := service("svc", withServiceLabel(wellknown.LabelEndpointControllerName, "custom-b"))
+	ours := mirroredSlice("svc-m", ep, wellknown.MirroringControllerName, "10.0.0.1")
 	ours.Generation = 1
 	foreign := mirroredSlice("svc-f", ep, "other", "10.0.0.1")
 	renamed := ours.DeepCopy()
@@ -123,7 +123,7 @@ func TestHandlers(t *testing.T) {
 // reconcileByPortMapping; E17).
 func TestUnchangedSliceIsTracked(t *testing.T) {
 	ep := endpointsObj("svc", subset([]string{"10.0.0.1"}, nil, httpPort()))
-	f := newFixture(t, Options{}, service("svc"), ep, mirroredSlice("svc-m", ep, DefaultControllerName, "10.0.0.1"))
+	f := newFixture(t, Options{}, service("svc"), ep, mirroredSlice("svc-m", ep, wellknown.MirroringControllerName, "10.0.0.1"))
 	f.mustSync("svc")
 	if w := f.writes(); len(w) != 0 {
 		t.Fatalf("up-to-date slice written: %v", w)
@@ -141,15 +141,15 @@ func TestSweepDelegated(t *testing.T) {
 	ep := endpointsObj("svc", subset([]string{"10.0.0.1"}, nil, httpPort()))
 	ep2 := endpointsObj("svc2", subset([]string{"10.0.0.2"}, nil, httpPort()))
 	f := newFixture(t, Options{},
-		service("svc", withServiceLabel(delegation.LabelEndpointControllerName, "x")), ep, mirroredSlice("svc-m", ep, DefaultControllerName, "10.0.0.1"),
-		service("svc2"), ep2, mirroredSlice("svc2-m", ep2, DefaultControllerName, "10.0.0.2"))
+		service("svc", withServiceLabel(wellknown.LabelEndpointControllerName, "x")), ep, mirroredSlice("svc-m", ep, wellknown.MirroringControllerName, "10.0.0.1"),
+		service("svc2"), ep2, mirroredSlice("svc2-m", ep2, wellknown.MirroringControllerName, "10.0.0.2"))
 	f.c.sweepDelegated(f.ctx)
 	if got := f.queued(); !equalStrings(got, []string{"ns-a/svc"}) {
 		t.Errorf("sweep queued %v, want [ns-a/svc]", got)
 	}
 	gateOff := false
 	f2 := newFixture(t, Options{ExternalEndpointController: &gateOff},
-		service("svc", withServiceLabel(delegation.LabelEndpointControllerName, "x")), ep, mirroredSlice("svc-m", ep, DefaultControllerName, "10.0.0.1"))
+		service("svc", withServiceLabel(wellknown.LabelEndpointControllerName, "x")), ep, mirroredSlice("svc-m", ep, wellknown.MirroringControllerName, "10.0.0.1"))
 	f2.c.sweepDelegated(f2.ctx)
 	if got := f2.queued(); len(got) != 0 {
 		t.Errorf("sweep with the gate off queued %v", got)
@@ -161,7 +161,7 @@ func TestSweepDelegated(t *testing.T) {
 func TestSyncAll(t *testing.T) {
 	ep := endpointsObj("svc", subset([]string{"10.0.0.1"}, nil, httpPort()))
 	gone := endpointsObj("gone", subset([]string{"10.0.0.9"}, nil, httpPort()))
-	f := newFixture(t, Options{}, service("svc"), ep, mirroredSlice("gone-m", gone, DefaultControllerName, "10.0.0.9"))
+	f := newFixture(t, Options{}, service("svc"), ep, mirroredSlice("gone-m", gone, wellknown.MirroringControllerName, "10.0.0.9"))
 	keys, err := f.c.Keys()
 	if err != nil {
 		t.Fatal(err)

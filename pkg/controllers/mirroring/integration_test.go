@@ -37,8 +37,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/testenv"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -124,7 +124,7 @@ func sortedIPs(m map[string]bool) []string {
 // ready) and the number of such slices.
 func mirrored(ctx context.Context, client kubernetes.Interface, ns, name string) (map[string]bool, []discovery.EndpointSlice, error) {
 	list, err := client.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{
-		LabelSelector: discovery.LabelServiceName + "=" + name + "," + discovery.LabelManagedBy + "=" + mirroring.DefaultControllerName,
+		LabelSelector: discovery.LabelServiceName + "=" + name + "," + discovery.LabelManagedBy + "=" + wellknown.MirroringControllerName,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -327,9 +327,9 @@ func TestKnativeScenario(t *testing.T) {
 				return err
 			}
 			if on {
-				s.Labels = map[string]string{delegation.LabelEndpointControllerName: "serving.knative.dev"}
+				s.Labels = map[string]string{wellknown.LabelEndpointControllerName: "serving.knative.dev"}
 			} else {
-				delete(s.Labels, delegation.LabelEndpointControllerName)
+				delete(s.Labels, wellknown.LabelEndpointControllerName)
 			}
 			_, err = client.CoreV1().Services(ns).Update(ctx, s, metav1.UpdateOptions{})
 			return err

@@ -25,16 +25,10 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
-	// DefaultControllerName is the default managed-by value
-	// (endpointslice.kubernetes.io/managed-by) of mirrored slices and the
-	// FieldManager of every write: KCM's, so that slices KCM mirrored are
-	// adopted as they are (pkg/controller/endpointslicemirroring
-	// endpointslicemirroring_controller.go ControllerName).
-	DefaultControllerName = "endpointslicemirroring-controller.k8s.io"
-
 	// EventSourceComponent is the source component of the events this
 	// controller records when Options.EventRecorder is nil (KCM NewController:
 	// v1.EventSource{Component: "endpoint-slice-mirroring-controller"}).
@@ -67,7 +61,7 @@ type Options struct {
 	// mirroring it. It must be a valid label value and must differ from the
 	// EndpointSlice controller's managed-by value (each controller lists
 	// and deletes the slices carrying its own). Default:
-	// DefaultControllerName.
+	// wellknown.MirroringControllerName.
 	ControllerName string
 
 	// MirroringMaxEndpointsPerSubset is the most addresses mirrored per
@@ -131,7 +125,7 @@ type Options struct {
 // every invalid field.
 func (o Options) complete() (Options, error) {
 	if o.ControllerName == "" {
-		o.ControllerName = DefaultControllerName
+		o.ControllerName = wellknown.MirroringControllerName
 	}
 	if o.MirroringMaxEndpointsPerSubset == 0 {
 		o.MirroringMaxEndpointsPerSubset = DefaultMaxEndpointsPerSubset

@@ -31,6 +31,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/memapi"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestOptionsComplete(t *testing.T) {
@@ -38,7 +39,7 @@ func TestOptionsComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ControllerName != DefaultControllerName || got.MirroringMaxEndpointsPerSubset != 1000 ||
+	if got.ControllerName != wellknown.MirroringControllerName || got.MirroringMaxEndpointsPerSubset != 1000 ||
 		got.MirroringConcurrentServiceEndpointSyncs != 5 || got.MirroringEndpointSliceUpdatesBatchPeriod != 0 || !got.gateEnabled() {
 		t.Errorf("defaults = %+v", got)
 	}
@@ -147,7 +148,7 @@ func TestRun(t *testing.T) {
 	waitSlices := func(want int) {
 		t.Helper()
 		err := wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
-			l, err := client.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{LabelSelector: discovery.LabelManagedBy + "=" + DefaultControllerName})
+			l, err := client.DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{LabelSelector: discovery.LabelManagedBy + "=" + wellknown.MirroringControllerName})
 			return err == nil && len(l.Items) == want, nil
 		})
 		if err != nil {

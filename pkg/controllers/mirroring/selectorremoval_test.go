@@ -21,6 +21,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // leftover is an Endpoints object as the Endpoints controller writes it.
@@ -54,7 +56,7 @@ func TestSelectorRemovalLeftover(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			objs := []runtime.Object{service("svc"), tc.ep}
 			if tc.existing {
-				objs = append(objs, mirroredSlice("svc-m1", tc.ep, DefaultControllerName, "10.0.0.1"))
+				objs = append(objs, mirroredSlice("svc-m1", tc.ep, wellknown.MirroringControllerName, "10.0.0.1"))
 			}
 			f := newFixture(t, Options{SelectorRemovalCleanup: tc.gate}, objs...)
 			f.mustSync("svc")

@@ -33,6 +33,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Event reasons. The Warning reasons are KCM's
@@ -229,14 +230,14 @@ func (c *Controller) deleteMirroredSlices(ctx context.Context, namespace, name s
 // filter achieved only through a synthetic delete event), and records a
 // Normal EndpointSlicesHandedOver event on the Service when it deleted any.
 func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
-	target := svc.Labels[delegation.LabelEndpointControllerName]
+	target := svc.Labels[wellknown.LabelEndpointControllerName]
 	deleted, err := c.deleteMirroredSlices(ctx, svc.Namespace, svc.Name)
 	if deleted > 0 {
 		klog.FromContext(ctx).Info("Deleted mirrored EndpointSlices of a Service delegated to another endpoint controller",
 			"service", klog.KObj(svc), "delegatedTo", target, "deleted", deleted)
 		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonHandedOver,
 			"Deleted %d EndpointSlice(s) managed by %s: the Service is delegated to endpoint controller %q by label %s",
-			deleted, c.opts.ControllerName, target, delegation.LabelEndpointControllerName)
+			deleted, c.opts.ControllerName, target, wellknown.LabelEndpointControllerName)
 	}
 	return err
 }
@@ -247,7 +248,7 @@ func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
 // written while the Service still had one: the Endpoints controller's
 // leftover, not hand-written endpoints (kubernetes#118376, case 34).
 func IsSelectorRemovalLeftover(ep *corev1.Endpoints) bool {
-	return ep != nil && ep.Labels[selectorless.EndpointsManagedByLabel] == selectorless.EndpointsControllerName
+	return ep != nil && ep.Labels[wellknown.LabelEndpointsManagedBy] == wellknown.EndpointsControllerName
 }
 
 // dropLeftover deletes the slices mirrored for a selector removal's
@@ -262,7 +263,7 @@ func (c *Controller) dropLeftover(ctx context.Context, svc *corev1.Service, ep *
 		klog.FromContext(ctx).Info("Deleted EndpointSlices mirrored from the Endpoints controller's leftover", "service", klog.KObj(svc), "deleted", deleted)
 		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
 			"Deleted %d EndpointSlice(s) managed by %s: Endpoints %s/%s carries %s=%s, it is the Endpoints controller's leftover from before the selector was removed (%s)",
-			deleted, c.opts.ControllerName, ep.Namespace, ep.Name, selectorless.EndpointsManagedByLabel, selectorless.EndpointsControllerName, selectorless.UpstreamIssue)
+			deleted, c.opts.ControllerName, ep.Namespace, ep.Name, wellknown.LabelEndpointsManagedBy, wellknown.EndpointsControllerName, selectorless.UpstreamIssue)
 	}
 	return err
 }

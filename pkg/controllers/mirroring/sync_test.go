@@ -27,8 +27,8 @@ import (
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // TestSyncEndpointsEligibility covers rule b1 and KEP-4770 rule (a)8: in
@@ -59,15 +59,15 @@ func TestSyncEndpointsEligibility(t *testing.T) {
 			return e
 		}()},
 		{
-			name: "delegated Service (KEP-4770)", svc: service("svc", withServiceLabel(delegation.LabelEndpointControllerName, "custom-ctrl.example.com")), ep: ep,
+			name: "delegated Service (KEP-4770)", svc: service("svc", withServiceLabel(wellknown.LabelEndpointControllerName, "custom-ctrl.example.com")), ep: ep,
 			wantEvent: "Normal EndpointSlicesHandedOver Deleted 1 EndpointSlice(s) managed by endpointslicemirroring-controller.k8s.io",
 		},
-		{name: "label with an empty value delegates too (rule (a)1)", svc: service("svc", withServiceLabel(delegation.LabelEndpointControllerName, "")), ep: ep,
+		{name: "label with an empty value delegates too (rule (a)1)", svc: service("svc", withServiceLabel(wellknown.LabelEndpointControllerName, "")), ep: ep,
 			wantEvent: "Normal EndpointSlicesHandedOver"},
-		{name: "label naming this controller: mirrored", svc: service("svc", withServiceLabel(delegation.LabelEndpointControllerName, DefaultControllerName)), ep: ep, wantSlices: []string{"10.0.0.1", "10.0.0.2"}},
-		{name: "label naming an accepted controller name: mirrored", svc: service("svc", withServiceLabel(delegation.LabelEndpointControllerName, "slicekit")), ep: ep,
+		{name: "label naming this controller: mirrored", svc: service("svc", withServiceLabel(wellknown.LabelEndpointControllerName, wellknown.MirroringControllerName)), ep: ep, wantSlices: []string{"10.0.0.1", "10.0.0.2"}},
+		{name: "label naming an accepted controller name: mirrored", svc: service("svc", withServiceLabel(wellknown.LabelEndpointControllerName, "slicekit")), ep: ep,
 			opts: Options{AcceptedControllerNames: []string{"slicekit"}}, wantSlices: []string{"10.0.0.1", "10.0.0.2"}},
-		{name: "gate off: label ignored (rule (a)9)", svc: service("svc", withServiceLabel(delegation.LabelEndpointControllerName, "x")), ep: ep,
+		{name: "gate off: label ignored (rule (a)9)", svc: service("svc", withServiceLabel(wellknown.LabelEndpointControllerName, "x")), ep: ep,
 			opts: Options{ExternalEndpointController: &gateOff}, wantSlices: []string{"10.0.0.1", "10.0.0.2"}},
 		{name: "skip-mirror other than true: mirrored", svc: service("svc"), ep: func() *corev1.Endpoints {
 			e := ep.DeepCopy()
@@ -78,7 +78,7 @@ func TestSyncEndpointsEligibility(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			objs := []runtime.Object{
-				mirroredSlice("svc-m1", ep, DefaultControllerName, "10.0.0.1", "10.0.0.2"),
+				mirroredSlice("svc-m1", ep, wellknown.MirroringControllerName, "10.0.0.1", "10.0.0.2"),
 				mirroredSlice("svc-custom", ep, "custom-ctrl.example.com", "10.0.1.1"),
 			}
 			if tc.svc != nil {
@@ -138,7 +138,7 @@ func TestSyncEndpointsMirrors(t *testing.T) {
 			Namespace:    ns,
 			GenerateName: "svc-",
 			Labels: map[string]string{"app": "knative", discovery.LabelServiceName: "svc",
-				discovery.LabelManagedBy: DefaultControllerName},
+				discovery.LabelManagedBy: wellknown.MirroringControllerName},
 			Annotations: map[string]string{"a": "b"},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Endpoints", Name: "svc", UID: "uid-ep-svc",
 				Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
@@ -259,8 +259,8 @@ func TestSyncEndpointsLimit(t *testing.T) {
 // slices with the same address type and ports, one is kept.
 func TestSyncEndpointsOneSlicePerGroup(t *testing.T) {
 	ep := endpointsObj("svc", subset([]string{"10.0.0.1", "10.0.0.2", "10.0.0.3"}, nil, httpPort()))
-	a := mirroredSlice("svc-a", ep, DefaultControllerName, "10.0.0.1")
-	b := mirroredSlice("svc-b", ep, DefaultControllerName, "10.0.0.2", "10.0.0.3")
+	a := mirroredSlice("svc-a", ep, wellknown.MirroringControllerName, "10.0.0.1")
+	b := mirroredSlice("svc-b", ep, wellknown.MirroringControllerName, "10.0.0.2", "10.0.0.3")
 	f := newFixture(t, Options{}, service("svc"), ep, a, b)
 	f.mustSync("svc")
 	got := f.mirrored("svc")
@@ -294,7 +294,7 @@ func TestSyncEndpointsAdoptsEarlierOwner(t *testing.T) {
 	ep := endpointsObj("svc", subset([]string{"10.0.0.1"}, nil, httpPort()))
 	old := ep.DeepCopy()
 	old.UID = "uid-old"
-	f := newFixture(t, Options{}, service("svc"), ep, mirroredSlice("svc-m", old, DefaultControllerName, "10.0.0.1"))
+	f := newFixture(t, Options{}, service("svc"), ep, mirroredSlice("svc-m", old, wellknown.MirroringControllerName, "10.0.0.1"))
 	f.mustSync("svc")
 	got := f.mirrored("svc")
 	if len(got) != 1 || got[0].Name != "svc-m" || got[0].OwnerReferences[0].UID != ep.UID {
@@ -306,7 +306,7 @@ func TestSyncEndpointsAdoptsEarlierOwner(t *testing.T) {
 // carries the trigger-time annotation; one set by hand is removed.
 func TestSyncEndpointsTriggerTimeAnnotationRemoved(t *testing.T) {
 	ep := endpointsObj("svc", subset([]string{"10.0.0.1"}, nil, httpPort()))
-	s := mirroredSlice("svc-m", ep, DefaultControllerName, "10.0.0.1")
+	s := mirroredSlice("svc-m", ep, wellknown.MirroringControllerName, "10.0.0.1")
 	s.Annotations = map[string]string{corev1.EndpointsLastChangeTriggerTime: "2026-01-01T00:00:00Z"}
 	f := newFixture(t, Options{}, service("svc"), ep, s)
 	f.mustSync("svc")
@@ -350,8 +350,8 @@ func TestSyncEndpointsNoCacheMutation(t *testing.T) {
 	ep.Labels = map[string]string{"a": "b"}
 	old := ep.DeepCopy()
 	old.UID = "uid-old"
-	f := newFixture(t, Options{}, service("svc"), ep, mirroredSlice("svc-m", old, DefaultControllerName, "10.0.0.9"),
-		mirroredSlice("svc-n", ep, DefaultControllerName, "10.0.0.1"))
+	f := newFixture(t, Options{}, service("svc"), ep, mirroredSlice("svc-m", old, wellknown.MirroringControllerName, "10.0.0.9"),
+		mirroredSlice("svc-n", ep, wellknown.MirroringControllerName, "10.0.0.1"))
 	// One listing: the cached objects and deep copies of them.
 	var objs, before []runtime.Object
 	for _, st := range []interface{ List() []any }{f.endpointsStore, f.serviceStore, f.sliceStore} {

@@ -34,6 +34,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // caseControllerName is the secondary controller's configured name in
@@ -215,7 +216,7 @@ func TestCase19HandOver(t *testing.T) {
 	if err := b.Patch(ctx, &casefile.Patch{Ref: ref, Type: "json", Patch: []byte(`[{"op":"remove","path":"/metadata/labels/service.kubernetes.io~1endpoint-controller-name"}]`)}); err != nil {
 		t.Fatal(err)
 	}
-	check("label removed", endpointslice.DefaultControllerName, "10.0.0.11 10.0.0.12 10.0.0.13 10.0.0.14")
+	check("label removed", wellknown.EndpointSliceControllerName, "10.0.0.11 10.0.0.12 10.0.0.13 10.0.0.14")
 	if err := b.Patch(ctx, &casefile.Patch{Ref: ref, Patch: []byte(`{"metadata":{"labels":{"service.kubernetes.io/endpoint-controller-name":"secondary.example.com"}}}`)}); err != nil {
 		t.Fatal(err)
 	}

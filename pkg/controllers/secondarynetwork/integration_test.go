@@ -48,17 +48,17 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/testenv"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 const (
 	secondaryName = "secondary.example.com"
-	defaultName   = endpointslice.DefaultControllerName
+	defaultName   = wellknown.EndpointSliceControllerName
 	pollInterval  = 100 * time.Millisecond
 	pollTimeout   = 60 * time.Second
 )
@@ -227,14 +227,14 @@ func (it *itest) createService(name, network, controller string, headless bool) 
 	it.t.Helper()
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"team": "blue"},
-			Annotations: map[string]string{networkstatus.AnnotationServiceNetwork: network}},
+			Annotations: map[string]string{wellknown.AnnotationServiceNetwork: network}},
 		Spec: corev1.ServiceSpec{
 			Selector: map[string]string{"app": name},
 			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromString("http")}},
 		},
 	}
 	if controller != "" {
-		svc.Labels[delegation.LabelEndpointControllerName] = controller
+		svc.Labels[wellknown.LabelEndpointControllerName] = controller
 	}
 	if headless {
 		svc.Spec.ClusterIP = corev1.ClusterIPNone
@@ -253,9 +253,9 @@ func (it *itest) setServiceLabel(name string, value *string) {
 			return false, err
 		}
 		if value == nil {
-			delete(svc.Labels, delegation.LabelEndpointControllerName)
+			delete(svc.Labels, wellknown.LabelEndpointControllerName)
 		} else {
-			svc.Labels[delegation.LabelEndpointControllerName] = *value
+			svc.Labels[wellknown.LabelEndpointControllerName] = *value
 		}
 		_, err = it.client.CoreV1().Services(it.ns).Update(it.ctx, svc, metav1.UpdateOptions{})
 		return err == nil, err
@@ -274,7 +274,7 @@ func (it *itest) createPod(name, app, primaryIP, networkStatus string, ready boo
 		},
 	}
 	if networkStatus != "" {
-		pod.Annotations = map[string]string{networkstatus.AnnotationNetworkStatus: networkStatus}
+		pod.Annotations = map[string]string{wellknown.AnnotationNetworkStatus: networkStatus}
 	}
 	created, err := it.client.CoreV1().Pods(it.ns).Create(it.ctx, pod, metav1.CreateOptions{})
 	if err != nil {
@@ -302,12 +302,12 @@ func (it *itest) setNetworkStatus(name, networkStatus string) {
 			return false, err
 		}
 		if networkStatus == "" {
-			delete(pod.Annotations, networkstatus.AnnotationNetworkStatus)
+			delete(pod.Annotations, wellknown.AnnotationNetworkStatus)
 		} else {
 			if pod.Annotations == nil {
 				pod.Annotations = map[string]string{}
 			}
-			pod.Annotations[networkstatus.AnnotationNetworkStatus] = networkStatus
+			pod.Annotations[wellknown.AnnotationNetworkStatus] = networkStatus
 		}
 		_, err = it.client.CoreV1().Pods(it.ns).Update(it.ctx, pod, metav1.UpdateOptions{})
 		return err == nil, err

@@ -28,14 +28,10 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
-	// DefaultControllerName is the default Options.ControllerName: the
-	// value of the Service label service.kubernetes.io/endpoint-controller-name
-	// that hands a Service to this controller, and its managed-by value.
-	DefaultControllerName = "secondary-network.slicekit.dev"
-
 	// MetricsSubsystem is the Prometheus subsystem of this controller's
 	// metrics (endpoint_slice_secondary_network_controller_syncs, ...,
 	// _pod_problems{reason}), all labelled controller=<ControllerName>.
@@ -45,7 +41,7 @@ const (
 // Options configures New. The zero value is valid.
 type Options struct {
 	// ControllerName is the endpoint-controller-name label value this
-	// controller answers to. Default: DefaultControllerName. A valid label
+	// controller answers to. Default: wellknown.SecondaryNetworkControllerName. A valid label
 	// value.
 	ControllerName string
 	// ManagedBy is the managed-by value of its slices. Default:
@@ -81,7 +77,7 @@ type Options struct {
 // are slicecontroller.New's.
 func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*slicecontroller.Controller, error) {
 	if opts.ControllerName == "" {
-		opts.ControllerName = DefaultControllerName
+		opts.ControllerName = wellknown.SecondaryNetworkControllerName
 	}
 	return slicecontroller.New(ctx, client, factory, slicecontroller.Options{
 		Name:                   "podsource " + opts.ControllerName,
@@ -103,7 +99,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 // TransformPod is the Pod informer transform of this controller: the
 // EndpointSlice controller's (endpointslice.TransformPod, which keeps what
 // the endpoint rules read) plus the two network-status annotations
-// (networkstatus.AnnotationNetworkStatus and its legacy key), the only
+// (wellknown.AnnotationNetworkStatus and its legacy key), the only
 // annotations kept. It is a superset of endpointslice.TransformPod, so it
 // may replace it on a factory shared with the EndpointSlice controller. It
 // never modifies obj.
@@ -121,7 +117,7 @@ func TransformPod(obj any) (any, error) {
 		return out, nil
 	}
 	var annotations map[string]string
-	for _, k := range []string{networkstatus.AnnotationNetworkStatus, networkstatus.AnnotationNetworkStatusLegacy} {
+	for _, k := range []string{wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy} {
 		if v, ok := pod.Annotations[k]; ok {
 			if annotations == nil {
 				annotations = map[string]string{}

@@ -29,16 +29,16 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
-	"github.com/slicekit/slicekit/pkg/source/networkstatus"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestTransformPod(t *testing.T) {
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", Labels: map[string]string{"app": "a"},
 			Annotations: map[string]string{
-				networkstatus.AnnotationNetworkStatus:       "[]",
-				networkstatus.AnnotationNetworkStatusLegacy: "[{}]",
-				"other": "dropped",
+				wellknown.AnnotationNetworkStatus:       "[]",
+				wellknown.AnnotationNetworkStatusLegacy: "[{}]",
+				"other":                                 "dropped",
 			},
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "x"}}},
 		Spec: corev1.PodSpec{NodeName: "n", Hostname: "h", Containers: []corev1.Container{{Name: "c", Image: "i",
@@ -57,7 +57,7 @@ func TestTransformPod(t *testing.T) {
 	// A superset of the EndpointSlice controller's transform.
 	base, _ := endpointslice.TransformPod(pod.DeepCopy())
 	want := base.(*corev1.Pod)
-	want.Annotations = map[string]string{networkstatus.AnnotationNetworkStatus: "[]", networkstatus.AnnotationNetworkStatusLegacy: "[{}]"}
+	want.Annotations = map[string]string{wellknown.AnnotationNetworkStatus: "[]", wellknown.AnnotationNetworkStatusLegacy: "[{}]"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -82,7 +82,7 @@ func TestNewDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.ControllerName() != secondarynetwork.DefaultControllerName || c.ManagedBy() != secondarynetwork.DefaultControllerName {
+	if c.ControllerName() != wellknown.SecondaryNetworkControllerName || c.ManagedBy() != wellknown.SecondaryNetworkControllerName {
 		t.Errorf("names: %s %s", c.ControllerName(), c.ManagedBy())
 	}
 	c, err = secondarynetwork.New(ctx, client, informers.NewSharedInformerFactory(client, 0), secondarynetwork.Options{ControllerName: "a.example.com", ManagedBy: "b.example.com"})

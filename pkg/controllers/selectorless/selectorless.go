@@ -21,16 +21,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
-	// FeatureGate names the feature gate (default on, beta) that makes
-	// slicekit's EndpointSlice and Endpoints controllers delete what they
-	// wrote for a Service that no longer selects Pods, and keeps the
-	// mirroring controller from mirroring the Endpoints controller's
-	// leftover. Off: kube-controller-manager's behaviour.
-	FeatureGate = "SelectorRemovalCleanup"
-
 	// UpstreamIssue names the open upstream bug this package answers.
 	UpstreamIssue = "kubernetes#118376"
 
@@ -41,27 +36,6 @@ const (
 	// ReasonEndpointsRemoved (Normal, on the Service) is the Endpoints
 	// counterpart of ReasonEndpointSlicesRemoved.
 	ReasonEndpointsRemoved = "EndpointsRemoved"
-
-	// AnnotationSelector is the Service annotation from which a slicekit
-	// custom controller (secondary-network, CEL profiles) takes the Pod
-	// selector of a Service without spec.selector: kubectl label-selector
-	// syntax (k8s.io/apimachinery/pkg/labels.Parse), set-based requirements
-	// included; Pods of the Service's namespace only.
-	AnnotationSelector = "slicekit.dev/selector"
-
-	// EndpointsManagedByLabel and EndpointsControllerName mark the
-	// Endpoints objects written by the Endpoints controller (KCM
-	// pkg/controller/endpoint LabelManagedBy and ControllerName; slicekit's
-	// Endpoints controller uses the same values).
-	EndpointsManagedByLabel = "endpoints.kubernetes.io/managed-by"
-	EndpointsControllerName = "endpoint-controller"
-
-	// KCMEndpointSliceControllerName is the managed-by value of the slices
-	// kube-controller-manager's EndpointSlice controller writes.
-	KCMEndpointSliceControllerName = "endpointslice-controller.k8s.io"
-	// KCMMirroringControllerName is the managed-by value of the slices
-	// kube-controller-manager's mirroring controller writes.
-	KCMMirroringControllerName = "endpointslicemirroring-controller.k8s.io"
 )
 
 // Reason values of SelectsNoPods, also the "reason" label of the removal
@@ -89,7 +63,7 @@ func SelectsNoPods(svc *corev1.Service) (ok bool, reason, why string) {
 }
 
 // ParseSelector returns the Pod selector of the selectorless form: the
-// value of AnnotationSelector on svc parsed with labels.Parse (equality
+// value of wellknown.AnnotationSelector on svc parsed with labels.Parse (equality
 // and set-based requirements: "app=m", "tier in (a,b)", "!canary", ...).
 // present is false when svc lacks the annotation; then sel and err are nil.
 // An annotation that does not parse, or that is empty or only whitespace
@@ -100,7 +74,7 @@ func ParseSelector(svc *corev1.Service) (sel labels.Selector, present bool, err 
 	if svc == nil {
 		return nil, false, nil
 	}
-	raw, ok := svc.Annotations[AnnotationSelector]
+	raw, ok := svc.Annotations[wellknown.AnnotationSelector]
 	if !ok {
 		return nil, false, nil
 	}
@@ -112,21 +86,21 @@ func ParseSelector(svc *corev1.Service) (sel labels.Selector, present bool, err 
 // a hostile annotation cannot make every Pod event costly.
 const MaxRequirements = 64
 
-// Parse parses s as the value of AnnotationSelector (see ParseSelector).
+// Parse parses s as the value of wellknown.AnnotationSelector (see ParseSelector).
 func Parse(s string) (labels.Selector, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("annotation %s is empty; it would select every Pod of the namespace", AnnotationSelector)
+		return nil, fmt.Errorf("annotation %s is empty; it would select every Pod of the namespace", wellknown.AnnotationSelector)
 	}
 	sel, err := labels.Parse(s)
 	if err != nil {
-		return nil, fmt.Errorf("annotation %s %q is not a label selector: %w", AnnotationSelector, s, err)
+		return nil, fmt.Errorf("annotation %s %q is not a label selector: %w", wellknown.AnnotationSelector, s, err)
 	}
 	reqs, selectable := sel.Requirements()
 	if !selectable || sel.Empty() {
-		return nil, fmt.Errorf("annotation %s %q selects every Pod of the namespace", AnnotationSelector, s)
+		return nil, fmt.Errorf("annotation %s %q selects every Pod of the namespace", wellknown.AnnotationSelector, s)
 	}
 	if len(reqs) > MaxRequirements {
-		return nil, fmt.Errorf("annotation %s has %d requirements, more than %d", AnnotationSelector, len(reqs), MaxRequirements)
+		return nil, fmt.Errorf("annotation %s has %d requirements, more than %d", wellknown.AnnotationSelector, len(reqs), MaxRequirements)
 	}
 	return sel, nil
 }

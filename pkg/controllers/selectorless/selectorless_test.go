@@ -21,6 +21,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 func TestSelectsNoPods(t *testing.T) {
@@ -71,14 +73,14 @@ func TestParseSelector(t *testing.T) {
 		t.Run(tc.annotation, func(t *testing.T) {
 			svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{}}}
 			if tc.present {
-				svc.Annotations[AnnotationSelector] = tc.annotation
+				svc.Annotations[wellknown.AnnotationSelector] = tc.annotation
 			}
 			sel, present, err := ParseSelector(svc)
 			if present != tc.present {
 				t.Fatalf("present = %v, want %v", present, tc.present)
 			}
 			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), AnnotationSelector) {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), wellknown.AnnotationSelector) {
 					t.Fatalf("err = %v, want one containing %q and the annotation's name", err, tc.wantErr)
 				}
 				return
@@ -131,7 +133,7 @@ func FuzzParse(f *testing.F) {
 		if again.String() != sel.String() {
 			t.Fatalf("round trip of %q: %q != %q", s, again.String(), sel.String())
 		}
-		svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{AnnotationSelector: s}}}
+		svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{wellknown.AnnotationSelector: s}}}
 		if _, present, err := ParseSelector(svc); !present || err != nil {
 			t.Fatalf("ParseSelector disagrees with Parse on %q: %v %v", s, present, err)
 		}

@@ -41,6 +41,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
@@ -169,7 +170,7 @@ func (c *Controller) onService(obj any) {
 // controller (it may be a leftover, or recreated from a stale cache).
 func (c *Controller) onEndpointSlice(obj any) {
 	s, ok := obj.(*discovery.EndpointSlice)
-	if !ok || s.Labels[discovery.LabelManagedBy] != selectorless.KCMEndpointSliceControllerName {
+	if !ok || s.Labels[discovery.LabelManagedBy] != wellknown.EndpointSliceControllerName {
 		return
 	}
 	if name := s.Labels[discovery.LabelServiceName]; name != "" {
@@ -188,7 +189,7 @@ func (c *Controller) onEndpoints(obj any) {
 }
 
 func isKCMEndpoints(ep *corev1.Endpoints) bool {
-	return ep != nil && ep.Labels[selectorless.EndpointsManagedByLabel] == selectorless.EndpointsControllerName
+	return ep != nil && ep.Labels[wellknown.LabelEndpointsManagedBy] == wellknown.EndpointsControllerName
 }
 
 // HasSynced reports whether the informers have synced and delivered their
@@ -273,7 +274,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	var errs []error
 	cached, err := c.sliceLister.EndpointSlices(namespace).List(labels.Set{
 		discovery.LabelServiceName: name,
-		discovery.LabelManagedBy:   selectorless.KCMEndpointSliceControllerName,
+		discovery.LabelManagedBy:   wellknown.EndpointSliceControllerName,
 	}.AsSelectorPreValidated())
 	if err != nil {
 		return fmt.Errorf("listing EndpointSlices of Service %s: %w", key, err)
@@ -302,7 +303,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	if deletedSlices > 0 {
 		logger.Info("Deleted kube-controller-manager's EndpointSlices of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason, "deleted", deletedSlices)
 		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
-			"Deleted %d EndpointSlice(s) managed by %s: %s (%s)", deletedSlices, selectorless.KCMEndpointSliceControllerName, why, selectorless.UpstreamIssue)
+			"Deleted %d EndpointSlice(s) managed by %s: %s (%s)", deletedSlices, wellknown.EndpointSliceControllerName, why, selectorless.UpstreamIssue)
 	}
 
 	ep, err := c.endpointsLister.Endpoints(namespace).Get(name)
@@ -325,7 +326,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 			c.count("Endpoints", reason, false)
 			logger.Info("Deleted kube-controller-manager's Endpoints of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason)
 			c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
-				"Deleted Endpoints managed by %s: %s (%s)", selectorless.EndpointsControllerName, why, selectorless.UpstreamIssue)
+				"Deleted Endpoints managed by %s: %s (%s)", wellknown.EndpointsControllerName, why, selectorless.UpstreamIssue)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -32,9 +32,9 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // addresses returns the addresses of the slices, "type:addr" sorted.
@@ -74,7 +74,7 @@ func TestSyncServiceLifecycle(t *testing.T) {
 	}
 	s := got[0]
 	wantLabels := map[string]string{
-		delegation.LabelEndpointControllerName: testName, "team": "x",
+		wellknown.LabelEndpointControllerName: testName, "team": "x",
 		discovery.LabelServiceName: "svc", discovery.LabelManagedBy: testName,
 	}
 	if diff := cmp.Diff(wantLabels, s.Labels); diff != "" {
@@ -115,7 +115,7 @@ func TestSyncServiceLifecycle(t *testing.T) {
 
 	// Label changed to another controller: our slices go, the foreign one stays.
 	f.events()
-	f.add(service("svc", func(s *corev1.Service) { s.Labels[delegation.LabelEndpointControllerName] = "someone-else" }))
+	f.add(service("svc", func(s *corev1.Service) { s.Labels[wellknown.LabelEndpointControllerName] = "someone-else" }))
 	f.mustSync("svc")
 	if diff := cmp.Diff([]string{"delete"}, f.writes()); diff != "" {
 		t.Errorf("release writes (-want +got):\n%s", diff)
@@ -140,7 +140,7 @@ func TestSyncServiceLifecycle(t *testing.T) {
 	}
 
 	// Label removed: slices go.
-	f.add(service("svc", func(s *corev1.Service) { delete(s.Labels, delegation.LabelEndpointControllerName) }))
+	f.add(service("svc", func(s *corev1.Service) { delete(s.Labels, wellknown.LabelEndpointControllerName) }))
 	f.mustSync("svc")
 	if left := f.slices("svc"); len(left) != 1 || left[0].Name != "svc-kcm" {
 		t.Errorf("after label removal: %+v", left)

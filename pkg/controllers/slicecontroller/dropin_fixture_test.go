@@ -42,9 +42,9 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // The drop-in EndpointSlice controller's tests (moved from
@@ -300,7 +300,7 @@ func labelled(value string) func(*corev1.Service) {
 		if s.Labels == nil {
 			s.Labels = map[string]string{}
 		}
-		s.Labels[delegation.LabelEndpointControllerName] = value
+		s.Labels[wellknown.LabelEndpointControllerName] = value
 	}
 }
 

@@ -33,8 +33,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
@@ -298,7 +298,7 @@ func TestSyncServiceDelegation(t *testing.T) {
 			},
 			wantVerbs: []string{"delete svc-a", "delete svc-b"},
 			wantEvents: []string{fmt.Sprintf("Normal %s Deleted 2 EndpointSlice(s) managed by %s: the Service is delegated to endpoint controller %q by label %s",
-				ReasonHandedOver, self, custom, delegation.LabelEndpointControllerName)},
+				ReasonHandedOver, self, custom, wellknown.LabelEndpointControllerName)},
 		},
 		{
 			name: "labelled selector-less Service: own stale slices deleted (a)2",
@@ -387,8 +387,8 @@ func TestSyncServiceDelegation(t *testing.T) {
 				}
 				if c, ok := a.(k8stesting.CreateActionImpl); ok && tc.wantLabel != nil {
 					s := c.Object.(*discovery.EndpointSlice)
-					if got, ok := s.Labels[delegation.LabelEndpointControllerName]; !ok || got != *tc.wantLabel {
-						t.Errorf("created slice label %s = %q (present %v), want %q", delegation.LabelEndpointControllerName, got, ok, *tc.wantLabel)
+					if got, ok := s.Labels[wellknown.LabelEndpointControllerName]; !ok || got != *tc.wantLabel {
+						t.Errorf("created slice label %s = %q (present %v), want %q", wellknown.LabelEndpointControllerName, got, ok, *tc.wantLabel)
 					}
 				}
 			}
@@ -443,7 +443,7 @@ func TestDelegationLifecycle(t *testing.T) {
 	// Value changed A->B while the cache still shows the deleted slice:
 	// stale, no write.
 	relabelled := labelledSvc.DeepCopy()
-	relabelled.Labels[delegation.LabelEndpointControllerName] = "other.example.com"
+	relabelled.Labels[wellknown.LabelEndpointControllerName] = "other.example.com"
 	if err := f.serviceStore.Update(relabelled); err != nil {
 		t.Fatal(err)
 	}

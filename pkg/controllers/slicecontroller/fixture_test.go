@@ -36,8 +36,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/memapi"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
@@ -235,7 +235,7 @@ func hasLabels(m *dto.Metric, want map[string]string) bool {
 func service(name string, mods ...func(*corev1.Service)) *corev1.Service {
 	s := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: testNS, Name: name, UID: types.UID("uid-svc-" + name),
-			Labels: map[string]string{delegation.LabelEndpointControllerName: testName, "team": "x"}},
+			Labels: map[string]string{wellknown.LabelEndpointControllerName: testName, "team": "x"}},
 		Spec: corev1.ServiceSpec{
 			ClusterIP:  "10.96.0.10",
 			IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},

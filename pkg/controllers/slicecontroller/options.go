@@ -29,6 +29,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // DefaultMetricsSubsystem is the default Options.MetricsSubsystem of a
@@ -83,7 +84,7 @@ func (o Ownership) Owns(svc *corev1.Service) bool {
 	if o.dropIn {
 		return !delegation.Delegated(svc, o.name, o.gate)
 	}
-	v, ok := svc.Labels[delegation.LabelEndpointControllerName]
+	v, ok := svc.Labels[wellknown.LabelEndpointControllerName]
 	return ok && v == o.name
 }
 

@@ -22,6 +22,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // selectorlessForm turns a Service into the selectorless form with the
@@ -29,7 +30,7 @@ import (
 func selectorlessForm(annotation string) func(*corev1.Service) {
 	return func(s *corev1.Service) {
 		s.Spec.Selector = nil
-		s.Annotations = map[string]string{selectorless.AnnotationSelector: annotation}
+		s.Annotations = map[string]string{wellknown.AnnotationSelector: annotation}
 	}
 }
 
@@ -63,7 +64,7 @@ func TestSelectorlessForm(t *testing.T) {
 			t.Errorf("an invalid selector wrote %v; the slices must stay", w)
 		}
 	}
-	if ev := f.events(); len(ev) != 1 || !strings.HasPrefix(ev[0], "Warning "+ReasonInvalidSelector) || !strings.Contains(ev[0], selectorless.AnnotationSelector) {
+	if ev := f.events(); len(ev) != 1 || !strings.HasPrefix(ev[0], "Warning "+ReasonInvalidSelector) || !strings.Contains(ev[0], wellknown.AnnotationSelector) {
 		t.Errorf("events = %q, want one Warning %s naming the annotation", ev, ReasonInvalidSelector)
 	}
 	if got := f.metric(DefaultMetricsSubsystem+"_pod_problems", map[string]string{"reason": ReasonInvalidSelector}); got != 1 {

@@ -34,6 +34,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Event reasons recorded on Services. The Warning reasons are KCM's
@@ -296,21 +297,21 @@ func (c *Controller) deleteOwnSlices(ctx context.Context, service *corev1.Servic
 // removed or changed).
 func (c *Controller) release(ctx context.Context, service *corev1.Service) error {
 	if c.own.dropIn {
-		target := service.Labels[delegation.LabelEndpointControllerName]
+		target := service.Labels[wellknown.LabelEndpointControllerName]
 		deleted, err := c.deleteOwnSlices(ctx, service, fmt.Sprintf("delegated to %q", target))
 		if deleted > 0 {
 			klog.FromContext(ctx).Info("Deleted EndpointSlices of a Service delegated to another endpoint controller",
 				"service", klog.KObj(service), "delegatedTo", target, "deleted", deleted)
 			c.eventRecorder.Eventf(service, corev1.EventTypeNormal, ReasonHandedOver,
 				"Deleted %d EndpointSlice(s) managed by %s: the Service is delegated to endpoint controller %q by label %s",
-				deleted, c.opts.ManagedBy, target, delegation.LabelEndpointControllerName)
+				deleted, c.opts.ManagedBy, target, wellknown.LabelEndpointControllerName)
 		}
 		return err
 	}
-	now, labelled := service.Labels[delegation.LabelEndpointControllerName]
-	why := fmt.Sprintf("label %s was removed", delegation.LabelEndpointControllerName)
+	now, labelled := service.Labels[wellknown.LabelEndpointControllerName]
+	why := fmt.Sprintf("label %s was removed", wellknown.LabelEndpointControllerName)
 	if labelled {
-		why = fmt.Sprintf("label %s is now %q", delegation.LabelEndpointControllerName, now)
+		why = fmt.Sprintf("label %s is now %q", wellknown.LabelEndpointControllerName, now)
 	}
 	deleted, err := c.deleteOwnSlices(ctx, service, why)
 	if deleted > 0 {

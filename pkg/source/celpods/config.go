@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Config file identity. Both fields are optional in a file; when present
@@ -49,7 +50,7 @@ const MaxAddressesPerPod = 100
 
 // reservedNames are the managed-by values of KCM's controllers, which a
 // profile must not take.
-var reservedNames = []string{"endpointslice-controller.k8s.io", "endpointslicemirroring-controller.k8s.io"}
+var reservedNames = []string{wellknown.EndpointSliceControllerName, wellknown.MirroringControllerName}
 
 // ErrInvalidConfig is wrapped by every error about the content of a
 // profile file or a profile: unreadable YAML, an invalid field, an

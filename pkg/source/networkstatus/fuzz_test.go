@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // FuzzParseNetworkStatus checks that ParseNetworkStatus never panics,
@@ -50,7 +51,7 @@ func FuzzParseNetworkStatus(f *testing.F) {
 	}
 	nodes := nodeGetter{}
 	svc := &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "ns-a", Name: "svc", Annotations: map[string]string{AnnotationServiceNetwork: "net-a, net-b"}},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns-a", Name: "svc", Annotations: map[string]string{wellknown.AnnotationServiceNetwork: "net-a, net-b"}},
 		Spec: corev1.ServiceSpec{ClusterIP: corev1.ClusterIPNone, Selector: map[string]string{"a": "b"},
 			Ports: []corev1.ServicePort{{Name: "p", Port: 80}}},
 	}
@@ -87,7 +88,7 @@ func FuzzParseNetworkStatus(f *testing.F) {
 
 		// The source on a pod carrying s.
 		pod := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Namespace: "ns-a", Name: "p", Annotations: map[string]string{AnnotationNetworkStatus: s}},
+			ObjectMeta: metav1.ObjectMeta{Namespace: "ns-a", Name: "p", Annotations: map[string]string{wellknown.AnnotationNetworkStatus: s}},
 			Status:     corev1.PodStatus{PodIP: "10.0.0.1", PodIPs: []corev1.PodIP{{IP: "10.0.0.1"}}},
 		}
 		d, _, err := Desired(context.Background(), svc, []*corev1.Pod{pod}, nodes)

@@ -23,19 +23,13 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Pod annotations written by Multus (network-attachment-definition client,
 // pkg/apis/k8s.cni.cncf.io/v1/types.go; docs/multus-network-status.md §1).
-const (
-	// AnnotationNetworkStatus is the Pod annotation Multus writes with the
-	// result of every attachment: a JSON array of NetworkStatus.
-	AnnotationNetworkStatus = "k8s.v1.cni.cncf.io/network-status"
-	// AnnotationNetworkStatusLegacy is the older key of the same annotation
-	// ("networks-status"); it is read only when AnnotationNetworkStatus is
-	// absent.
-	AnnotationNetworkStatusLegacy = "k8s.v1.cni.cncf.io/networks-status"
-)
+const ()
 
 // NetworkStatus is one entry of the network-status annotation: one
 // interface of the Pod. Fields this package does not interpret are kept
@@ -113,12 +107,12 @@ func ParseNetworkStatus(value string) ([]NetworkStatus, error) {
 }
 
 // PodNetworkStatus returns the parsed network-status annotation of pod
-// (AnnotationNetworkStatus, else AnnotationNetworkStatusLegacy). found is
+// (wellknown.AnnotationNetworkStatus, else wellknown.AnnotationNetworkStatusLegacy). found is
 // false when the Pod has neither; err is ParseNetworkStatus's error.
 func PodNetworkStatus(pod *corev1.Pod) (statuses []NetworkStatus, found bool, err error) {
-	v, ok := pod.Annotations[AnnotationNetworkStatus]
+	v, ok := pod.Annotations[wellknown.AnnotationNetworkStatus]
 	if !ok {
-		v, ok = pod.Annotations[AnnotationNetworkStatusLegacy]
+		v, ok = pod.Annotations[wellknown.AnnotationNetworkStatusLegacy]
 	}
 	if !ok {
 		return nil, false, nil

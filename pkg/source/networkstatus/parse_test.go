@@ -22,6 +22,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // anchorsExample is the example of docs/multus-network-status.md §1.
@@ -85,15 +87,15 @@ func TestPodNetworkStatus(t *testing.T) {
 	if _, found, err := PodNetworkStatus(pod(nil)); found || err != nil {
 		t.Errorf("no annotation: found=%v err=%v", found, err)
 	}
-	s, found, err := PodNetworkStatus(pod(map[string]string{AnnotationNetworkStatusLegacy: `[{"name":"legacy"}]`}))
+	s, found, err := PodNetworkStatus(pod(map[string]string{wellknown.AnnotationNetworkStatusLegacy: `[{"name":"legacy"}]`}))
 	if !found || err != nil || len(s) != 1 || s[0].Name != "legacy" {
 		t.Errorf("legacy key: %v %v %v", s, found, err)
 	}
-	s, found, err = PodNetworkStatus(pod(map[string]string{AnnotationNetworkStatusLegacy: `[{"name":"legacy"}]`, AnnotationNetworkStatus: `[{"name":"new"}]`}))
+	s, found, err = PodNetworkStatus(pod(map[string]string{wellknown.AnnotationNetworkStatusLegacy: `[{"name":"legacy"}]`, wellknown.AnnotationNetworkStatus: `[{"name":"new"}]`}))
 	if !found || err != nil || len(s) != 1 || s[0].Name != "new" {
 		t.Errorf("both keys: %v %v %v", s, found, err)
 	}
-	if _, found, err := PodNetworkStatus(pod(map[string]string{AnnotationNetworkStatus: `{`})); !found || err == nil {
+	if _, found, err := PodNetworkStatus(pod(map[string]string{wellknown.AnnotationNetworkStatus: `{`})); !found || err == nil {
 		t.Errorf("malformed: found=%v err=%v", found, err)
 	}
 }

@@ -22,12 +22,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
-)
 
-// AnnotationServiceNetwork is the Service annotation naming the network(s)
-// whose addresses the Service's endpoints carry (multus-service's
-// convention, k8snetworkplumbingwg/multus-service README; docs/multus-network-status.md §2).
-const AnnotationServiceNetwork = "k8s.v1.cni.cncf.io/service-network"
+	"github.com/slicekit/slicekit/pkg/wellknown"
+)
 
 // NetworkRef names one selected network: a NetworkAttachmentDefinition,
 // and optionally one interface.
@@ -157,10 +154,10 @@ func validateRef(ref NetworkRef, hasIface bool) error {
 }
 
 // ServiceNetworks returns the networks svc selects with
-// AnnotationServiceNetwork (see ParseServiceNetworks). found is false when
+// wellknown.AnnotationServiceNetwork (see ParseServiceNetworks). found is false when
 // the annotation is absent.
 func ServiceNetworks(svc *corev1.Service) (refs []NetworkRef, found bool, err error) {
-	v, ok := svc.Annotations[AnnotationServiceNetwork]
+	v, ok := svc.Annotations[wellknown.AnnotationServiceNetwork]
 	if !ok {
 		return nil, false, nil
 	}

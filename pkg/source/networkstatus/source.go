@@ -26,6 +26,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Reasons of the Problems (Warning events on the Service, metric label
@@ -86,9 +87,9 @@ func CheckService(_ context.Context, svc *corev1.Service) error {
 	_, found, err := ServiceNetworks(svc)
 	switch {
 	case !found:
-		return source.Skip(ReasonServiceNetworkMissing, "annotation %s is missing: no network is selected, so no endpoint is published", AnnotationServiceNetwork)
+		return source.Skip(ReasonServiceNetworkMissing, "annotation %s is missing: no network is selected, so no endpoint is published", wellknown.AnnotationServiceNetwork)
 	case err != nil:
-		return source.Skip(ReasonServiceNetworkInvalid, "annotation %s: %w", AnnotationServiceNetwork, err)
+		return source.Skip(ReasonServiceNetworkInvalid, "annotation %s: %w", wellknown.AnnotationServiceNetwork, err)
 	}
 	return nil
 }
@@ -110,8 +111,8 @@ func AddressTypes(svc *corev1.Service) []discovery.AddressType {
 // PodChanged reports whether the network-status annotation (either key)
 // differs between two versions of a Pod.
 func PodChanged(oldPod, curPod *corev1.Pod) bool {
-	return oldPod.Annotations[AnnotationNetworkStatus] != curPod.Annotations[AnnotationNetworkStatus] ||
-		oldPod.Annotations[AnnotationNetworkStatusLegacy] != curPod.Annotations[AnnotationNetworkStatusLegacy]
+	return oldPod.Annotations[wellknown.AnnotationNetworkStatus] != curPod.Annotations[wellknown.AnnotationNetworkStatus] ||
+		oldPod.Annotations[wellknown.AnnotationNetworkStatusLegacy] != curPod.Annotations[wellknown.AnnotationNetworkStatusLegacy]
 }
 
 // Addresses returns pod's addresses on the networks svc selects, in
@@ -139,14 +140,14 @@ func Addresses(_ context.Context, svc *corev1.Service, pod *corev1.Pod) ([]strin
 	refs, found, err := ServiceNetworks(svc)
 	if !found || err != nil {
 		// CheckService reports the Service; no pod gets an address.
-		return nil, source.Skip(ReasonServiceNetworkInvalid, "Service has no valid %s annotation", AnnotationServiceNetwork)
+		return nil, source.Skip(ReasonServiceNetworkInvalid, "Service has no valid %s annotation", wellknown.AnnotationServiceNetwork)
 	}
 	statuses, found, err := PodNetworkStatus(pod)
 	switch {
 	case !found:
-		return nil, source.Skip(ReasonNetworkStatusMissing, "no %s annotation (not attached by Multus yet)", AnnotationNetworkStatus)
+		return nil, source.Skip(ReasonNetworkStatusMissing, "no %s annotation (not attached by Multus yet)", wellknown.AnnotationNetworkStatus)
 	case err != nil:
-		return nil, source.Skip(ReasonNetworkStatusInvalid, "annotation %s: %w", AnnotationNetworkStatus, err)
+		return nil, source.Skip(ReasonNetworkStatusInvalid, "annotation %s: %w", wellknown.AnnotationNetworkStatus, err)
 	}
 
 	var ips []string

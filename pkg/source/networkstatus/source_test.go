@@ -35,6 +35,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
+	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const ns = "ns-a"
@@ -61,7 +62,7 @@ func svc(network string, mods ...func(*corev1.Service)) *corev1.Service {
 		},
 	}
 	if network != "-" {
-		s.Annotations = map[string]string{networkstatus.AnnotationServiceNetwork: network}
+		s.Annotations = map[string]string{wellknown.AnnotationServiceNetwork: network}
 	}
 	for _, m := range mods {
 		m(s)
@@ -112,7 +113,7 @@ func pod(name string, n int, networkStatus string, mods ...func(*corev1.Pod)) *c
 		},
 	}
 	if networkStatus != "-" {
-		p.Annotations = map[string]string{networkstatus.AnnotationNetworkStatus: networkStatus}
+		p.Annotations = map[string]string{wellknown.AnnotationNetworkStatus: networkStatus}
 	}
 	for _, m := range mods {
 		m(p)
@@ -215,12 +216,12 @@ func TestPodChanged(t *testing.T) {
 	if networkstatus.PodChanged(a, b) {
 		t.Error("same annotation: changed")
 	}
-	b.Annotations[networkstatus.AnnotationNetworkStatus] = status()
+	b.Annotations[wellknown.AnnotationNetworkStatus] = status()
 	if !networkstatus.PodChanged(a, b) {
 		t.Error("new annotation: not changed")
 	}
 	c := a.DeepCopy()
-	c.Annotations[networkstatus.AnnotationNetworkStatusLegacy] = "x"
+	c.Annotations[wellknown.AnnotationNetworkStatusLegacy] = "x"
 	if !networkstatus.PodChanged(a, c) {
 		t.Error("legacy annotation: not changed")
 	}
