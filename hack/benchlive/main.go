@@ -266,7 +266,11 @@ func run(ctx context.Context, o options) error {
 	if err := createNodes(ctx, client, o.nodes); err != nil {
 		return err
 	}
-	if err := b.tracker.run(ctx, client); err != nil {
+	// The slice watch ends before the control plane stops (deferred calls
+	// run in reverse order).
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	if err := b.tracker.run(watchCtx, client); err != nil {
 		return err
 	}
 	b.header = b.describe()

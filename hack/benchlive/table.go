@@ -149,11 +149,13 @@ func cell(r *result, rw row) (float64, bool) {
 }
 
 // showMs shows a number of milliseconds with three significant digits, in
-// seconds from 10 s on.
+// seconds from 1 s on.
 func showMs(v float64) string {
 	switch {
 	case v >= 10000:
 		return fmt.Sprintf("%.1f s", v/1000)
+	case v >= 1000:
+		return fmt.Sprintf("%.2f s", v/1000)
 	case v >= 100:
 		return fmt.Sprintf("%.0f ms", v)
 	case v >= 10:
