@@ -339,7 +339,7 @@ func (b *bench) scenario(ctx context.Context, sc scenario) (scenarioResult, erro
 	if err := w.setUp(ctx, sc.services, sc.podsPerService); err != nil {
 		return res, err
 	}
-	fmt.Printf("   created %d Services and %d ready Pods in %v\n", len(w.services), len(w.pods), time.Since(start).Round(100*time.Millisecond))
+	fmt.Printf("   created %d Service(s) and %d ready Pods in %v\n", len(w.services), len(w.pods), time.Since(start).Round(100*time.Millisecond))
 	for _, c := range b.o.order {
 		r, err := b.measure(ctx, sc, w, c)
 		if c == "kcm" {
