@@ -83,7 +83,7 @@ func TestParseStatus(t *testing.T) {
 		t.Errorf("got %+v, want RSS 128 MiB and HWM 138 MiB", m)
 	}
 	for _, bad := range []string{
-		"VmRSS:\t 1 kB\n",               // no VmHWM
+		"VmRSS:\t 1 kB\n",                // no VmHWM
 		"VmRSS:\t 1 MB\nVmHWM:\t 1 kB\n", // unit
 		"VmRSS:\t x kB\nVmHWM:\t 1 kB\n", // number
 	} {

@@ -49,9 +49,9 @@
 //     server's apiserver_request_total);
 //   - VmRSS and VmHWM from /proc/<pid>/status after the flips;
 //   - in the one-Service scenarios, a rolling update of -roll-pods of its
-//     Pods in steps of -roll-step (delete that many at once, create as many
-//     new ready ones, wait until the slices show the step): CPU, slice
-//     writes and wall time of the whole roll.
+//     Pods, chosen at random (-seed), in steps of -roll-step (delete that
+//     many at once, create as many new ready ones, wait until the slices
+//     show the step): CPU, slice writes and wall time of the whole roll.
 //
 // It prints a Markdown table per scenario, with the ratio KCM / slicekit,
 // and writes them to -out (rewritten after every scenario, so a failed
@@ -70,6 +70,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -99,6 +100,7 @@ type options struct {
 	order                            []string
 	qps                              float64
 	burst, verbosity                 int
+	seed                             uint64
 }
 
 func main() {
@@ -135,6 +137,7 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&o.flipPause, "flip-pause", 50*time.Millisecond, "pause after a flip is seen on the slice watch")
 	fs.IntVar(&o.rollPods, "roll-pods", 1000, "Pods replaced by the rolling update in the one-Service scenarios (at most N; 0: no roll)")
 	fs.IntVar(&o.rollStep, "roll-step", 25, "Pods replaced per step of the rolling update")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random choice of the Pods the rolling update replaces")
 	order := fs.String("order", "kcm,slicekit", "controllers to run, in order (kcm, slicekit)")
 	fs.Float64Var(&o.qps, "qps", 20, "--kube-api-qps of both controllers (KCM's default)")
 	fs.IntVar(&o.burst, "burst", 30, "--kube-api-burst of both controllers (KCM's default)")
@@ -194,8 +197,8 @@ func (o options) scenarios() []scenario {
 	}
 	if o.services > 0 {
 		out = append(out, scenario{
-			title: fmt.Sprintf("%s Services × %d Pods", thousands(o.services), o.podsPerService),
-			ns:    fmt.Sprintf("bench-many-%dx%d", o.services, o.podsPerService),
+			title:    fmt.Sprintf("%s Services × %d Pods", thousands(o.services), o.podsPerService),
+			ns:       fmt.Sprintf("bench-many-%dx%d", o.services, o.podsPerService),
 			services: o.services, podsPerService: o.podsPerService,
 		})
 	}
@@ -516,10 +519,17 @@ func (b *bench) flips(ctx context.Context, w *world, p *procs.Proc, r *result) e
 	return nil
 }
 
-// roll replaces sc.roll Pods of the Service in steps, waiting for the
-// slices after each step.
+// roll replaces sc.roll Pods of the Service, chosen at random, in steps,
+// waiting for the slices after each step.
 func (b *bench) roll(ctx context.Context, w *world, sc scenario, p *procs.Proc, r *result) error {
-	old := append([]*pod(nil), w.pods[:sc.roll]...)
+	// The Pods to replace in a random order: the order of their names (or
+	// creation) could match how one controller packs endpoints into slices
+	// and not the other, and a ReplicaSet does not delete by name either.
+	rng := rand.New(rand.NewPCG(b.o.seed, 0))
+	old := make([]*pod, sc.roll)
+	for i, j := range rng.Perm(len(w.pods))[:sc.roll] {
+		old[i] = w.pods[j]
+	}
 	ev0 := b.tracker.count()
 	req0, err := b.requests(ctx)
 	if err != nil {
