@@ -201,7 +201,7 @@ func TestMarkdown(t *testing.T) {
 	got := scenarioResult{Title: "1 Service × 10,000 Pods", KCM: kcm, Slicekit: sk}.markdown()
 	for _, line := range []string{
 		"#### 1 Service × 10,000 Pods",
-		"Rolling update: 1,000 Pods replaced in steps of 25 (delete 25, create 25 ready), waiting for the slices after each step.\n",
+		"Rolling update: 1,000 Pods chosen at random replaced in steps of 25 (delete 25, create 25 ready), waiting for the slices after each step.\n",
 		"| | KCM | slicekit | KCM / slicekit |",
 		"| cold start to convergence | 49.0 s | 49.0 s | 1.00× |",
 		"| slice writes during cold start (watch events) | 1,000 | 1,000 | 1.00× |",

@@ -106,7 +106,7 @@ func (s scenarioResult) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#### %s\n\n", s.Title)
 	if r := s.roll(); r != nil {
-		fmt.Fprintf(&b, "Rolling update: %s Pods replaced in steps of %d (delete %d, create %d ready), waiting for the slices after each step.\n\n",
+		fmt.Fprintf(&b, "Rolling update: %s Pods chosen at random replaced in steps of %d (delete %d, create %d ready), waiting for the slices after each step.\n\n",
 			thousands(r.RollPods), r.RollStep, r.RollStep, r.RollStep)
 	}
 	b.WriteString("| | KCM | slicekit | KCM / slicekit |\n|---|---:|---:|---:|\n")
