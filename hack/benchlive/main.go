@@ -476,12 +476,7 @@ func (b *bench) flips(ctx context.Context, w *world, p *procs.Proc, r *result) e
 	}
 	targets := b.o.flips / 2
 	stride := max(1, len(w.pods)/targets)
-	ev0 := b.tracker.count()
-	req0, err := b.requests(ctx)
-	if err != nil {
-		return err
-	}
-	cpu0, err := procCPU(p.Pid())
+	u0, err := b.usage(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -501,21 +496,12 @@ func (b *bench) flips(ctx context.Context, w *world, p *procs.Proc, r *result) e
 			return err
 		}
 	}
-	if err := settle(ctx, time.Second); err != nil {
-		return err
-	}
-	cpu1, err := procCPU(p.Pid())
-	if err != nil {
-		return err
-	}
-	req1, err := b.requests(ctx)
+	d, err := b.usageSince(ctx, p, u0)
 	if err != nil {
 		return err
 	}
 	r.Flips = b.o.flips
-	r.FlipCPU = cpu1 - cpu0
-	r.FlipWrites = b.tracker.count() - ev0
-	r.FlipRequests = req1 - req0
+	r.FlipCPU, r.FlipWrites, r.FlipRequests = d.cpu, d.writes, d.requests
 	return nil
 }
 
@@ -530,12 +516,7 @@ func (b *bench) roll(ctx context.Context, w *world, sc scenario, p *procs.Proc, 
 	for i, j := range rng.Perm(len(w.pods))[:sc.roll] {
 		old[i] = w.pods[j]
 	}
-	ev0 := b.tracker.count()
-	req0, err := b.requests(ctx)
-	if err != nil {
-		return err
-	}
-	cpu0, err := procCPU(p.Pid())
+	u0, err := b.usage(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -549,22 +530,48 @@ func (b *bench) roll(ctx context.Context, w *world, sc scenario, p *procs.Proc, 
 		}
 	}
 	r.RollWall = time.Since(start)
-	if err := settle(ctx, time.Second); err != nil {
-		return err
-	}
-	cpu1, err := procCPU(p.Pid())
-	if err != nil {
-		return err
-	}
-	req1, err := b.requests(ctx)
+	d, err := b.usageSince(ctx, p, u0)
 	if err != nil {
 		return err
 	}
 	r.RollPods, r.RollStep = len(old), b.o.rollStep
-	r.RollCPU = cpu1 - cpu0
-	r.RollWrites = b.tracker.count() - ev0
-	r.RollRequests = req1 - req0
+	r.RollCPU, r.RollWrites, r.RollRequests = d.cpu, d.writes, d.requests
 	return nil
+}
+
+// usage is what a controller has used so far: its CPU time, and the slice
+// writes seen on the watch and counted by the API server (all
+// controllers').
+type usage struct {
+	cpu      time.Duration
+	writes   int
+	requests float64
+}
+
+// usage reads the usage of the controller process p now.
+func (b *bench) usage(ctx context.Context, p *procs.Proc) (usage, error) {
+	cpu, err := procCPU(p.Pid())
+	if err != nil {
+		return usage{}, err
+	}
+	req, err := b.requests(ctx)
+	if err != nil {
+		return usage{}, err
+	}
+	return usage{cpu: cpu, writes: b.tracker.count(), requests: req}, nil
+}
+
+// usageSince waits 1 s (for the controller to finish what the last change
+// started) and returns the usage since u0.
+func (b *bench) usageSince(ctx context.Context, p *procs.Proc, u0 usage) (usage, error) {
+	if err := settle(ctx, time.Second); err != nil {
+		return usage{}, err
+	}
+	u1, err := b.usage(ctx, p)
+	if err != nil {
+		return usage{}, err
+	}
+	return usage{cpu: u1.cpu - u0.cpu, writes: u1.writes - u0.writes, requests: u1.requests - u0.requests}, nil
 }
 
 // requests returns the API server's count of EndpointSlice write requests.
