@@ -82,6 +82,35 @@ lint: ## golangci-lint (version pinned in GOLANGCI_LINT_VERSION, built from the 
 bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp).
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCHCOUNT) ./test/differential/...
 
+# bench-live knobs (see hack/benchlive): BENCH_LIVE_SMALL=1 is a quick run
+# (one Service of 200 Pods, 100 Services × 5 Pods, 20 flips, a roll of 200 Pods).
+BENCH_LIVE_SMALL ?=
+ifneq ($(BENCH_LIVE_SMALL),)
+BENCH_LIVE_SIZES ?= 200
+BENCH_LIVE_SERVICES ?= 100
+BENCH_LIVE_FLIPS ?= 20
+BENCH_LIVE_ROLL_PODS ?= 200
+endif
+BENCH_LIVE_SIZES ?= 1000,10000
+BENCH_LIVE_SERVICES ?= 1000
+BENCH_LIVE_PODS_PER_SERVICE ?= 5
+BENCH_LIVE_FLIPS ?= 100
+BENCH_LIVE_ROLL_PODS ?= 1000
+BENCH_LIVE_ROLL_STEP ?= 25
+BENCH_LIVE_ORDER ?= kcm,slicekit
+BENCH_LIVE_FLAGS ?=
+BENCH_LIVE_NICE ?= nice -n 10
+BENCH_LIVE_OUT ?= $(BIN)/bench-live.md
+
+.PHONY: bench-live
+bench-live: build ## Live benchmark: KCM's EndpointSlice controller, then `slicekit run`, on one kube-apiserver; Markdown table to stdout and BENCH_LIVE_OUT (knobs: BENCH_LIVE_SIZES, _SERVICES, _FLIPS, _ROLL_PODS, ...; BENCH_LIVE_SMALL=1 quick).
+	hack/build-controlplane.sh etcd kube-apiserver kube-controller-manager
+	$(GO) build -o $(BIN)/benchlive ./hack/benchlive
+	$(BENCH_LIVE_NICE) $(BIN)/benchlive -slicekit $(BIN)/slicekit -out '$(BENCH_LIVE_OUT)' -artifacts $(BIN)/bench-live \
+	  -sizes '$(BENCH_LIVE_SIZES)' -services $(BENCH_LIVE_SERVICES) -pods-per-service $(BENCH_LIVE_PODS_PER_SERVICE) \
+	  -flips $(BENCH_LIVE_FLIPS) -roll-pods $(BENCH_LIVE_ROLL_PODS) -roll-step $(BENCH_LIVE_ROLL_STEP) \
+	  -order '$(BENCH_LIVE_ORDER)' $(BENCH_LIVE_FLAGS)
+
 .PHONY: fuzz
 fuzz: ## Run the differential fuzz target, then the render/check input fuzz target, each for FUZZTIME (default 60s).
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $${FUZZTIME:-60s} ./test/differential/
