@@ -76,6 +76,9 @@ type Manager struct {
 
 	client      kubernetes.Interface
 	leaseClient kubernetes.Interface
+	// preflightClient asks the permission preflight's questions: a client
+	// of its own, so that its rate limiter is not the controllers'.
+	preflightClient kubernetes.Interface
 	factory     informers.SharedInformerFactory
 	registry    *prometheus.Registry
 	controllers []NamedController
@@ -115,6 +118,17 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 	}
 	if m.client, err = kubernetes.NewForConfig(cfg); err != nil {
 		return nil, fmt.Errorf("creating the API client: %w", err)
+	}
+	// The permission preflight asks about 20 questions at start-up, one per
+	// verb and resource: through a client with a rate limiter of its own
+	// they do not use up the burst the controllers' first writes need (KCM
+	// gives each controller a client of its own, too). bench-live measured
+	// slicekit's cold start 0.8 s slower than KCM's for 100 Services when
+	// the preflight shared the controllers' limiter.
+	pfCfg := rest.CopyConfig(cfg)
+	pfCfg.UserAgent += " preflight"
+	if m.preflightClient, err = kubernetes.NewForConfig(pfCfg); err != nil {
+		return nil, fmt.Errorf("creating the preflight client: %w", err)
 	}
 
 	m.registry = prometheus.NewRegistry()

@@ -190,7 +190,7 @@ func (m *Manager) startupPreflight(ctx context.Context) error {
 // component and resource, with the rule to add).
 func (m *Manager) runPreflight(ctx context.Context, reqs []preflight.Requirement) error {
 	logger := klog.FromContext(ctx)
-	err := preflight.Check(ctx, m.client, reqs)
+	err := preflight.Check(ctx, m.preflightClient, reqs)
 	var missing *preflight.MissingPermissionsError
 	switch {
 	case err == nil:

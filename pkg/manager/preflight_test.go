@@ -139,7 +139,7 @@ func TestStartupPreflight(t *testing.T) {
 			}
 			logger := ktesting.NewLogger(t, ktesting.NewConfig(ktesting.BufferLogs(true)))
 			ctx := klog.NewContext(t.Context(), logger)
-			m := &Manager{opts: o, client: client}
+			m := &Manager{opts: o, client: client, preflightClient: client}
 			if o.Preflight != PreflightOff {
 				m.permissions.missing.Store(&errPreflightPending)
 			}
@@ -185,7 +185,7 @@ func TestPreflightWarnRecovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, ctx := ktesting.NewTestContext(t)
-	m := &Manager{opts: o, client: client}
+	m := &Manager{opts: o, client: client, preflightClient: client}
 	if err := m.startupPreflight(ctx); err != nil {
 		t.Fatal(err)
 	}
