@@ -79,10 +79,10 @@ type Manager struct {
 	// preflightClient asks the permission preflight's questions: a client
 	// of its own, so that its rate limiter is not the controllers'.
 	preflightClient kubernetes.Interface
-	factory     informers.SharedInformerFactory
-	registry    *prometheus.Registry
-	controllers []NamedController
-	identity    string
+	factory         informers.SharedInformerFactory
+	registry        *prometheus.Registry
+	controllers     []NamedController
+	identity        string
 
 	metricsListener net.Listener
 	healthListener  net.Listener
