@@ -96,6 +96,12 @@ type Index struct {
 	slices  map[string]*sliceEntry
 	unclean map[string]*sliceEntry
 	gen     int
+	// prev and prevEntry are the existing list of the previous observe and
+	// the entry of each of its slices (nil for others), for the fast path.
+	prev       []*discovery.EndpointSlice
+	prevEntry  []*sliceEntry
+	spare      []*discovery.EndpointSlice
+	spareEntry []*sliceEntry
 }
 
 // indexedItem is an item as stored: its port key and endpoints.
@@ -111,6 +117,9 @@ type desiredEndpoint struct {
 	key  string // endpointKey
 	at   discovery.AddressType
 	ep   discovery.Endpoint
+	// dead is set once the endpoint is no longer the desired one of its
+	// identity (sliceEntry.des then looks the identity up again).
+	dead bool
 }
 
 // atIndex is the state of one address type.
@@ -133,6 +142,8 @@ type sliceEntry struct {
 	at      discovery.AddressType
 	portKey string
 	keys    []string // endpointKey of each endpoint, in order
+	// des caches the desired endpoint of each key (nil: look it up).
+	des     []*desiredEndpoint
 	clean   bool
 	seen    int
 	pos     int // position in the existing list of the current plan
@@ -157,6 +168,7 @@ func (x *Index) clear() {
 	}
 	x.slices = map[string]*sliceEntry{}
 	x.unclean = map[string]*sliceEntry{}
+	x.prev, x.prevEntry = nil, nil
 }
 
 func newATIndex() *atIndex {
@@ -238,7 +250,7 @@ func (x *Index) SetItem(key string, item *Item) {
 			x.portOrder--
 		}
 		for _, de := range old.eps {
-			if next != nil && next.has(de) {
+			if next != nil && next.sameKey(de) != nil {
 				continue
 			}
 			x.removeDesired(de)
@@ -257,13 +269,20 @@ func (x *Index) SetItem(key string, item *Item) {
 	x.portKeys[next.portKey]++
 	for i, de := range next.eps {
 		if old != nil {
-			if prev := old.same(de); prev != nil {
-				// Same identity and fields beyond it: the slice holding it
-				// stays as it is, but a kept copy takes the new version
-				// (e.g. the targetRef's resourceVersion), as in Plan.
+			if prev := old.sameKey(de); prev != nil {
+				// Same identity: the desired endpoint is updated in place
+				// (slices keep pointers to it). The slice holding it is
+				// evaluated again when a field beyond identity changed;
+				// otherwise it stays as it is, but a kept copy takes the
+				// new version (e.g. the targetRef's resourceVersion), as
+				// in Plan.
+				changed := !EndpointsEqualBeyondIdentity(&prev.ep, &de.ep)
 				prev.ep = de.ep
 				prev.item = key
 				next.eps[i] = prev
+				if s := x.ats[de.at].placement[de.key]; changed && s != nil {
+					x.markUnclean(s)
+				}
 				continue
 			}
 		}
@@ -272,13 +291,10 @@ func (x *Index) SetItem(key string, item *Item) {
 	x.items[key] = next
 }
 
-// has reports whether it holds an endpoint equal to de (same address type,
-// identity and fields beyond identity).
-func (it *indexedItem) has(de *desiredEndpoint) bool { return it.same(de) != nil }
-
-func (it *indexedItem) same(de *desiredEndpoint) *desiredEndpoint {
+// sameKey returns its endpoint of de's address type and identity, or nil.
+func (it *indexedItem) sameKey(de *desiredEndpoint) *desiredEndpoint {
 	for _, e := range it.eps {
-		if e.at == de.at && e.key == de.key && EndpointsEqualBeyondIdentity(&e.ep, &de.ep) {
+		if e.at == de.at && e.key == de.key {
 			return e
 		}
 	}
@@ -291,6 +307,9 @@ func (x *Index) addDesired(de *desiredEndpoint) {
 	if ai.counts[de.key] > 1 {
 		ai.dupes++
 	}
+	if prev := ai.desired[de.key]; prev != nil {
+		prev.dead = true
+	}
 	ai.desired[de.key] = de
 	if s := ai.placement[de.key]; s != nil {
 		x.markUnclean(s)
@@ -301,6 +320,7 @@ func (x *Index) addDesired(de *desiredEndpoint) {
 
 func (x *Index) removeDesired(de *desiredEndpoint) {
 	ai := x.ats[de.at]
+	de.dead = true
 	if ai.counts[de.key] > 1 {
 		ai.dupes--
 	}
@@ -313,6 +333,7 @@ func (x *Index) removeDesired(de *desiredEndpoint) {
 				for _, e := range it.eps {
 					if e != de && e.at == de.at && e.key == de.key {
 						ai.desired[de.key] = e
+						e.dead = false
 					}
 				}
 			}
@@ -466,11 +487,32 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 	x.gen++
 	var ignored, reread []*discovery.EndpointSlice
 	var rereadPos []int
-	rereadNames := map[string]bool{}
+	var rereadNames map[string]bool
 	reason := ""
+	seen := 0
+	prev, prevEntry := x.prev, x.prevEntry
+	entries := x.spareEntry[:0]
+	for range existing {
+		entries = append(entries, nil)
+	}
 	for i, s := range existing {
 		if s == nil {
 			continue
+		}
+		// Fast path: the very object seen at the same position last time
+		// (informer objects are immutable; Plan and Apply never modify
+		// them).
+		if i < len(prev) && prev[i] == s {
+			if e := prevEntry[i]; e != nil {
+				if e.seen == x.gen {
+					reason = FullReasonSlicesUnknown
+					continue
+				}
+				e.seen, e.pos = x.gen, i
+				entries[i] = e
+				seen++
+				continue
+			}
 		}
 		if s.Labels[discovery.LabelManagedBy] != r.cfg.ControllerName {
 			ignored = append(ignored, s)
@@ -481,15 +523,16 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 			continue
 		}
 		e := x.slices[s.Name]
-		if e != nil && e.seen == x.gen {
+		if (e != nil && e.seen == x.gen) || rereadNames[s.Name] {
 			reason = FullReasonSlicesUnknown // two slices with one name
 			continue
 		}
-		if rereadNames[s.Name] {
-			reason = FullReasonSlicesUnknown // two slices with one name
-			continue
-		}
-		if e == nil || e.uid != s.UID || e.rv != s.ResourceVersion || s.ResourceVersion == "" {
+		if e != nil && e.uid == s.UID && e.rv == s.ResourceVersion && s.ResourceVersion != "" {
+			e.obj = s
+		} else if e == nil || e.uid != s.UID || s.ResourceVersion == "" || !x.refreshSlice(e, s) {
+			if rereadNames == nil {
+				rereadNames = map[string]bool{}
+			}
 			rereadNames[s.Name] = true
 			if e != nil {
 				x.forgetSlice(e)
@@ -498,22 +541,74 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 			rereadPos = append(rereadPos, i)
 			continue
 		}
-		e.obj = s
-		e.seen = x.gen
-		e.pos = i
+		e.seen, e.pos = x.gen, i
+		entries[i] = e
+		seen++
 	}
-	for name, e := range x.slices {
-		if e.seen != x.gen {
-			x.forgetSlice(e)
-			delete(x.slices, name)
+	if seen != len(x.slices) {
+		for name, e := range x.slices {
+			if e.seen != x.gen {
+				x.forgetSlice(e)
+				delete(x.slices, name)
+			}
 		}
 	}
 	for i, s := range reread {
 		e := x.readSlice(s)
 		e.seen = x.gen
 		e.pos = rereadPos[i]
+		entries[rereadPos[i]] = e
+	}
+	// Double buffers: the previous lists become the spare ones.
+	x.spare, x.spareEntry = prev, prevEntry
+	if reason == "" {
+		x.prev = append(x.spare[:0], existing...)
+		x.prevEntry = entries
+		x.spare = nil
+	} else {
+		x.prev, x.prevEntry = nil, nil
 	}
 	return ignored, reason
+}
+
+// refreshSlice takes s, a new version of the slice of e (same UID), when
+// it holds the same endpoint identities in the same order: e becomes
+// unclean and keeps its placement. It reports false, changing nothing,
+// otherwise (the caller then reads s anew).
+func (x *Index) refreshSlice(e *sliceEntry, s *discovery.EndpointSlice) bool {
+	if len(s.Endpoints) != len(e.keys) || s.AddressType != e.at || PortMapKey(s.Ports) != e.portKey {
+		return false
+	}
+	old := e.obj.Endpoints
+	for i := range s.Endpoints {
+		if i < len(old) && sameIdentity(&old[i], &s.Endpoints[i]) {
+			continue
+		}
+		if endpointKey(&s.Endpoints[i]) != e.keys[i] {
+			return false
+		}
+	}
+	e.obj, e.rv = s, s.ResourceVersion
+	x.markUnclean(e)
+	return true
+}
+
+// sameIdentity reports whether a and b have the same identity fields
+// (addresses in the same order, hostname, targetRef namespace and name),
+// hence the same endpointKey.
+func sameIdentity(a, b *discovery.Endpoint) bool {
+	if len(a.Addresses) != len(b.Addresses) || !strPtrEqual(a.Hostname, b.Hostname) {
+		return false
+	}
+	for i := range a.Addresses {
+		if a.Addresses[i] != b.Addresses[i] {
+			return false
+		}
+	}
+	if a.TargetRef == nil || b.TargetRef == nil {
+		return a.TargetRef == nil && b.TargetRef == nil
+	}
+	return a.TargetRef.Namespace == b.TargetRef.Namespace && a.TargetRef.Name == b.TargetRef.Name
 }
 
 // readSlice records s as an unclean slice and places its endpoints.
@@ -567,6 +662,7 @@ func (x *Index) forgetSlice(e *sliceEntry) {
 func (x *Index) rebuildSlices(ctx context.Context, r *Reconciler, owner Owner, existing []*discovery.EndpointSlice) {
 	x.slices = map[string]*sliceEntry{}
 	x.unclean = map[string]*sliceEntry{}
+	x.prev, x.prevEntry = nil, nil
 	for _, ai := range x.ats {
 		ai.placement = map[string]*sliceEntry{}
 		ai.placeDup = 0
@@ -599,7 +695,7 @@ func (x *Index) rebuildSlices(ctx context.Context, r *Reconciler, owner Owner, e
 		if ai.placeDup > 0 {
 			break
 		}
-		if _, status, _, _, _ := r.evaluateSlice(ctx, owner, ai, e, nil); status == sliceUnchanged && r.hintsOK(x.hints, e.obj) {
+		if _, status, _, _, _, _ := r.evaluateSlice(ctx, owner, ai, e, nil); status == sliceUnchanged && r.hintsOK(x.hints, e.obj) {
 			e.clean = true
 			delete(x.unclean, e.obj.Name)
 		}
@@ -619,13 +715,20 @@ const (
 // updated or deleted, and its labels and annotations. consumed, when not
 // nil, records the identities kept, so that a later slice does not keep
 // them again (the full planner deletes them from the desired set).
-func (r *Reconciler) evaluateSlice(ctx context.Context, owner Owner, ai *atIndex, e *sliceEntry, consumed map[string]bool) ([]discovery.Endpoint, sliceStatus, map[string]string, map[string]string, int) {
+func (r *Reconciler) evaluateSlice(ctx context.Context, owner Owner, ai *atIndex, e *sliceEntry, consumed map[string]bool) ([]discovery.Endpoint, sliceStatus, map[string]string, map[string]string, int, bool) {
 	s := e.obj
 	kept := make([]discovery.Endpoint, 0, len(s.Endpoints))
 	endpointUpdated := false
+	if len(e.des) != len(e.keys) {
+		e.des = make([]*desiredEndpoint, len(e.keys))
+	}
 	for i := range s.Endpoints {
 		k := e.keys[i]
-		got := ai.desired[k]
+		got := e.des[i]
+		if got == nil || got.dead {
+			got = ai.desired[k]
+			e.des[i] = got
+		}
 		if got == nil || consumed[k] {
 			continue
 		}
@@ -649,13 +752,21 @@ func (r *Reconciler) evaluateSlice(ctx context.Context, owner Owner, ai *atIndex
 			removed = len(s.Endpoints) - len(kept)
 		}
 		if len(kept) == 0 {
-			return nil, sliceDelete, nil, nil, removed
+			return nil, sliceDelete, nil, nil, removed, true
 		}
-		return kept, sliceUpdate, labels, annotations, removed
+		return kept, sliceUpdate, labels, annotations, removed, true
 	case labelsChanged || annotationsChanged:
-		return kept, sliceUpdate, labels, annotations, 0
+		return kept, sliceUpdate, labels, annotations, 0, false
 	}
-	return kept, sliceUnchanged, nil, nil, 0
+	return kept, sliceUnchanged, nil, nil, 0, false
+}
+
+// deepCopyWithoutEndpoints is s.DeepCopy() with Endpoints nil, for an update
+// whose endpoints are replaced anyway (Plan deep-copies them and drops them).
+func deepCopyWithoutEndpoints(s *discovery.EndpointSlice) *discovery.EndpointSlice {
+	shallow := *s
+	shallow.Endpoints = nil
+	return shallow.DeepCopy()
 }
 
 // hintsOK reports whether the hints step leaves s, an unchanged slice, as
@@ -701,19 +812,25 @@ func (r *Reconciler) planAddressTypeIndexed(ctx context.Context, owner Owner, x 
 		}
 	}
 	sort.Slice(evaluated, func(i, j int) bool { return evaluated[i].pos < evaluated[j].pos })
-	consumed := make(map[string]bool)
-	var updates, toDelete, unchangedEval, evaluatedObjs []*discovery.EndpointSlice
+	// No identity is in two slices (structuralReason: placeDup is 0), so
+	// no slice can keep an endpoint another one kept: evaluateSlice needs
+	// no record of the identities consumed.
+	var updates, toDelete, unchangedEval, mayBeNoOp []*discovery.EndpointSlice
 	var unchangedEntries []*sliceEntry
 	for _, e := range evaluated {
-		evaluatedObjs = append(evaluatedObjs, e.obj)
-		kept, status, labels, annotations, removed := r.evaluateSlice(ctx, owner, ai, e, consumed)
+		kept, status, labels, annotations, removed, endpointsChanged := r.evaluateSlice(ctx, owner, ai, e, nil)
 		atp.Removed += removed
 		switch status {
 		case sliceDelete:
 			toDelete = append(toDelete, e.obj)
 		case sliceUpdate:
-			u := e.obj.DeepCopy()
+			u := deepCopyWithoutEndpoints(e.obj)
 			u.Endpoints = kept
+			if !endpointsChanged {
+				// Only metadata changed: the update may be a no-op
+				// (dropNoOpUpdates compares it with the existing slice).
+				mayBeNoOp = append(mayBeNoOp, e.obj)
+			}
 			r.setMetadata(u, owner, labels, annotations)
 			updates = append(updates, u)
 		default:
@@ -752,7 +869,6 @@ func (r *Reconciler) planAddressTypeIndexed(ctx context.Context, owner Owner, x 
 			if best := x.sliceToFillIndexed(at, unchangedEntries, remaining, maxPer); best != nil {
 				fill = best.DeepCopy()
 				filled = best.Name
-				evaluatedObjs = append(evaluatedObjs, best)
 			}
 		}
 		if fill == nil {
@@ -779,7 +895,13 @@ func (r *Reconciler) planAddressTypeIndexed(ctx context.Context, owner Owner, x 
 			}
 		}
 	}
-	events := r.finishAddressType(ctx, owner, x.hints, &atp, toCreate, updates, toDelete, evaluatedObjs, unchangedForHints)
+	// dropNoOpUpdates only needs the existing slices whose update may leave
+	// them as they are: those updated for metadata only, and the unchanged
+	// ones the hints step may promote. An update whose endpoints changed
+	// (one kept endpoint differs beyond identity, or one went) or that
+	// received new endpoints always differs.
+	mayBeNoOp = append(mayBeNoOp, unchangedForHints...)
+	events := r.finishAddressType(ctx, owner, x.hints, &atp, toCreate, updates, toDelete, mayBeNoOp, unchangedForHints)
 
 	// Slices evaluated unchanged, not filled and with right hints are clean
 	// until an item of theirs changes or they change. The others stay
