@@ -143,10 +143,10 @@ type sliceEntry struct {
 	portKey string
 	keys    []string // endpointKey of each endpoint, in order
 	// des caches the desired endpoint of each key (nil: look it up).
-	des     []*desiredEndpoint
-	clean   bool
-	seen    int
-	pos     int // position in the existing list of the current plan
+	des   []*desiredEndpoint
+	clean bool
+	seen  int
+	pos   int // position in the existing list of the current plan
 }
 
 // NewIndex returns an empty Index that needs a Reset before its first use.
