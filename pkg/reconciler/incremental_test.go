@@ -267,3 +267,23 @@ func TestIndexDesired(t *testing.T) {
 		t.Errorf("Len %d, want 3", x.Len())
 	}
 }
+
+// TestPlanIndexedRollingUpdate: a rolling update in steps of 25 (the 25
+// oldest Pods replaced by new ones) is planned incrementally at every step,
+// with the full planner's writes.
+func TestPlanIndexedRollingUpdate(t *testing.T) {
+	w := newIdxWorld(t, 10)
+	for i := 0; i < 100; i++ {
+		w.set(i, item(i, true, httpPorts))
+	}
+	w.sync()
+	for step := 0; step < 8; step++ {
+		for i := step * 25; i < step*25+25; i++ {
+			w.set(i, nil)
+			w.set(100+i, item(100+i, true, httpPorts))
+		}
+		if got := w.sync(); got != "" {
+			t.Fatalf("step %d: reason %q, want incremental", step, got)
+		}
+	}
+}

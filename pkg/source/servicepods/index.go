@@ -110,6 +110,11 @@ func (x *ServiceIndex) Index() *reconciler.Index { return x.index }
 
 // IndexUpdate is the outcome of Update.
 type IndexUpdate struct {
+	// Ready is true when the index is up to date and may be planned
+	// (reconciler.PlanIndexed), even with an error made only of
+	// *SkippedPodError; false when a lookup failed (nothing may be
+	// reconciled: return the error and retry).
+	Ready bool
 	// Rebuilt is the reason the index was rebuilt from every Pod (one of
 	// the Rebuild constants or a reason given to Invalidate), "" when only
 	// the changed Pods were read.
@@ -204,7 +209,7 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, pods Pod
 		}
 		x.index.SetItem(svc.Namespace+"/"+name, item)
 	}
-	u := IndexUpdate{Pods: len(names)}
+	u := IndexUpdate{Ready: true, Pods: len(names)}
 	if tt != nil {
 		t, ok := tt.UpdatePods(svc.Namespace, svc, changed)
 		if !ok {
@@ -251,7 +256,7 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 		x.index.SetItem(pod.Namespace+"/"+pod.Name, item)
 	}
 	x.built, x.uid, x.rv = true, svc.UID, svc.ResourceVersion
-	u := IndexUpdate{Rebuilt: reason, Pods: len(sorted)}
+	u := IndexUpdate{Ready: true, Rebuilt: reason, Pods: len(sorted)}
 	if tt != nil {
 		u.TriggerTime = tt.ComputeEndpointLastChangeTriggerTime(svc.Namespace, svc, all)
 	}
