@@ -262,7 +262,7 @@ func (x *Index) SetItem(key string, item *Item) {
 	}
 	if ports, ok := x.portsByKey[next.portKey]; !ok {
 		x.portsByKey[next.portKey] = item.Ports
-	} else if !apiequality.Semantic.DeepEqual(ports, item.Ports) && !(len(ports) == 0 && len(item.Ports) == 0) {
+	} else if !apiequality.Semantic.DeepEqual(ports, item.Ports) && (len(ports) != 0 || len(item.Ports) != 0) {
 		next.portOrder = true
 		x.portOrder++
 	}
@@ -385,11 +385,10 @@ func (x *Index) Desired() *Desired {
 	return d
 }
 
-// itemPorts returns the ports of it. Items whose port order differs make
-// PlanIndexed fall back; Desired then still needs their own order, which is
-// not stored, so the group takes the stored order (the full planner sorts
-// by key; only the order in new slices could differ, and only after a
-// fallback, which the caller rebuilds from its own source).
+// itemPorts returns the port list of it's group: the ports of the first
+// item set with that key. Items listing the same ports in another order
+// make PlanIndexed fall back (FullReasonPortOrder); servicepods gives every
+// Pod the Service's port order, so this does not happen with PodItem.
 func (x *Index) itemPorts(it *indexedItem) []discovery.EndpointPort {
 	return x.portsByKey[it.portKey]
 }

@@ -51,23 +51,23 @@ import (
 // resourceVersion that changes exactly when their content does (hand
 // edits in the generator keep it), as the API server guarantees.
 type incCheck struct {
-	ctx            context.Context
-	full, inc      *reconciler.Reconciler
-	fullTopo       *topology.TopologyCache
-	incTopo        *topology.TopologyCache
-	nodes          cache.Indexer
-	fullTT, incTT  *servicepods.TriggerTimeTracker
-	idx            *servicepods.ServiceIndex
-	lastPods       map[string]*corev1.Pod
-	lastSvc        *corev1.Service // the Service handed over, with our resourceVersion
-	lastSvcRaw     *corev1.Service // the scenario's Service at the previous step
-	svcRV          int
-	lastNodes      []*corev1.Node
-	sliceSeen      map[string]*discovery.EndpointSlice
-	sliceRV        map[string]string
-	rv             int
-	reasons        map[string]int
-	steps, differs int
+	ctx           context.Context
+	full, inc     *reconciler.Reconciler
+	fullTopo      *topology.TopologyCache
+	incTopo       *topology.TopologyCache
+	nodes         cache.Indexer
+	fullTT, incTT *servicepods.TriggerTimeTracker
+	idx           *servicepods.ServiceIndex
+	lastPods      map[string]*corev1.Pod
+	lastSvc       *corev1.Service // the Service handed over, with our resourceVersion
+	lastSvcRaw    *corev1.Service // the scenario's Service at the previous step
+	svcRV         int
+	lastNodes     []*corev1.Node
+	sliceSeen     map[string]*discovery.EndpointSlice
+	sliceRV       map[string]string
+	rv            int
+	reasons       map[string]int
+	steps         int
 }
 
 func newIncCheck(ctx context.Context, maxPer int32) *incCheck {
