@@ -823,11 +823,16 @@ func (r *Reconciler) planAddressTypeIndexed(ctx context.Context, owner Owner, x 
 		case sliceDelete:
 			toDelete = append(toDelete, e.obj)
 		case sliceUpdate:
-			u := deepCopyWithoutEndpoints(e.obj)
-			u.Endpoints = kept
-			if !endpointsChanged {
-				// Only metadata changed: the update may be a no-op
-				// (dropNoOpUpdates compares it with the existing slice).
+			var u *discovery.EndpointSlice
+			if endpointsChanged {
+				u = deepCopyWithoutEndpoints(e.obj)
+				u.Endpoints = kept
+			} else {
+				// Only metadata changed: the slice keeps its own endpoints
+				// (hints included), as in planPortGroup, and the update may
+				// be a no-op (dropNoOpUpdates compares it with the
+				// existing slice).
+				u = e.obj.DeepCopy()
 				mayBeNoOp = append(mayBeNoOp, e.obj)
 			}
 			r.setMetadata(u, owner, labels, annotations)

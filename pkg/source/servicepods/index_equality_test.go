@@ -453,9 +453,15 @@ func (w *eqWorld) event() {
 		// Someone else edits one of our slices.
 		if len(w.store.objs) > 0 {
 			s := w.store.list(w.rnd)[0].DeepCopy()
-			if len(s.Endpoints) > 0 && w.rnd.Intn(2) == 0 {
+			switch k := w.rnd.Intn(4); {
+			case len(s.Endpoints) > 0 && k == 0:
 				s.Endpoints = s.Endpoints[1:]
-			} else {
+			case len(s.Endpoints) > 0 && k == 1:
+				s.Endpoints[0].Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-x"}}}
+			case len(s.Endpoints) > 0 && k == 2:
+				s.Endpoints[0].Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-x"}}}
+				s.Labels["edited"] = "yes"
+			default:
 				s.Labels["edited"] = "yes"
 			}
 			w.store.rv++
