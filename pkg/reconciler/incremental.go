@@ -51,6 +51,10 @@ const (
 	// FullReasonTopology: the owner asks for topology-aware hints (C34),
 	// which the topology cache allocates over all endpoints.
 	FullReasonTopology = "topology-hints"
+	// FullReasonPacking: the reconciler packs one slice per group
+	// (Config.OneSlicePerGroup, mirroring), which the incremental planner
+	// does not implement.
+	FullReasonPacking = "one-slice-per-group"
 )
 
 // Item is what one item of an owner (for a Service: one Pod) contributes to
@@ -114,7 +118,7 @@ type indexedItem struct {
 // desiredEndpoint is one desired endpoint of one item.
 type desiredEndpoint struct {
 	item string // item key, the order of the full Desired
-	key  string // endpointKey
+	key  string // EndpointIdentity
 	at   discovery.AddressType
 	ep   discovery.Endpoint
 	// dead is set once the endpoint is no longer the desired one of its
@@ -124,10 +128,10 @@ type desiredEndpoint struct {
 
 // atIndex is the state of one address type.
 type atIndex struct {
-	desired   map[string]*desiredEndpoint // by endpointKey
-	dupes     int                         // extra items per endpointKey, summed
-	counts    map[string]int              // items per endpointKey
-	placement map[string]*sliceEntry      // endpointKey -> slice holding it
+	desired   map[string]*desiredEndpoint // by EndpointIdentity
+	dupes     int                         // extra items per identity, summed
+	counts    map[string]int              // items per identity
+	placement map[string]*sliceEntry      // identity -> slice holding it
 	placeDup  int                         // endpoints found in a second slice
 	unplaced  map[string]*desiredEndpoint // desired and in no slice
 	slicesBy  map[string]int              // slices per port key
@@ -141,7 +145,7 @@ type sliceEntry struct {
 	rv      string
 	at      discovery.AddressType
 	portKey string
-	keys    []string // endpointKey of each endpoint, in order
+	keys    []string // EndpointIdentity of each endpoint, in order
 	// des caches the desired endpoint of each key (nil: look it up).
 	des   []*desiredEndpoint
 	clean bool
@@ -236,7 +240,7 @@ func (x *Index) SetItem(key string, item *Item) {
 				sort.Strings(addrs)
 				de.ep.Addresses = addrs
 			}
-			de.key = endpointKey(&de.ep)
+			de.key = EndpointIdentity(&de.ep)
 			next.eps = append(next.eps, de)
 		}
 	}
@@ -446,6 +450,9 @@ func (r *Reconciler) PlanIndexed(ctx context.Context, owner Owner, x *Index, exi
 // structuralReason returns why the owner's shape needs the full planner,
 // or "".
 func (x *Index) structuralReason(r *Reconciler) string {
+	if r.cfg.OneSlicePerGroup {
+		return FullReasonPacking
+	}
 	if r.topologyCache != nil && x.hints.TopologyAuto {
 		return FullReasonTopology
 	}
@@ -583,7 +590,7 @@ func (x *Index) refreshSlice(e *sliceEntry, s *discovery.EndpointSlice) bool {
 		if i < len(old) && sameIdentity(&old[i], &s.Endpoints[i]) {
 			continue
 		}
-		if endpointKey(&s.Endpoints[i]) != e.keys[i] {
+		if EndpointIdentity(&s.Endpoints[i]) != e.keys[i] {
 			return false
 		}
 	}
@@ -594,7 +601,7 @@ func (x *Index) refreshSlice(e *sliceEntry, s *discovery.EndpointSlice) bool {
 
 // sameIdentity reports whether a and b have the same identity fields
 // (addresses in the same order, hostname, targetRef namespace and name),
-// hence the same endpointKey.
+// hence the same EndpointIdentity.
 func sameIdentity(a, b *discovery.Endpoint) bool {
 	if len(a.Addresses) != len(b.Addresses) || !strPtrEqual(a.Hostname, b.Hostname) {
 		return false
@@ -615,7 +622,7 @@ func (x *Index) readSlice(s *discovery.EndpointSlice) *sliceEntry {
 	e := &sliceEntry{obj: s, uid: s.UID, rv: s.ResourceVersion, at: s.AddressType, portKey: PortMapKey(s.Ports), keys: make([]string, len(s.Endpoints))}
 	ai := x.ats[s.AddressType]
 	for i := range s.Endpoints {
-		k := endpointKey(&s.Endpoints[i])
+		k := EndpointIdentity(&s.Endpoints[i])
 		e.keys[i] = k
 		if ai.placement[k] != nil {
 			ai.placeDup++
@@ -905,7 +912,7 @@ func (r *Reconciler) planAddressTypeIndexed(ctx context.Context, owner Owner, x 
 	// (one kept endpoint differs beyond identity, or one went) or that
 	// received new endpoints always differs.
 	mayBeNoOp = append(mayBeNoOp, unchangedForHints...)
-	events := r.finishAddressType(ctx, owner, x.hints, &atp, toCreate, updates, toDelete, mayBeNoOp, unchangedForHints)
+	events := r.finishAddressType(ctx, owner, x.hints, &atp, toCreate, updates, toDelete, nil, mayBeNoOp, unchangedForHints)
 
 	// Slices evaluated unchanged, not filled and with right hints are clean
 	// until an item of theirs changes or they change. The others stay
