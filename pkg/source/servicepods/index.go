@@ -66,6 +66,7 @@ type ServiceIndex struct {
 	// Owned by the sync (one at a time per Service).
 	index   *reconciler.Index
 	built   bool
+	failed  bool // a lookup failed: the next Update rebuilds
 	uid     types.UID
 	rv      string
 	skipped map[string]struct{} // Pods skipped for a missing Node
@@ -157,6 +158,8 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, pods Pod
 	reason := invalid
 	switch {
 	case reason != "":
+	case x.failed:
+		reason = RebuildLookupFailed
 	case !x.built:
 		reason = RebuildFirstSync
 	case x.uid != svc.UID || x.rv != svc.ResourceVersion:
@@ -186,7 +189,7 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, pods Pod
 		case apierrors.IsNotFound(err):
 			pod = nil
 		case err != nil:
-			x.built = false
+			x.built, x.failed = false, true
 			return IndexUpdate{}, fmt.Errorf("getting Pod %s/%s for Service %s: %w", svc.Namespace, name, klog.KObj(svc), err)
 		}
 		if pod != nil && (pod.Namespace != svc.Namespace || !selector.Matches(labels.Set(pod.Labels))) {
@@ -203,7 +206,7 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, pods Pod
 				x.skipped[name] = struct{}{}
 				errs = append(errs, err)
 			case err != nil:
-				x.built = false
+				x.built, x.failed = false, true
 				return IndexUpdate{}, err
 			}
 		}
@@ -215,7 +218,7 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, pods Pod
 		if !ok {
 			all, err := pods.List(selector)
 			if err != nil {
-				x.built = false
+				x.built, x.failed = false, true
 				return IndexUpdate{}, fmt.Errorf("listing Pods for Service %s: %w", klog.KObj(svc), err)
 			}
 			t = tt.ComputeEndpointLastChangeTriggerTime(svc.Namespace, svc, all)
@@ -230,6 +233,7 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 	x.built = false
 	all, err := pods.List(selector)
 	if err != nil {
+		x.failed = true
 		x.index.Reset(AddressTypes(svc), Hints(svc, x.opts), reason)
 		return IndexUpdate{}, fmt.Errorf("listing Pods for Service %s: %w", klog.KObj(svc), err)
 	}
@@ -251,11 +255,12 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 			x.skipped[pod.Name] = struct{}{}
 			errs = append(errs, err)
 		case err != nil:
+			x.failed = true
 			return IndexUpdate{}, err
 		}
 		x.index.SetItem(pod.Namespace+"/"+pod.Name, item)
 	}
-	x.built, x.uid, x.rv = true, svc.UID, svc.ResourceVersion
+	x.built, x.failed, x.uid, x.rv = true, false, svc.UID, svc.ResourceVersion
 	u := IndexUpdate{Ready: true, Rebuilt: reason, Pods: len(sorted)}
 	if tt != nil {
 		u.TriggerTime = tt.ComputeEndpointLastChangeTriggerTime(svc.Namespace, svc, all)
