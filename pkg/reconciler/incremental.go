@@ -100,12 +100,10 @@ type Index struct {
 	slices  map[string]*sliceEntry
 	unclean map[string]*sliceEntry
 	gen     int
-	// prev and prevEntry are the existing list of the previous observe and
-	// the entry of each of its slices (nil for others), for the fast path.
-	prev       []*discovery.EndpointSlice
-	prevEntry  []*sliceEntry
-	spare      []*discovery.EndpointSlice
-	spareEntry []*sliceEntry
+	// byPtr finds the entry of a slice object already seen: informer
+	// objects are immutable (Plan and Apply never modify them), so the
+	// same pointer is the same content.
+	byPtr map[*discovery.EndpointSlice]*sliceEntry
 }
 
 // indexedItem is an item as stored: its port key and endpoints.
@@ -172,7 +170,7 @@ func (x *Index) clear() {
 	}
 	x.slices = map[string]*sliceEntry{}
 	x.unclean = map[string]*sliceEntry{}
-	x.prev, x.prevEntry = nil, nil
+	x.byPtr = map[*discovery.EndpointSlice]*sliceEntry{}
 }
 
 func newATIndex() *atIndex {
@@ -496,29 +494,20 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 	var rereadNames map[string]bool
 	reason := ""
 	seen := 0
-	prev, prevEntry := x.prev, x.prevEntry
-	entries := x.spareEntry[:0]
-	for range existing {
-		entries = append(entries, nil)
-	}
 	for i, s := range existing {
 		if s == nil {
 			continue
 		}
-		// Fast path: the very object seen at the same position last time
-		// (informer objects are immutable; Plan and Apply never modify
-		// them).
-		if i < len(prev) && prev[i] == s {
-			if e := prevEntry[i]; e != nil {
-				if e.seen == x.gen {
-					reason = FullReasonSlicesUnknown
-					continue
-				}
-				e.seen, e.pos = x.gen, i
-				entries[i] = e
-				seen++
+		// Fast path: the very object seen before (its checks below passed
+		// then, for the same owner).
+		if e := x.byPtr[s]; e != nil {
+			if e.seen == x.gen {
+				reason = FullReasonSlicesUnknown // handed twice
 				continue
 			}
+			e.seen, e.pos = x.gen, i
+			seen++
+			continue
 		}
 		if s.Labels[discovery.LabelManagedBy] != r.cfg.ControllerName {
 			ignored = append(ignored, s)
@@ -534,7 +523,9 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 			continue
 		}
 		if e != nil && e.uid == s.UID && e.rv == s.ResourceVersion && s.ResourceVersion != "" {
+			delete(x.byPtr, e.obj)
 			e.obj = s
+			x.byPtr[s] = e
 		} else if e == nil || e.uid != s.UID || s.ResourceVersion == "" || !x.refreshSlice(e, s) {
 			if rereadNames == nil {
 				rereadNames = map[string]bool{}
@@ -548,7 +539,6 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 			continue
 		}
 		e.seen, e.pos = x.gen, i
-		entries[i] = e
 		seen++
 	}
 	if seen != len(x.slices) {
@@ -563,16 +553,6 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 		e := x.readSlice(s)
 		e.seen = x.gen
 		e.pos = rereadPos[i]
-		entries[rereadPos[i]] = e
-	}
-	// Double buffers: the previous lists become the spare ones.
-	x.spare, x.spareEntry = prev, prevEntry
-	if reason == "" {
-		x.prev = append(x.spare[:0], existing...)
-		x.prevEntry = entries
-		x.spare = nil
-	} else {
-		x.prev, x.prevEntry = nil, nil
 	}
 	return ignored, reason
 }
@@ -594,7 +574,9 @@ func (x *Index) refreshSlice(e *sliceEntry, s *discovery.EndpointSlice) bool {
 			return false
 		}
 	}
+	delete(x.byPtr, e.obj)
 	e.obj, e.rv = s, s.ResourceVersion
+	x.byPtr[s] = e
 	x.markUnclean(e)
 	return true
 }
@@ -634,6 +616,7 @@ func (x *Index) readSlice(s *discovery.EndpointSlice) *sliceEntry {
 	ai.slicesBy[e.portKey]++
 	ai.nslices++
 	x.slices[s.Name] = e
+	x.byPtr[s] = e
 	x.markUnclean(e)
 	return e
 }
@@ -658,6 +641,7 @@ func (x *Index) forgetSlice(e *sliceEntry) {
 	ai.nslices--
 	delete(x.unclean, e.obj.Name)
 	delete(x.slices, e.obj.Name)
+	delete(x.byPtr, e.obj)
 }
 
 // rebuildSlices forgets every slice and learns existing from scratch after
@@ -668,7 +652,7 @@ func (x *Index) forgetSlice(e *sliceEntry) {
 func (x *Index) rebuildSlices(ctx context.Context, r *Reconciler, owner Owner, existing []*discovery.EndpointSlice) {
 	x.slices = map[string]*sliceEntry{}
 	x.unclean = map[string]*sliceEntry{}
-	x.prev, x.prevEntry = nil, nil
+	x.byPtr = map[*discovery.EndpointSlice]*sliceEntry{}
 	for _, ai := range x.ats {
 		ai.placement = map[string]*sliceEntry{}
 		ai.placeDup = 0
