@@ -523,9 +523,8 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 			continue
 		}
 		if e != nil && e.uid == s.UID && e.rv == s.ResourceVersion && s.ResourceVersion != "" {
-			delete(x.byPtr, e.obj)
-			e.obj = s
-			x.byPtr[s] = e
+			// Same version, another object (e.g. a shallow copy made by
+			// OwnerSlices): the same content, so e keeps the object it has.
 		} else if e == nil || e.uid != s.UID || s.ResourceVersion == "" || !x.refreshSlice(e, s) {
 			if rereadNames == nil {
 				rereadNames = map[string]bool{}

@@ -319,7 +319,7 @@ func newIncrementalBench(tb testing.TB, store *sliceStore, nodes []*corev1.Node,
 func (o *incrementalBench) podChanged(name string) { o.idx.PodChanged(name) }
 
 func (o *incrementalBench) reconcile(svc *corev1.Service, _ []*corev1.Pod, existing []*discovery.EndpointSlice) error {
-	if _, err := o.idx.Update(o.ctx, svc, o.pods, o.nodes, o.tt); err != nil {
+	if _, err := o.idx.Update(o.ctx, svc, labels.Everything(), o.pods, o.nodes, o.tt); err != nil {
 		return err
 	}
 	plan, desired, reason, err := o.r.PlanIndexed(o.ctx, svc, o.idx.Index(), existing)

@@ -192,7 +192,7 @@ func (c *incCheck) check(in stepInput, handed []*discovery.EndpointSlice) string
 	}
 	fullTT := c.fullTT.ComputeEndpointLastChangeTriggerTime(svc.Namespace, svc, podList)
 
-	u, uerr := c.idx.Update(c.ctx, svc, pods, nodes, c.incTT)
+	u, uerr := c.idx.Update(c.ctx, svc, labels.Everything(), pods, nodes, c.incTT)
 	if (derr == nil) != (uerr == nil) || (derr != nil && derr.Error() != uerr.Error()) {
 		return fmt.Sprintf("source errors differ: full %v, incremental %v", derr, uerr)
 	}

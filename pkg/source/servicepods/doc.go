@@ -39,7 +39,7 @@
 //	indexes[svcKey].PodChanged(pod.Name)
 //	// Node add/delete/zone change, resync: indexes[svcKey].Invalidate("node-changed")
 //	// sync:
-//	u, srcErr := idx.Update(ctx, svc, podLister.Pods(svc.Namespace), nodeLister, triggerTimes)
+//	u, srcErr := idx.Update(ctx, svc, selector, podLister.Pods(svc.Namespace), nodeLister, triggerTimes)
 //	if !u.Ready { return srcErr } // a lookup failed: retry, write nothing
 //	plan, desired, fullReason, err := r.PlanIndexed(ctx, svc, idx.Index(), existingSlices)
 //	err = r.Apply(ctx, svc, plan, desired, u.TriggerTime)

@@ -127,7 +127,11 @@ type IndexUpdate struct {
 	TriggerTime time.Time
 }
 
-// Update brings the index up to date for svc. When the index is not built,
+// Update brings the index up to date for svc, whose Pods are those
+// selector matches (the selector the controller lists them with: KCM's
+// labels.Set(spec.selector).AsSelectorPreValidated(), or slicekit's
+// selectorless form; a change of it must come with a change of the
+// Service's resourceVersion or an Invalidate). When the index is not built,
 // the Service changed (UID or resourceVersion) or Invalidate was called,
 // it lists every Pod svc selects and rebuilds (reconciler.Index.Reset with
 // the reason); otherwise it reads only the Pods given to PodChanged since
@@ -146,9 +150,9 @@ type IndexUpdate struct {
 // *SkippedPodError with a usable result, as Desired does: reconcile, then
 // return the error so the Service is retried (each retry looks them up
 // again).
-func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, pods PodLister, nodes NodeGetter, tt *TriggerTimeTracker) (IndexUpdate, error) {
-	if svc == nil || pods == nil || nodes == nil {
-		return IndexUpdate{}, errors.New("servicepods: Update needs a Service, a PodLister and a NodeGetter")
+func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes NodeGetter, tt *TriggerTimeTracker) (IndexUpdate, error) {
+	if svc == nil || selector == nil || pods == nil || nodes == nil {
+		return IndexUpdate{}, errors.New("servicepods: Update needs a Service, a selector, a PodLister and a NodeGetter")
 	}
 	x.mu.Lock()
 	pending, invalid := x.pending, x.invalid
@@ -166,7 +170,6 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, pods Pod
 		reason = RebuildServiceChanged
 	}
 	cached := &cachingNodeGetter{nodes: nodes, results: map[string]nodeResult{}}
-	selector := labels.Set(svc.Spec.Selector).AsSelectorPreValidated()
 	if reason != "" {
 		return x.rebuild(ctx, svc, pods, cached, selector, tt, reason)
 	}

@@ -517,7 +517,7 @@ func (w *eqWorld) step() bool {
 	}
 	ttFull := w.ttFull.ComputeEndpointLastChangeTriggerTime(w.svc.Namespace, w.svc, pods)
 
-	u, uerr := w.idx.Update(w.ctx, w.svc, w.pods, w.nodes, w.ttInc)
+	u, uerr := w.idx.Update(w.ctx, w.svc, labels.Set(w.svc.Spec.Selector).AsSelectorPreValidated(), w.pods, w.nodes, w.ttInc)
 	if (derr == nil) != (uerr == nil) || (derr != nil && derr.Error() != uerr.Error()) {
 		w.t.Errorf("step %d (%s): errors differ: full %v, incremental %v", w.steps, w.lastStep, derr, uerr)
 		w.diffs++

@@ -61,7 +61,7 @@ func TestServiceIndexUpdate(t *testing.T) {
 	}
 	for _, st := range steps {
 		st.do()
-		u, err := w.idx.Update(ctx, svc, st.pods, w.nodes, w.ttInc)
+		u, err := w.idx.Update(ctx, svc, labels.Set(svc.Spec.Selector).AsSelectorPreValidated(), st.pods, w.nodes, w.ttInc)
 		var skip *SkippedPodError
 		if err != nil && !errors.As(err, &skip) && st.wantReady {
 			t.Errorf("%s: error %v", st.name, err)
