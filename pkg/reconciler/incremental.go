@@ -263,7 +263,7 @@ func (x *Index) SetItem(key string, item *Item) {
 		return
 	}
 	if ports, ok := x.portsByKey[next.portKey]; !ok {
-		x.portsByKey[next.portKey] = item.Ports
+		x.portsByKey[next.portKey] = copyEndpointPorts(item.Ports)
 	} else if !apiequality.Semantic.DeepEqual(ports, item.Ports) && (len(ports) != 0 || len(item.Ports) != 0) {
 		next.portOrder = true
 		x.portOrder++
@@ -927,4 +927,16 @@ func (x *Index) sliceToFillIndexed(at discovery.AddressType, unchangedEval []*sl
 		return cands[i]
 	}
 	return nil
+}
+
+// copyEndpointPorts returns a deep copy of ports (nil stays nil).
+func copyEndpointPorts(ports []discovery.EndpointPort) []discovery.EndpointPort {
+	if ports == nil {
+		return nil
+	}
+	out := make([]discovery.EndpointPort, len(ports))
+	for i := range ports {
+		ports[i].DeepCopyInto(&out[i])
+	}
+	return out
 }
