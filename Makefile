@@ -112,8 +112,9 @@ bench-live: build ## Live benchmark: KCM's EndpointSlice controller, then `slice
 	  -order '$(BENCH_LIVE_ORDER)' $(BENCH_LIVE_FLAGS)
 
 .PHONY: fuzz
-fuzz: ## Run the differential fuzz target, then the render/check input fuzz target, each for FUZZTIME (default 60s).
+fuzz: ## Run the differential fuzz target, the incremental-vs-full planner target, then the render/check input fuzz target, each for FUZZTIME (default 60s).
 	$(GO) test -run '^$$' -fuzz FuzzDifferential -fuzztime $${FUZZTIME:-60s} ./test/differential/
+	$(GO) test -run '^$$' -fuzz FuzzIncremental -fuzztime $${FUZZTIME:-60s} ./pkg/source/servicepods/
 	$(GO) test -run '^$$' -fuzz FuzzRenderAndCheck -fuzztime $${FUZZTIME:-60s} ./cmd/slicekit/app/
 
 include hack/controlplane.mk

@@ -16,7 +16,10 @@
 # Runs the side-by-side benchmarks of test/differential (KCM's EndpointSlice
 # reconciler vs slicekit's) and prints a markdown table: the median over the
 # runs of ns/op, cpu-ns/op, B/op, allocs/op and writes/op for each side, and
-# the ratio kcm/slicekit (above 1: slicekit uses less). ns/op is wall time;
+# the ratio kcm/slicekit (above 1: slicekit uses less). Benchmarks with an
+# "incremental" side (slicekit's incremental path, issue 14) get a second
+# row, "<benchmark> (incremental)", with that side in the slicekit columns.
+# ns/op is wall time;
 # cpu-ns/op is the process's CPU time per op, which is the fairer measure on
 # a busy machine.
 #
@@ -65,7 +68,7 @@ function ratio(k, s) {
   sub(/-[0-9]+$/, "", name)
   n = split(name, parts, "/")
   side = parts[n]
-  if (side != "kcm" && side != "slicekit") next
+  if (side != "kcm" && side != "slicekit" && side != "incremental") next
   bench = substr(name, 1, length(name) - length(side) - 1)
   if (!(bench in seen)) { seen[bench] = 1; order[++nb] = bench }
   runs[bench SUBSEP side]++
@@ -81,12 +84,17 @@ END {
   printf "\n"
   for (b = 1; b <= nb; b++) {
     bench = order[b]
-    printf "| %s | %d/%d |", bench, runs[bench SUBSEP "kcm"], runs[bench SUBSEP "slicekit"]
-    for (u = 1; u <= nu; u++) {
-      k = median(bench SUBSEP "kcm" SUBSEP units[u])
-      s = median(bench SUBSEP "slicekit" SUBSEP units[u])
-      printf " %s | %s | %s |", fmtnum(k), fmtnum(s), ratio(k, s)
+    for (si = 1; si <= 2; si++) {
+      side = (si == 1 ? "slicekit" : "incremental")
+      if (!((bench SUBSEP side) in runs)) continue
+      label = (si == 1 ? bench : bench " (incremental)")
+      printf "| %s | %d/%d |", label, runs[bench SUBSEP "kcm"], runs[bench SUBSEP side]
+      for (u = 1; u <= nu; u++) {
+        k = median(bench SUBSEP "kcm" SUBSEP units[u])
+        s = median(bench SUBSEP side SUBSEP units[u])
+        printf " %s | %s | %s |", fmtnum(k), fmtnum(s), ratio(k, s)
+      }
+      printf "\n"
     }
-    printf "\n"
   }
 }' "$input"

@@ -44,6 +44,15 @@
 // Prometheus metrics with KCM's names (C36) on an injected registry.
 // Reconcile does both.
 //
+// Incremental planning (issue 14): an Index holds one owner's desired
+// endpoints by item (for a Service: by Pod) and learns which existing slice
+// holds each; PlanIndexed then plans only the slices whose endpoints
+// changed, plus the packing rules for endpoints that are in no slice, and
+// returns the very Plan that Plan would for Index.Desired() and the same
+// slices. Whenever the index cannot tell (first sync, reset, several port
+// groups, placeholders, topology-aware hints, slices it does not know,
+// duplicates), it plans with Plan and says why (the FullReason constants).
+//
 // The package never builds clients, informers or queues: controllers own
 // those (see pkg/controllers). Slices whose managed-by label names another
 // controller are never written, even when handed in by mistake.

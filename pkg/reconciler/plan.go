@@ -281,7 +281,6 @@ type portGroup struct {
 // the address type beyond one per port group (Config.OneSlicePerGroup):
 // deleted, or recycled after existing's own deletes.
 func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hints, at discovery.AddressType, groups []*EndpointGroup, existing, extras []*discovery.EndpointSlice) (AddressTypePlan, []Event) {
-	logger := klog.FromContext(ctx)
 	atp := AddressTypePlan{AddressType: at}
 	var toCreate, toUpdate, toDelete []*discovery.EndpointSlice
 	var events []Event
@@ -358,6 +357,22 @@ func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hin
 		atp.PortGroups = append(atp.PortGroups, PortGroupInfo{Key: PortMapKey(ph.Ports), Endpoints: 0, Slices: 1})
 	}
 
+	events = r.finishAddressType(ctx, owner, hints, &atp, toCreate, toUpdate, toDelete, extras, existing, unchanged(existing, toUpdate, toDelete))
+	return atp, events
+}
+
+// finishAddressType is the end of planAddressType, shared with the
+// incremental planner (incremental.go): hints (KCM reconcileByAddressType,
+// after packing), dropping no-op updates and recycling (KCM finalize). It
+// sets atp's Create, Update and Delete. extras are planAddressType's.
+// existing must hold at least the existing slices named in toUpdate (and
+// all of them with Config.OneSlicePerGroup); unchangedSlices are the
+// existing slices neither updated nor deleted whose hints the hints step
+// may correct.
+func (r *Reconciler) finishAddressType(ctx context.Context, owner Owner, hints Hints, atp *AddressTypePlan, toCreate, toUpdate, toDelete, extras, existing, unchangedSlices []*discovery.EndpointSlice) []Event {
+	logger := klog.FromContext(ctx)
+	at := atp.AddressType
+	var events []Event
 	// Hints (KCM reconcileByAddressType, after packing).
 	key := ownerKey(owner)
 	useTD := hints.TrafficDistribution != nil && !hints.TopologyAuto
@@ -366,7 +381,7 @@ func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hin
 		AddressType: at,
 		ToCreate:    toCreate,
 		ToUpdate:    toUpdate,
-		Unchanged:   unchanged(existing, toUpdate, toDelete),
+		Unchanged:   unchangedSlices,
 	}
 	if r.topologyCache != nil && hints.TopologyAuto {
 		var evs []*topology.EventBuilder
@@ -391,7 +406,7 @@ func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hin
 		}
 	}
 	if useTD {
-		toCreate, toUpdate, _ = trafficdist.ReconcileHints(hints.TrafficDistribution, toCreate, toUpdate, unchanged(existing, toUpdate, toDelete))
+		toCreate, toUpdate, _ = trafficdist.ReconcileHints(hints.TrafficDistribution, toCreate, toUpdate, unchangedSlices)
 	}
 
 	toUpdate = dropNoOpUpdates(toUpdate, existing)
@@ -428,7 +443,7 @@ func (r *Reconciler) planAddressType(ctx context.Context, owner Owner, hints Hin
 	}
 
 	atp.Create, atp.Update, atp.Delete = toCreate, toUpdate, toDelete
-	return atp, events
+	return events
 }
 
 // countUpdated returns how many endpoints of existing are in desired in

@@ -24,8 +24,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -217,11 +219,22 @@ func (m cpuMeter) report(b *testing.B) {
 }
 
 // BenchmarkReadinessFlip: one op is one sync after one pod of a Service of
-// 10,000 ready endpoints (100 slices of 100) flipped its readiness. Each
-// op flips the next pod, so the work per op is steady: one endpoint
-// changes, one slice is updated.
+// n ready endpoints (n = 1,000, 10,000 and 50,000; slices of 100) flipped
+// its readiness. Each op flips the next pod, so the work per op is steady:
+// one endpoint changes, one slice is updated. Besides kcm and slicekit
+// (the full planner), the incremental side is slicekit's incremental path
+// (issue 14): the Pod event marks the pod (ServiceIndex.PodChanged), and
+// the sync reads only that pod (ServiceIndex.Update, including the
+// trigger-time update, which the other sides leave to the controller),
+// plans with PlanIndexed and applies. It reports full/op, the syncs that
+// fell back to the full planner (0 expected).
 func BenchmarkReadinessFlip(b *testing.B) {
-	const n = 10000
+	for _, n := range []int{1000, 10000, 50000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchReadinessFlip(b, n) })
+	}
+}
+
+func benchReadinessFlip(b *testing.B, n int) {
 	nodes := benchNodeList()
 	svc := benchService("flip")
 	template := func() []*corev1.Pod {
@@ -232,31 +245,111 @@ func BenchmarkReadinessFlip(b *testing.B) {
 		return pods
 	}
 	start := initialSlices(b, svc, template(), nodes)
-	for _, side := range benchSides {
+	for _, side := range []string{"kcm", "slicekit", "incremental"} {
 		b.Run(side, func(b *testing.B) {
 			pods := template()
 			store := newSliceStore("b", false, false)
 			store.reset(copySlices(start))
-			r := newBenchSide(b, side, store, nodes)
+			var r benchReconciler
+			if side == "incremental" {
+				r = newIncrementalBench(b, store, nodes, pods)
+				// The first sync builds the index from every Pod.
+				if err := r.reconcile(svc, pods, store.list()); err != nil {
+					b.Fatal(err)
+				}
+			} else {
+				r = newBenchSide(b, side, store, nodes)
+			}
+			notify, _ := r.(podNotifier)
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu := startCPU()
 			for i := 0; i < b.N; i++ {
-				c := &pods[i%n].Status.Conditions[0]
+				p := pods[i%n]
+				c := &p.Status.Conditions[0]
 				if c.Status == corev1.ConditionTrue {
 					c.Status = corev1.ConditionFalse
 				} else {
 					c.Status = corev1.ConditionTrue
 				}
 				c.LastTransitionTime = metav1.NewTime(baseTime.Add(time.Duration(i+1) * time.Second))
+				if notify != nil {
+					notify.podChanged(p.Name)
+				}
 				if err := r.reconcile(svc, pods, store.list()); err != nil {
 					b.Fatal(err)
 				}
 			}
 			cpu.report(b)
 			b.ReportMetric(float64(store.writeCount())/float64(b.N), "writes/op")
+			if ib, ok := r.(*incrementalBench); ok {
+				b.ReportMetric(float64(ib.full-1)/float64(b.N), "full/op")
+			}
 		})
 	}
+}
+
+// podNotifier is a side that is told which Pod changed (the Pod event
+// handler's work).
+type podNotifier interface{ podChanged(name string) }
+
+// incrementalBench is slicekit's incremental path: a ServiceIndex kept
+// from Pod events, PlanIndexed, Apply.
+type incrementalBench struct {
+	ctx   context.Context
+	r     *reconciler.Reconciler
+	nodes servicepods.NodeGetter
+	pods  benchPodLister
+	idx   *servicepods.ServiceIndex
+	tt    *servicepods.TriggerTimeTracker
+	full  int // syncs planned by the full planner
+}
+
+func newIncrementalBench(tb testing.TB, store *sliceStore, nodes []*corev1.Node, pods []*corev1.Pod) *incrementalBench {
+	tb.Helper()
+	side := newBenchSide(tb, "slicekit", store, nodes).(*ourBench)
+	lister := benchPodLister{}
+	for _, p := range pods {
+		lister[p.Name] = p
+	}
+	return &incrementalBench{ctx: side.ctx, r: side.r, nodes: side.nodes, pods: lister,
+		idx: servicepods.NewServiceIndex(servicepods.Options{}), tt: servicepods.NewTriggerTimeTracker()}
+}
+
+func (o *incrementalBench) podChanged(name string) { o.idx.PodChanged(name) }
+
+func (o *incrementalBench) reconcile(svc *corev1.Service, _ []*corev1.Pod, existing []*discovery.EndpointSlice) error {
+	if _, err := o.idx.Update(o.ctx, svc, labels.Everything(), o.pods, o.nodes, o.tt); err != nil {
+		return err
+	}
+	plan, desired, reason, err := o.r.PlanIndexed(o.ctx, svc, o.idx.Index(), existing)
+	if err != nil {
+		return err
+	}
+	if reason != "" {
+		o.full++
+	}
+	return o.r.Apply(o.ctx, svc, plan, desired, benchTT)
+}
+
+// benchPodLister is a PodLister over the benchmark's Pods (by name).
+type benchPodLister map[string]*corev1.Pod
+
+func (l benchPodLister) Get(name string) (*corev1.Pod, error) {
+	if p, ok := l[name]; ok {
+		return p, nil
+	}
+	return nil, apierrors.NewNotFound(corev1.Resource("pods"), name)
+}
+
+func (l benchPodLister) List(sel labels.Selector) ([]*corev1.Pod, error) {
+	out := make([]*corev1.Pod, 0, len(l))
+	for _, p := range l {
+		if sel.Matches(labels.Set(p.Labels)) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // BenchmarkRollingUpdate: one op is a whole rolling update of a Service of

@@ -63,19 +63,25 @@ type totals struct {
 	unexplained                            map[string]int
 	intended                               map[string]int
 	reports                                int
+	// incSteps, incDiffs, incReasons: the full planner beside the
+	// incremental path (incCheck): steps compared, differences, and steps
+	// by path ("incremental" or the reason of the fallback).
+	incSteps, incDiffs int
+	incReasons         map[string]int
 }
 
 func newTotals() *totals {
-	return &totals{unexplained: map[string]int{}, intended: map[string]int{}}
+	return &totals{unexplained: map[string]int{}, intended: map[string]int{}, incReasons: map[string]int{}}
 }
 
 func (tot *totals) summary() string {
 	return fmt.Sprintf("%d scenarios, %d steps; API writes: slicekit %d, kcm %d (known differences undone: slicekit %d, kcm %d; slicekit fewer in %d steps); "+
 		"steps with reconcile errors %d, topology Auto %d, trafficDistribution %d, Service deleting %d (with creates skipped %d), zero trigger time %d; "+
-		"intended differences %v; unexplained differences %v",
+		"intended differences %v; unexplained differences %v; "+
+		"full planner vs incremental path: %d steps, %d differences, plans by path %v",
 		tot.scenarios, tot.steps, tot.ourWrites, tot.kcmWrites, tot.ourWritesExplained, tot.kcmWritesExplained, tot.fewerWrites,
 		tot.errorSteps, tot.autoSteps, tot.tdSteps, tot.deletingSteps, tot.deletingWeak, tot.zeroTTSteps,
-		tot.intended, tot.unexplained)
+		tot.intended, tot.unexplained, tot.incSteps, tot.incDiffs, tot.incReasons)
 }
 
 // TestDifferential compares slicekit with KCM on at least
@@ -169,6 +175,13 @@ func runScenario(t testing.TB, tot *totals, master uint64, idx int, seed uint64,
 			tot.zeroTTSteps++
 		}
 
+		tot.incSteps++
+		if res.incDiff != "" {
+			tot.incDiffs++
+			t.Errorf("differential: scenario %d (seed %d) step %d: full planner and incremental path differ: %s\nhistory:\n%s",
+				idx, seed, step, res.incDiff, strings.Join(history, "\n"))
+			return
+		}
 		if h.syncTopologyState(in.svc, res) {
 			tot.intended["topologyStateSynced"]++
 		}
@@ -192,6 +205,9 @@ func runScenario(t testing.TB, tot *totals, master uint64, idx int, seed uint64,
 			return
 		}
 		sc.slices = res.kcmSlices
+	}
+	for k, v := range h.inc.reasons {
+		tot.incReasons[k] += v
 	}
 }
 

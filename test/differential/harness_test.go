@@ -66,6 +66,9 @@ type harness struct {
 	// fixedTT, when set, replaces both trigger-time trackers (replaying one
 	// step in isolation while shrinking a reproduction).
 	fixedTT *[2]time.Time
+
+	// inc runs slicekit's full planner beside its incremental path.
+	inc *incCheck
 }
 
 func newHarness(maxPer int32) *harness {
@@ -84,6 +87,7 @@ func newHarness(maxPer int32) *harness {
 		ourNodes: cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}),
 	}
 	h.ctx = klog.NewContext(context.Background(), h.logger)
+	h.inc = newIncCheck(h.ctx, maxPer)
 	h.kcm = endpointslice.NewReconciler(h.kcmStore.newClient(), corelisters.NewNodeLister(h.kcmNodes), maxPer,
 		endpointsliceutil.NewEndpointSliceTracker(), h.kcmTopo, h.kcmRec, controllerName,
 		endpointslice.WithPreferSameTrafficDistributionEnabled(true))
@@ -147,6 +151,9 @@ type stepResult struct {
 	kcmIdemWrites []write
 	// mutated names the inputs slicekit modified (it must modify none).
 	mutated []string
+	// incDiff describes a difference between slicekit's full planner and
+	// its incremental path at this step ("" when none; see incCheck).
+	incDiff string
 }
 
 func copySlices(in []*discovery.EndpointSlice) []*discovery.EndpointSlice {
@@ -229,6 +236,7 @@ func (h *harness) runStep(in stepInput) *stepResult {
 	} else {
 		res.ourTT = h.ourTT.ComputeEndpointLastChangeTriggerTime(oSvc.Namespace, oSvc, oPods)
 	}
+	res.incDiff = h.inc.check(in, handed)
 	res.ourErr = h.reconcileOurs(oSvc, oPods, oSlices, res.ourTT)
 	res.ourSlices = h.ourStore.list()
 	res.ourWrites = slices.Clone(h.ourStore.writes)

@@ -22,7 +22,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/klog/v2"
 	utilnet "k8s.io/utils/net"
 	"k8s.io/utils/ptr"
@@ -207,13 +206,21 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 		return sorted[i].Name < sorted[j].Name
 	})
 
-	type nodeResult struct {
-		node     *corev1.Node
-		notFound bool
-	}
-	nodeCache := map[string]nodeResult{}
-	skipped := map[string]bool{} // namespace/name of pods already reported
+	cached := &cachingNodeGetter{nodes: nodes, results: map[string]nodeResult{}}
 	var errs []error
+	items := make([]*reconciler.Item, len(sorted))
+	for i, pod := range sorted {
+		item, err := podItem(ctx, svc, pod, cached)
+		var skip *SkippedPodError
+		switch {
+		case errors.As(err, &skip):
+			logger.Info("skipping Pod for Service, Node not found", "pod", klog.KObj(pod), "service", klog.KObj(svc), "node", klog.KRef("", pod.Spec.NodeName))
+			errs = append(errs, err)
+		case err != nil:
+			return nil, err
+		}
+		items[i] = item
+	}
 
 	d := &reconciler.Desired{
 		AddressTypes: AddressTypes(svc),
@@ -221,43 +228,21 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 	}
 	for _, at := range d.AddressTypes {
 		groupIndex := map[string]int{}
-		for _, pod := range sorted {
-			if !ShouldPodBeInEndpoints(pod, true) {
+		for _, item := range items {
+			if item == nil {
 				continue
 			}
-			ports := EndpointPorts(ctx, svc, pod)
-			key := reconciler.PortMapKey(ports)
+			key := reconciler.PortMapKey(item.Ports)
 			gi, ok := groupIndex[key]
 			if !ok {
 				gi = len(d.Groups)
 				groupIndex[key] = gi
-				d.Groups = append(d.Groups, reconciler.EndpointGroup{AddressType: at, Ports: ports})
+				d.Groups = append(d.Groups, reconciler.EndpointGroup{AddressType: at, Ports: copyPorts(item.Ports)})
 			}
-
-			nr, ok := nodeCache[pod.Spec.NodeName]
-			if !ok {
-				node, err := nodes.Get(pod.Spec.NodeName)
-				switch {
-				case err == nil:
-					nr = nodeResult{node: node}
-				case apierrors.IsNotFound(err):
-					nr = nodeResult{notFound: true}
-				default:
-					return nil, fmt.Errorf("getting Node %q of Pod %s for Service %s: %w", pod.Spec.NodeName, klog.KObj(pod), klog.KObj(svc), err)
+			for j := range item.Endpoints {
+				if item.Endpoints[j].AddressType == at {
+					d.Groups[gi].Endpoints = append(d.Groups[gi].Endpoints, item.Endpoints[j].Endpoint)
 				}
-				nodeCache[pod.Spec.NodeName] = nr
-			}
-			if nr.notFound && !svc.Spec.PublishNotReadyAddresses {
-				if podKey := pod.Namespace + "/" + pod.Name; !skipped[podKey] {
-					skipped[podKey] = true
-					logger.Info("skipping Pod for Service, Node not found", "pod", klog.KObj(pod), "service", klog.KObj(svc), "node", klog.KRef("", pod.Spec.NodeName))
-					errs = append(errs, &SkippedPodError{Pod: pod.Name, Namespace: svc.Namespace, Service: svc.Name, Node: pod.Spec.NodeName})
-				}
-				continue
-			}
-			ep := PodToEndpoint(pod, nr.node, svc, EndpointAddresses(pod, at))
-			if len(ep.Addresses) > 0 {
-				d.Groups[gi].Endpoints = append(d.Groups[gi].Endpoints, ep)
 			}
 		}
 	}

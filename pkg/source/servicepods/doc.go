@@ -32,6 +32,20 @@
 //	}
 //	return srcErr // Pods skipped because their Node is missing: retry later
 //
+// The incremental path (issue 14) replaces Desired and the trigger-time
+// computation over every Pod by work proportional to the Pods that changed:
+//
+//	// Pod event handlers, for each Service the old or new Pod matches:
+//	indexes[svcKey].PodChanged(pod.Name)
+//	// Node add/delete/zone change, resync: indexes[svcKey].Invalidate("node-changed")
+//	// sync:
+//	u, srcErr := idx.Update(ctx, svc, selector, podLister.Pods(svc.Namespace), nodeLister, triggerTimes)
+//	if !u.Ready { return srcErr } // a lookup failed: retry, write nothing
+//	plan, desired, fullReason, err := r.PlanIndexed(ctx, svc, idx.Index(), existingSlices)
+//	err = r.Apply(ctx, svc, plan, desired, u.TriggerTime)
+//
+// PodItem is the per-Pod step of Desired that both use.
+//
 // The building blocks (ShouldPodBeInEndpoints, FindPort, EndpointPorts,
 // EndpointAddresses, PodToEndpoint, Hints) are exported for other sources
 // that derive endpoints from Pods with other rules or other addresses, such

@@ -93,6 +93,52 @@ func (t *TriggerTimeTracker) ComputeEndpointLastChangeTriggerTime(namespace stri
 	return minChanged
 }
 
+// UpdatePods is the per-Pod entry point of ComputeEndpointLastChangeTriggerTime
+// for the incremental path: changed maps the name of each Pod that changed
+// since the previous call for service (added, updated, deleted or no
+// longer selected) to its current object, or nil when it is gone or no
+// longer selected. Given that every other Pod is as at the previous call,
+// it records the same state and returns the same time as
+// ComputeEndpointLastChangeTriggerTime would with the whole list of Pods,
+// at a cost proportional to len(changed). It returns ok false, recording
+// nothing, when the Service is not known (first call, or after
+// DeleteService): the caller then calls ComputeEndpointLastChangeTriggerTime
+// with every Pod.
+func (t *TriggerTimeTracker) UpdatePods(namespace string, service *corev1.Service, changed map[string]*corev1.Pod) (time.Time, bool) {
+	key := types.NamespacedName{Namespace: namespace, Name: service.Name}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	state, known := t.states[key]
+	if !known {
+		return time.Time{}, false
+	}
+	if state.lastPodTriggerTimes == nil {
+		state.lastPodTriggerTimes = map[string]time.Time{}
+	}
+	var minChanged time.Time
+	for name, pod := range changed {
+		var pt time.Time
+		if pod != nil {
+			pt = podTriggerTime(pod)
+		}
+		if pt.IsZero() {
+			delete(state.lastPodTriggerTimes, name)
+			continue
+		}
+		if pt.After(state.lastPodTriggerTimes[name]) {
+			minChanged = minTime(minChanged, pt)
+		}
+		state.lastPodTriggerTimes[name] = pt
+	}
+	st := service.CreationTimestamp.Time
+	if st.After(state.lastServiceTriggerTime) {
+		minChanged = minTime(minChanged, st)
+	}
+	state.lastServiceTriggerTime = st
+	t.states[key] = state
+	return minChanged, true
+}
+
 // DeleteService forgets the Service namespace/name; call it when the
 // Service is gone.
 func (t *TriggerTimeTracker) DeleteService(namespace, name string) {

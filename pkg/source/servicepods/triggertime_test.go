@@ -15,12 +15,14 @@
 package servicepods
 
 import (
+	"reflect"
 	"sync"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // The scenarios of k8s.io/endpointslice util/trigger_time_tracker_test.go.
@@ -155,4 +157,57 @@ func TestTriggerTimeTrackerServicesAreIndependent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestTriggerTimeUpdatePods checks that the per-Pod entry point gives the
+// same time as the full computation, step after step, and the same state.
+func TestTriggerTimeUpdatePods(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	svc := ttService(t0)
+	steps := []struct {
+		name    string
+		changed map[string]*corev1.Pod // nil value: deleted
+	}{
+		{"nothing changed", map[string]*corev1.Pod{}},
+		{"one flip", map[string]*corev1.Pod{"a": ttPod("a", at(10))}},
+		{"two flips", map[string]*corev1.Pod{"a": ttPod("a", at(20)), "b": ttPod("b", at(15))}},
+		{"new pod", map[string]*corev1.Pod{"c": ttPod("c", at(30))}},
+		{"deleted pod", map[string]*corev1.Pod{"b": nil}},
+		{"pod back with an old time", map[string]*corev1.Pod{"b": ttPod("b", at(15))}},
+		{"pod without ready condition", map[string]*corev1.Pod{"a": ttPod("a", time.Time{})}},
+		{"same time again", map[string]*corev1.Pod{"c": ttPod("c", at(30))}},
+	}
+	full, inc := NewTriggerTimeTracker(), NewTriggerTimeTracker()
+	pods := map[string]*corev1.Pod{"a": ttPod("a", at(1)), "b": ttPod("b", at(2))}
+	list := func() []*corev1.Pod {
+		var out []*corev1.Pod
+		for _, p := range pods {
+			out = append(out, p)
+		}
+		return out
+	}
+	if _, ok := inc.UpdatePods("ns", svc, nil); ok {
+		t.Fatal("UpdatePods on an unknown Service: ok, want not ok")
+	}
+	full.ComputeEndpointLastChangeTriggerTime("ns", svc, list())
+	inc.ComputeEndpointLastChangeTriggerTime("ns", svc, list())
+	for _, st := range steps {
+		for name, p := range st.changed {
+			if p == nil {
+				delete(pods, name)
+			} else {
+				pods[name] = p
+			}
+		}
+		want := full.ComputeEndpointLastChangeTriggerTime("ns", svc, list())
+		got, ok := inc.UpdatePods("ns", svc, st.changed)
+		if !ok || !got.Equal(want) {
+			t.Errorf("%s: UpdatePods = %v, %v; want %v", st.name, got, ok, want)
+		}
+	}
+	key := types.NamespacedName{Namespace: "ns", Name: svc.Name}
+	if !reflect.DeepEqual(full.states[key], inc.states[key]) {
+		t.Errorf("states differ:\nfull %+v\nincremental %+v", full.states[key], inc.states[key])
+	}
 }

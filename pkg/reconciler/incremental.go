@@ -1,0 +1,942 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package reconciler
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	discovery "k8s.io/api/discovery/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/slicekit/slicekit/pkg/reconciler/trafficdist"
+)
+
+// Reasons PlanIndexed gives for planning with the full planner instead of
+// incrementally. Callers count them (a metric label); the set may grow.
+const (
+	// FullReasonReset: the index was reset (first sync, owner changed,
+	// resync) and has not planned since.
+	FullReasonReset = "reset"
+	// FullReasonSlicesUnknown: the existing slices do not match what the
+	// index knows (a slice of an unsupported address type, one not owned,
+	// two slices with the same name, an endpoint in two slices).
+	FullReasonSlicesUnknown = "slices-unknown"
+	// FullReasonPortGroups: an address type has no port group, several, or
+	// slices of another port group (a placeholder among them).
+	FullReasonPortGroups = "port-groups"
+	// FullReasonNoEndpoints: an address type has no desired endpoint (the
+	// placeholder rule, C27, may apply).
+	FullReasonNoEndpoints = "no-endpoints"
+	// FullReasonDuplicateEndpoint: two items give endpoints of the same
+	// identity (the full planner collapses them; the last one wins).
+	FullReasonDuplicateEndpoint = "duplicate-endpoint"
+	// FullReasonPortOrder: two items of one port group list their ports in
+	// different orders (the group's slices take the first item's order).
+	FullReasonPortOrder = "port-order"
+	// FullReasonTopology: the owner asks for topology-aware hints (C34),
+	// which the topology cache allocates over all endpoints.
+	FullReasonTopology = "topology-hints"
+	// FullReasonPacking: the reconciler packs one slice per group
+	// (Config.OneSlicePerGroup, mirroring), which the incremental planner
+	// does not implement.
+	FullReasonPacking = "one-slice-per-group"
+)
+
+// Item is what one item of an owner (for a Service: one Pod) contributes to
+// the owner's desired endpoints. An item that is present is a member of the
+// port group (address type, Ports) of every address type of the owner, even
+// when it has no endpoint of that address type: the group then exists
+// with fewer endpoints, as in servicepods.Desired (KCM creates the group
+// before the Node lookup).
+type Item struct {
+	// Ports is the port list of the item's endpoints.
+	Ports []discovery.EndpointPort
+	// Endpoints holds at most one endpoint per address type. Endpoints with
+	// no addresses are ignored.
+	Endpoints []ItemEndpoint
+}
+
+// ItemEndpoint is an item's endpoint of one address type.
+type ItemEndpoint struct {
+	AddressType discovery.AddressType
+	Endpoint    discovery.Endpoint
+}
+
+// Index is the incremental state of one owner: its desired endpoints by
+// item (for a Service: by Pod namespace/name), kept current by SetItem, and
+// which existing slice each endpoint lives in, learnt from the slices
+// PlanIndexed is given. It lets PlanIndexed plan only the slices whose
+// endpoints changed (issue 14). An Index is not safe for concurrent use;
+// the owner's sync (one worker at a time) owns it. The zero value is not
+// usable; call NewIndex.
+type Index struct {
+	addressTypes []discovery.AddressType
+	hints        Hints
+	fullReason   string
+
+	items map[string]*indexedItem
+	// portKeys counts the present items per port key; portsByKey is the
+	// port list of the first item set with that key.
+	portKeys   map[string]int
+	portsByKey map[string][]discovery.EndpointPort
+	portOrder  int // items whose ports differ in order from portsByKey
+	ats        map[discovery.AddressType]*atIndex
+
+	slices  map[string]*sliceEntry
+	unclean map[string]*sliceEntry
+	gen     int
+	// byPtr finds the entry of a slice object already seen: informer
+	// objects are immutable (Plan and Apply never modify them), so the
+	// same pointer is the same content.
+	byPtr map[*discovery.EndpointSlice]*sliceEntry
+}
+
+// indexedItem is an item as stored: its port key and endpoints.
+type indexedItem struct {
+	portKey   string
+	portOrder bool // ports differ in order from portsByKey[portKey]
+	eps       []*desiredEndpoint
+}
+
+// desiredEndpoint is one desired endpoint of one item.
+type desiredEndpoint struct {
+	item string // item key, the order of the full Desired
+	key  string // EndpointIdentity
+	at   discovery.AddressType
+	ep   discovery.Endpoint
+	// dead is set once the endpoint is no longer the desired one of its
+	// identity (sliceEntry.des then looks the identity up again).
+	dead bool
+}
+
+// atIndex is the state of one address type.
+type atIndex struct {
+	desired   map[string]*desiredEndpoint // by EndpointIdentity
+	dupes     int                         // extra items per identity, summed
+	counts    map[string]int              // items per identity
+	placement map[string]*sliceEntry      // identity -> slice holding it
+	placeDup  int                         // endpoints found in a second slice
+	unplaced  map[string]*desiredEndpoint // desired and in no slice
+	slicesBy  map[string]int              // slices per port key
+	nslices   int
+}
+
+// sliceEntry is what the index knows of one existing slice.
+type sliceEntry struct {
+	obj     *discovery.EndpointSlice
+	uid     types.UID
+	rv      string
+	at      discovery.AddressType
+	portKey string
+	keys    []string // EndpointIdentity of each endpoint, in order
+	// des caches the desired endpoint of each key (nil: look it up).
+	des   []*desiredEndpoint
+	clean bool
+	seen  int
+	pos   int // position in the existing list of the current plan
+}
+
+// NewIndex returns an empty Index that needs a Reset before its first use.
+func NewIndex() *Index {
+	x := &Index{}
+	x.clear()
+	x.fullReason = FullReasonReset
+	return x
+}
+
+func (x *Index) clear() {
+	x.items = map[string]*indexedItem{}
+	x.portKeys = map[string]int{}
+	x.portsByKey = map[string][]discovery.EndpointPort{}
+	x.portOrder = 0
+	x.ats = map[discovery.AddressType]*atIndex{}
+	for _, at := range x.addressTypes {
+		x.ats[at] = newATIndex()
+	}
+	x.slices = map[string]*sliceEntry{}
+	x.unclean = map[string]*sliceEntry{}
+	x.byPtr = map[*discovery.EndpointSlice]*sliceEntry{}
+}
+
+func newATIndex() *atIndex {
+	return &atIndex{
+		desired:   map[string]*desiredEndpoint{},
+		counts:    map[string]int{},
+		placement: map[string]*sliceEntry{},
+		unplaced:  map[string]*desiredEndpoint{},
+		slicesBy:  map[string]int{},
+	}
+}
+
+// Reset empties the index for an owner whose slices have the address types
+// addressTypes (Desired.AddressTypes) and hints (Desired.Hints); the caller
+// then sets every item of the owner with SetItem. The next PlanIndexed
+// plans with the full planner and reports reason (FullReasonReset when
+// empty). Call it on the first sync of an owner, whenever the owner
+// changed, and on a resync.
+func (x *Index) Reset(addressTypes []discovery.AddressType, hints Hints, reason string) {
+	x.addressTypes = x.addressTypes[:0]
+	for _, at := range addressTypes {
+		if !containsAddressType(x.addressTypes, at) {
+			x.addressTypes = append(x.addressTypes, at)
+		}
+	}
+	x.hints = hints
+	x.clear()
+	if reason == "" {
+		reason = FullReasonReset
+	}
+	x.fullReason = reason
+}
+
+// Invalidate makes the next PlanIndexed plan with the full planner and give
+// reason (e.g. a Node changed while hints depend on zones). The items are
+// kept: the caller updates those that changed.
+func (x *Index) Invalidate(reason string) {
+	if x.fullReason == "" {
+		x.fullReason = reason
+	}
+}
+
+// Len returns the number of present items.
+func (x *Index) Len() int { return len(x.items) }
+
+// SetItem records item as the current contribution of the item key (for a
+// Service, the Pod's namespace/name), replacing the previous one; nil
+// removes it (the Pod is gone, or no longer selected, or not to be in the
+// endpoints). Keys order the endpoints as the full Desired orders its
+// items (servicepods.Desired: by Pod namespace/name). The endpoints are
+// copied (their addresses sorted); item is not kept.
+func (x *Index) SetItem(key string, item *Item) {
+	old := x.items[key]
+	var next *indexedItem
+	if item != nil {
+		next = &indexedItem{portKey: PortMapKey(item.Ports)}
+		for i := range item.Endpoints {
+			ie := &item.Endpoints[i]
+			if len(ie.Endpoint.Addresses) == 0 || x.ats[ie.AddressType] == nil {
+				continue
+			}
+			de := &desiredEndpoint{item: key, at: ie.AddressType, ep: ie.Endpoint}
+			if !sort.StringsAreSorted(de.ep.Addresses) {
+				addrs := append([]string(nil), de.ep.Addresses...)
+				sort.Strings(addrs)
+				de.ep.Addresses = addrs
+			}
+			de.key = EndpointIdentity(&de.ep)
+			next.eps = append(next.eps, de)
+		}
+	}
+	if old != nil {
+		x.portKeys[old.portKey]--
+		if x.portKeys[old.portKey] == 0 {
+			delete(x.portKeys, old.portKey)
+			delete(x.portsByKey, old.portKey)
+		}
+		if old.portOrder {
+			x.portOrder--
+		}
+		for _, de := range old.eps {
+			if next != nil && next.sameKey(de) != nil {
+				continue
+			}
+			x.removeDesired(de)
+		}
+		delete(x.items, key)
+	}
+	if next == nil {
+		return
+	}
+	if ports, ok := x.portsByKey[next.portKey]; !ok {
+		x.portsByKey[next.portKey] = copyEndpointPorts(item.Ports)
+	} else if !apiequality.Semantic.DeepEqual(ports, item.Ports) && (len(ports) != 0 || len(item.Ports) != 0) {
+		next.portOrder = true
+		x.portOrder++
+	}
+	x.portKeys[next.portKey]++
+	for i, de := range next.eps {
+		if old != nil {
+			if prev := old.sameKey(de); prev != nil {
+				// Same identity: the desired endpoint is updated in place
+				// (slices keep pointers to it). The slice holding it is
+				// evaluated again when a field beyond identity changed;
+				// otherwise it stays as it is, but a kept copy takes the
+				// new version (e.g. the targetRef's resourceVersion), as
+				// in Plan.
+				changed := !EndpointsEqualBeyondIdentity(&prev.ep, &de.ep)
+				prev.ep = de.ep
+				prev.item = key
+				next.eps[i] = prev
+				if s := x.ats[de.at].placement[de.key]; changed && s != nil {
+					x.markUnclean(s)
+				}
+				continue
+			}
+		}
+		x.addDesired(de)
+	}
+	x.items[key] = next
+}
+
+// sameKey returns its endpoint of de's address type and identity, or nil.
+func (it *indexedItem) sameKey(de *desiredEndpoint) *desiredEndpoint {
+	for _, e := range it.eps {
+		if e.at == de.at && e.key == de.key {
+			return e
+		}
+	}
+	return nil
+}
+
+func (x *Index) addDesired(de *desiredEndpoint) {
+	ai := x.ats[de.at]
+	ai.counts[de.key]++
+	if ai.counts[de.key] > 1 {
+		ai.dupes++
+	}
+	if prev := ai.desired[de.key]; prev != nil {
+		prev.dead = true
+	}
+	ai.desired[de.key] = de
+	if s := ai.placement[de.key]; s != nil {
+		x.markUnclean(s)
+	} else {
+		ai.unplaced[de.key] = de
+	}
+}
+
+func (x *Index) removeDesired(de *desiredEndpoint) {
+	ai := x.ats[de.at]
+	de.dead = true
+	if ai.counts[de.key] > 1 {
+		ai.dupes--
+	}
+	ai.counts[de.key]--
+	if ai.counts[de.key] > 0 {
+		// Another item still gives this identity (we fall back while
+		// dupes > 0); keep the entry pointing at a live endpoint.
+		if ai.desired[de.key] == de {
+			for _, it := range x.items {
+				for _, e := range it.eps {
+					if e != de && e.at == de.at && e.key == de.key {
+						ai.desired[de.key] = e
+						e.dead = false
+					}
+				}
+			}
+		}
+	} else {
+		delete(ai.counts, de.key)
+		delete(ai.desired, de.key)
+		delete(ai.unplaced, de.key)
+	}
+	if s := ai.placement[de.key]; s != nil {
+		x.markUnclean(s)
+	}
+}
+
+func (x *Index) markUnclean(s *sliceEntry) {
+	s.clean = false
+	x.unclean[s.obj.Name] = s
+}
+
+// Desired returns the owner's full desired state built from the items: the
+// address types and hints given to Reset, and per address type the port
+// groups in order of first appearance over the items in key order, each
+// with its endpoints in key order (the shape of servicepods.Desired).
+// It costs O(items); PlanIndexed uses it when it falls back.
+func (x *Index) Desired() *Desired {
+	d := &Desired{AddressTypes: append([]discovery.AddressType(nil), x.addressTypes...), Hints: x.hints}
+	keys := make([]string, 0, len(x.items))
+	for k := range x.items {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, at := range x.addressTypes {
+		groupIndex := map[string]int{}
+		for _, k := range keys {
+			it := x.items[k]
+			gi, ok := groupIndex[it.portKey]
+			if !ok {
+				gi = len(d.Groups)
+				groupIndex[it.portKey] = gi
+				d.Groups = append(d.Groups, EndpointGroup{AddressType: at, Ports: x.itemPorts(it)})
+			}
+			for _, de := range it.eps {
+				if de.at == at {
+					d.Groups[gi].Endpoints = append(d.Groups[gi].Endpoints, de.ep)
+				}
+			}
+		}
+	}
+	return d
+}
+
+// itemPorts returns the port list of it's group: the ports of the first
+// item set with that key. Items listing the same ports in another order
+// make PlanIndexed fall back (FullReasonPortOrder); servicepods gives every
+// Pod the Service's port order, so this does not happen with PodItem.
+func (x *Index) itemPorts(it *indexedItem) []discovery.EndpointPort {
+	return x.portsByKey[it.portKey]
+}
+
+// PlanIndexed plans the owner's writes like Plan, from the index instead of
+// a full Desired, and returns the plan, the Desired to hand to Apply (only
+// AddressTypes and Hints when incremental; the full one otherwise), and
+// the reason it used the full planner ("" when it planned incrementally;
+// one of the FullReason constants, or the reason given to Invalidate).
+//
+// existing are the owner's current slices (read-only), as for Plan. The
+// incremental plan is the plan Plan would return for Desired() and
+// existing, write for write (the same creates, updates and deletes in the
+// same order, the same counts and port groups): it evaluates only the
+// slices that hold an endpoint whose item changed since they were last
+// evaluated, or whose resourceVersion changed, and applies the packing
+// rules C27-C32 (k8s.io/endpointslice reconciler.go reconcileByPortMapping)
+// to the endpoints not in any slice. When the index cannot tell that
+// result (see the FullReason constants), it plans with Plan(Desired()).
+// Either way it learns the existing slices for the next call. Errors are
+// those of Plan.
+func (r *Reconciler) PlanIndexed(ctx context.Context, owner Owner, x *Index, existing []*discovery.EndpointSlice) (*Plan, *Desired, string, error) {
+	if owner == nil {
+		return nil, nil, "", fmt.Errorf("plan: owner is nil")
+	}
+	if x == nil {
+		return nil, nil, "", fmt.Errorf("plan: index is nil")
+	}
+	reason := x.fullReason
+	var ignored []*discovery.EndpointSlice
+	if reason == "" {
+		ignored, reason = x.observe(r, owner, existing)
+	}
+	if reason == "" {
+		reason = x.structuralReason(r)
+	}
+	if reason != "" {
+		desired := x.Desired()
+		plan, err := r.Plan(ctx, owner, desired, existing)
+		if err != nil {
+			return nil, nil, reason, err
+		}
+		x.rebuildSlices(ctx, r, owner, existing)
+		return plan, desired, reason, nil
+	}
+	plan := &Plan{Ignored: ignored}
+	for _, at := range x.addressTypes {
+		atp, events := r.planAddressTypeIndexed(ctx, owner, x, at)
+		plan.AddressTypes = append(plan.AddressTypes, atp)
+		plan.Events = append(plan.Events, events...)
+	}
+	return plan, &Desired{AddressTypes: append([]discovery.AddressType(nil), x.addressTypes...), Hints: x.hints}, "", nil
+}
+
+// structuralReason returns why the owner's shape needs the full planner,
+// or "".
+func (x *Index) structuralReason(r *Reconciler) string {
+	if r.cfg.OneSlicePerGroup {
+		return FullReasonPacking
+	}
+	if r.topologyCache != nil && x.hints.TopologyAuto {
+		return FullReasonTopology
+	}
+	if x.portOrder > 0 {
+		return FullReasonPortOrder
+	}
+	if len(x.portKeys) != 1 {
+		return FullReasonPortGroups
+	}
+	var pk string
+	for k := range x.portKeys {
+		pk = k
+	}
+	for _, at := range x.addressTypes {
+		ai := x.ats[at]
+		if ai.dupes > 0 {
+			return FullReasonDuplicateEndpoint
+		}
+		if ai.placeDup > 0 {
+			return FullReasonSlicesUnknown
+		}
+		if len(ai.desired) == 0 {
+			return FullReasonNoEndpoints
+		}
+		if ai.nslices != ai.slicesBy[pk] {
+			return FullReasonPortGroups
+		}
+	}
+	return ""
+}
+
+// observe brings the index's knowledge of slices up to date with existing:
+// slices it does not know or whose UID or resourceVersion changed are read
+// again (and become unclean), slices gone are forgotten. It returns the
+// slices of other controllers (Plan.Ignored) and a reason when existing
+// cannot be planned incrementally.
+func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.EndpointSlice) ([]*discovery.EndpointSlice, string) {
+	x.gen++
+	var ignored, reread []*discovery.EndpointSlice
+	var rereadPos []int
+	var rereadNames map[string]bool
+	reason := ""
+	seen := 0
+	for i, s := range existing {
+		if s == nil {
+			continue
+		}
+		// Fast path: the very object seen before (its checks below passed
+		// then, for the same owner).
+		if e := x.byPtr[s]; e != nil {
+			if e.seen == x.gen {
+				reason = FullReasonSlicesUnknown // handed twice
+				continue
+			}
+			e.seen, e.pos = x.gen, i
+			seen++
+			continue
+		}
+		if s.Labels[discovery.LabelManagedBy] != r.cfg.ControllerName {
+			ignored = append(ignored, s)
+			continue
+		}
+		if x.ats[s.AddressType] == nil || !r.ownedBy(s, owner) {
+			reason = FullReasonSlicesUnknown
+			continue
+		}
+		e := x.slices[s.Name]
+		if (e != nil && e.seen == x.gen) || rereadNames[s.Name] {
+			reason = FullReasonSlicesUnknown // two slices with one name
+			continue
+		}
+		if e != nil && e.uid == s.UID && e.rv == s.ResourceVersion && s.ResourceVersion != "" {
+			// Same version, another object (e.g. a shallow copy made by
+			// OwnerSlices): the same content, so e keeps the object it has.
+		} else if e == nil || e.uid != s.UID || s.ResourceVersion == "" || !x.refreshSlice(e, s) {
+			if rereadNames == nil {
+				rereadNames = map[string]bool{}
+			}
+			rereadNames[s.Name] = true
+			if e != nil {
+				x.forgetSlice(e)
+			}
+			reread = append(reread, s)
+			rereadPos = append(rereadPos, i)
+			continue
+		}
+		e.seen, e.pos = x.gen, i
+		seen++
+	}
+	if seen != len(x.slices) {
+		for name, e := range x.slices {
+			if e.seen != x.gen {
+				x.forgetSlice(e)
+				delete(x.slices, name)
+			}
+		}
+	}
+	for i, s := range reread {
+		e := x.readSlice(s)
+		e.seen = x.gen
+		e.pos = rereadPos[i]
+	}
+	return ignored, reason
+}
+
+// refreshSlice takes s, a new version of the slice of e (same UID), when
+// it holds the same endpoint identities in the same order: e becomes
+// unclean and keeps its placement. It reports false, changing nothing,
+// otherwise (the caller then reads s anew).
+func (x *Index) refreshSlice(e *sliceEntry, s *discovery.EndpointSlice) bool {
+	if len(s.Endpoints) != len(e.keys) || s.AddressType != e.at || PortMapKey(s.Ports) != e.portKey {
+		return false
+	}
+	old := e.obj.Endpoints
+	for i := range s.Endpoints {
+		if i < len(old) && sameIdentity(&old[i], &s.Endpoints[i]) {
+			continue
+		}
+		if EndpointIdentity(&s.Endpoints[i]) != e.keys[i] {
+			return false
+		}
+	}
+	delete(x.byPtr, e.obj)
+	e.obj, e.rv = s, s.ResourceVersion
+	x.byPtr[s] = e
+	x.markUnclean(e)
+	return true
+}
+
+// sameIdentity reports whether a and b have the same identity fields
+// (addresses in the same order, hostname, targetRef namespace and name),
+// hence the same EndpointIdentity.
+func sameIdentity(a, b *discovery.Endpoint) bool {
+	if len(a.Addresses) != len(b.Addresses) || !strPtrEqual(a.Hostname, b.Hostname) {
+		return false
+	}
+	for i := range a.Addresses {
+		if a.Addresses[i] != b.Addresses[i] {
+			return false
+		}
+	}
+	if a.TargetRef == nil || b.TargetRef == nil {
+		return a.TargetRef == nil && b.TargetRef == nil
+	}
+	return a.TargetRef.Namespace == b.TargetRef.Namespace && a.TargetRef.Name == b.TargetRef.Name
+}
+
+// readSlice records s as an unclean slice and places its endpoints.
+func (x *Index) readSlice(s *discovery.EndpointSlice) *sliceEntry {
+	e := &sliceEntry{obj: s, uid: s.UID, rv: s.ResourceVersion, at: s.AddressType, portKey: PortMapKey(s.Ports), keys: make([]string, len(s.Endpoints))}
+	ai := x.ats[s.AddressType]
+	for i := range s.Endpoints {
+		k := EndpointIdentity(&s.Endpoints[i])
+		e.keys[i] = k
+		if ai.placement[k] != nil {
+			ai.placeDup++
+			continue
+		}
+		ai.placement[k] = e
+		delete(ai.unplaced, k)
+	}
+	ai.slicesBy[e.portKey]++
+	ai.nslices++
+	x.slices[s.Name] = e
+	x.byPtr[s] = e
+	x.markUnclean(e)
+	return e
+}
+
+// forgetSlice removes e's endpoints from the placement.
+func (x *Index) forgetSlice(e *sliceEntry) {
+	ai := x.ats[e.at]
+	for _, k := range e.keys {
+		if ai.placement[k] != e {
+			ai.placeDup--
+			continue
+		}
+		delete(ai.placement, k)
+		if de := ai.desired[k]; de != nil {
+			ai.unplaced[k] = de
+		}
+	}
+	ai.slicesBy[e.portKey]--
+	if ai.slicesBy[e.portKey] == 0 {
+		delete(ai.slicesBy, e.portKey)
+	}
+	ai.nslices--
+	delete(x.unclean, e.obj.Name)
+	delete(x.slices, e.obj.Name)
+	delete(x.byPtr, e.obj)
+}
+
+// rebuildSlices forgets every slice and learns existing from scratch after
+// a full plan: each slice is evaluated against the desired endpoints and
+// is clean when the full planner leaves it as it is (step 1 of
+// planPortGroup keeps it unchanged and its hints are right). Slices the
+// plan writes get a new resourceVersion and are read again next time.
+func (x *Index) rebuildSlices(ctx context.Context, r *Reconciler, owner Owner, existing []*discovery.EndpointSlice) {
+	x.slices = map[string]*sliceEntry{}
+	x.unclean = map[string]*sliceEntry{}
+	x.byPtr = map[*discovery.EndpointSlice]*sliceEntry{}
+	for _, ai := range x.ats {
+		ai.placement = map[string]*sliceEntry{}
+		ai.placeDup = 0
+		ai.slicesBy = map[string]int{}
+		ai.nslices = 0
+		ai.unplaced = make(map[string]*desiredEndpoint, len(ai.desired))
+		for k, de := range ai.desired {
+			ai.unplaced[k] = de
+		}
+	}
+	x.fullReason = ""
+	x.gen++
+	for i, s := range existing {
+		if s == nil || s.Labels[discovery.LabelManagedBy] != r.cfg.ControllerName {
+			continue
+		}
+		if x.ats[s.AddressType] == nil || !r.ownedBy(s, owner) {
+			continue // observe falls back while such a slice exists
+		}
+		if x.slices[s.Name] != nil {
+			x.fullReason = FullReasonSlicesUnknown
+			continue
+		}
+		e := x.readSlice(s)
+		e.seen = x.gen
+		e.pos = i
+	}
+	for _, e := range x.slices {
+		ai := x.ats[e.at]
+		if ai.placeDup > 0 {
+			break
+		}
+		if _, status, _, _, _, _ := r.evaluateSlice(ctx, owner, ai, e, nil); status == sliceUnchanged && r.hintsOK(x.hints, e.obj) {
+			e.clean = true
+			delete(x.unclean, e.obj.Name)
+		}
+	}
+}
+
+type sliceStatus int
+
+const (
+	sliceUnchanged sliceStatus = iota
+	sliceUpdate
+	sliceDelete
+)
+
+// evaluateSlice is step 1 of planPortGroup for one existing slice: the
+// endpoints it keeps (in their desired version), whether it is unchanged,
+// updated or deleted, and its labels and annotations. consumed, when not
+// nil, records the identities kept, so that a later slice does not keep
+// them again (the full planner deletes them from the desired set).
+func (r *Reconciler) evaluateSlice(ctx context.Context, owner Owner, ai *atIndex, e *sliceEntry, consumed map[string]bool) ([]discovery.Endpoint, sliceStatus, map[string]string, map[string]string, int, bool) {
+	s := e.obj
+	kept := make([]discovery.Endpoint, 0, len(s.Endpoints))
+	endpointUpdated := false
+	if len(e.des) != len(e.keys) {
+		e.des = make([]*desiredEndpoint, len(e.keys))
+	}
+	for i := range s.Endpoints {
+		k := e.keys[i]
+		got := e.des[i]
+		if got == nil || got.dead {
+			got = ai.desired[k]
+			e.des[i] = got
+		}
+		if got == nil || consumed[k] {
+			continue
+		}
+		kept = append(kept, got.ep)
+		if !EndpointsEqualBeyondIdentity(&got.ep, &s.Endpoints[i]) {
+			endpointUpdated = true
+		}
+		if consumed != nil {
+			consumed[k] = true
+		}
+	}
+	labels, labelsChanged := r.cfg.Metadata.Labels(ctx, owner, s.Labels)
+	annotations, annotationsChanged := r.cfg.Metadata.Annotations(ctx, owner, s.Annotations)
+	if !r.cfg.EnforceOwnership && r.ownerRefStale(s, owner) {
+		annotationsChanged = true
+	}
+	removed := 0
+	switch {
+	case endpointUpdated || len(s.Endpoints) != len(kept):
+		if len(s.Endpoints) > len(kept) {
+			removed = len(s.Endpoints) - len(kept)
+		}
+		if len(kept) == 0 {
+			return nil, sliceDelete, nil, nil, removed, true
+		}
+		return kept, sliceUpdate, labels, annotations, removed, true
+	case labelsChanged || annotationsChanged:
+		return kept, sliceUpdate, labels, annotations, 0, false
+	}
+	return kept, sliceUnchanged, nil, nil, 0, false
+}
+
+// deepCopyWithoutEndpoints is s.DeepCopy() with Endpoints nil, for an update
+// whose endpoints are replaced anyway (Plan deep-copies them and drops them).
+func deepCopyWithoutEndpoints(s *discovery.EndpointSlice) *discovery.EndpointSlice {
+	shallow := *s
+	shallow.Endpoints = nil
+	return shallow.DeepCopy()
+}
+
+// hintsOK reports whether the hints step leaves s, an unchanged slice, as
+// it is (topology.RemoveHintsFromSlices: no endpoint has hints;
+// trafficdist.ReconcileHints: the heuristic needs no update).
+func (r *Reconciler) hintsOK(hints Hints, s *discovery.EndpointSlice) bool {
+	if r.topologyCache != nil && hints.TopologyAuto {
+		return false
+	}
+	if hints.TrafficDistribution != nil && !hints.TopologyAuto {
+		_, updated, _ := trafficdist.ReconcileHints(hints.TrafficDistribution, nil, nil, []*discovery.EndpointSlice{s})
+		return len(updated) == 0
+	}
+	for i := range s.Endpoints {
+		if s.Endpoints[i].Hints != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// planAddressTypeIndexed is planAddressType and planPortGroup for an
+// address type with one port group, all slices in it and at least one
+// desired endpoint (structuralReason), evaluating only the unclean slices.
+func (r *Reconciler) planAddressTypeIndexed(ctx context.Context, owner Owner, x *Index, at discovery.AddressType) (AddressTypePlan, []Event) {
+	ai := x.ats[at]
+	var pk string
+	for k := range x.portKeys {
+		pk = k
+	}
+	ports := x.portsByKey[pk]
+	if ports == nil {
+		ports = []discovery.EndpointPort{}
+	}
+	maxPer := int(r.cfg.MaxEndpointsPerSlice)
+	atp := AddressTypePlan{AddressType: at}
+
+	// Step 1 over the unclean slices, in existing order.
+	var evaluated []*sliceEntry
+	for _, e := range x.unclean {
+		if e.at == at {
+			evaluated = append(evaluated, e)
+		}
+	}
+	sort.Slice(evaluated, func(i, j int) bool { return evaluated[i].pos < evaluated[j].pos })
+	// No identity is in two slices (structuralReason: placeDup is 0), so
+	// no slice can keep an endpoint another one kept: evaluateSlice needs
+	// no record of the identities consumed.
+	var updates, toDelete, unchangedEval, mayBeNoOp []*discovery.EndpointSlice
+	var unchangedEntries []*sliceEntry
+	for _, e := range evaluated {
+		kept, status, labels, annotations, removed, endpointsChanged := r.evaluateSlice(ctx, owner, ai, e, nil)
+		atp.Removed += removed
+		switch status {
+		case sliceDelete:
+			toDelete = append(toDelete, e.obj)
+		case sliceUpdate:
+			var u *discovery.EndpointSlice
+			if endpointsChanged {
+				u = deepCopyWithoutEndpoints(e.obj)
+				u.Endpoints = kept
+			} else {
+				// Only metadata changed: the slice keeps its own endpoints
+				// (hints included), as in planPortGroup, and the update may
+				// be a no-op (dropNoOpUpdates compares it with the
+				// existing slice).
+				u = e.obj.DeepCopy()
+				mayBeNoOp = append(mayBeNoOp, e.obj)
+			}
+			r.setMetadata(u, owner, labels, annotations)
+			updates = append(updates, u)
+		default:
+			unchangedEval = append(unchangedEval, e.obj)
+			unchangedEntries = append(unchangedEntries, e)
+		}
+	}
+
+	// The endpoints in no slice, in item order (the desired set's order).
+	newEPs := make([]*desiredEndpoint, 0, len(ai.unplaced))
+	for _, de := range ai.unplaced {
+		newEPs = append(newEPs, de)
+	}
+	sort.Slice(newEPs, func(i, j int) bool { return newEPs[i].item < newEPs[j].item })
+	atp.Added = len(newEPs)
+	next := 0
+
+	// Step 2: fill slices already being updated, fullest first.
+	if next < len(newEPs) && len(updates) > 0 {
+		sort.SliceStable(updates, func(i, j int) bool { return len(updates[i].Endpoints) > len(updates[j].Endpoints) })
+		for _, u := range updates {
+			for next < len(newEPs) && len(u.Endpoints) < maxPer {
+				u.Endpoints = append(u.Endpoints, newEPs[next].ep)
+				next++
+			}
+		}
+	}
+
+	// Step 3: the rest into the best unchanged slice, or new slices.
+	var toCreate []*discovery.EndpointSlice
+	filled := ""
+	for next < len(newEPs) {
+		remaining := len(newEPs) - next
+		var fill *discovery.EndpointSlice
+		if remaining < maxPer && filled == "" {
+			if best := x.sliceToFillIndexed(at, unchangedEntries, remaining, maxPer); best != nil {
+				fill = best.DeepCopy()
+				filled = best.Name
+			}
+		}
+		if fill == nil {
+			fill = r.newSlice(ctx, owner, at, ports)
+		}
+		for next < len(newEPs) && len(fill.Endpoints) < maxPer {
+			fill.Endpoints = append(fill.Endpoints, newEPs[next].ep)
+			next++
+		}
+		if fill.Name != "" {
+			updates = append(updates, fill)
+		} else {
+			toCreate = append(toCreate, fill)
+		}
+	}
+	atp.PortGroups = []PortGroupInfo{{Key: pk, Endpoints: len(ai.desired), Slices: ai.nslices + len(toCreate) - len(toDelete)}}
+
+	unchangedForHints := unchangedEval
+	if filled != "" {
+		unchangedForHints = make([]*discovery.EndpointSlice, 0, len(unchangedEval))
+		for _, s := range unchangedEval {
+			if s.Name != filled {
+				unchangedForHints = append(unchangedForHints, s)
+			}
+		}
+	}
+	// dropNoOpUpdates only needs the existing slices whose update may leave
+	// them as they are: those updated for metadata only, and the unchanged
+	// ones the hints step may promote. An update whose endpoints changed
+	// (one kept endpoint differs beyond identity, or one went) or that
+	// received new endpoints always differs.
+	mayBeNoOp = append(mayBeNoOp, unchangedForHints...)
+	events := r.finishAddressType(ctx, owner, x.hints, &atp, toCreate, updates, toDelete, nil, mayBeNoOp, unchangedForHints)
+
+	// Slices evaluated unchanged, not filled and with right hints are clean
+	// until an item of theirs changes or they change. The others stay
+	// unclean: written, they come back with a new resourceVersion;
+	// not written (a failed Apply), they are evaluated again.
+	for _, e := range unchangedEntries {
+		if e.obj.Name != filled && r.hintsOK(x.hints, e.obj) {
+			e.clean = true
+			delete(x.unclean, e.obj.Name)
+		}
+	}
+	return atp, events
+}
+
+// sliceToFillIndexed is sliceToFill over the unchanged slices of at: the
+// clean ones and those evaluated unchanged in this plan, sorted by name.
+func (x *Index) sliceToFillIndexed(at discovery.AddressType, unchangedEval []*sliceEntry, numEndpoints, maxPer int) *discovery.EndpointSlice {
+	cands := make([]*discovery.EndpointSlice, 0, len(x.slices))
+	for _, e := range x.slices {
+		if e.at == at && e.clean {
+			cands = append(cands, e.obj)
+		}
+	}
+	for _, e := range unchangedEval {
+		cands = append(cands, e.obj)
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].Name < cands[j].Name })
+	if i := sliceToFill(cands, numEndpoints, maxPer); i >= 0 {
+		return cands[i]
+	}
+	return nil
+}
+
+// copyEndpointPorts returns a deep copy of ports (nil stays nil).
+func copyEndpointPorts(ports []discovery.EndpointPort) []discovery.EndpointPort {
+	if ports == nil {
+		return nil
+	}
+	out := make([]discovery.EndpointPort, len(ports))
+	for i := range ports {
+		ports[i].DeepCopyInto(&out[i])
+	}
+	return out
+}

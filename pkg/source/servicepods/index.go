@@ -1,0 +1,272 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package servicepods
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/reconciler"
+)
+
+// Reasons ServiceIndex.Update gives for rebuilding the index from every
+// Pod (IndexUpdate.Rebuilt). PodChanged never causes a rebuild.
+const (
+	// RebuildFirstSync: the index has not been built yet.
+	RebuildFirstSync = "first-sync"
+	// RebuildServiceChanged: the Service's UID or resourceVersion changed
+	// (its ports, selector, families, annotations or labels may have).
+	RebuildServiceChanged = "service-changed"
+	// RebuildLookupFailed: a Pod or Node lookup failed at the previous
+	// Update (it returned the error).
+	RebuildLookupFailed = "lookup-failed"
+)
+
+// PodLister lists and gets the Pods of the Service's namespace; a
+// corelisters.PodNamespaceLister satisfies it. Get returns an error for
+// which apierrors.IsNotFound is true when the Pod does not exist.
+type PodLister interface {
+	List(selector labels.Selector) ([]*corev1.Pod, error)
+	Get(name string) (*corev1.Pod, error)
+}
+
+// ServiceIndex is the incremental state of one Service for the Pod source:
+// a reconciler.Index of the desired endpoints per Pod, and the names of
+// the Pods that changed since the last Update. Event handlers call
+// PodChanged and Invalidate (cheap, safe concurrently with Update); the
+// Service's sync calls Update and then reconciler.PlanIndexed with Index()
+// (issue 14). The zero value is not usable; call NewServiceIndex.
+type ServiceIndex struct {
+	mu      sync.Mutex
+	pending map[string]struct{}
+	invalid string
+
+	// Owned by the sync (one at a time per Service).
+	index   *reconciler.Index
+	built   bool
+	failed  bool // a lookup failed: the next Update rebuilds
+	uid     types.UID
+	rv      string
+	skipped map[string]struct{} // Pods skipped for a missing Node
+	opts    Options
+}
+
+// NewServiceIndex returns an empty index; its first Update rebuilds it.
+func NewServiceIndex(opts Options) *ServiceIndex {
+	return &ServiceIndex{
+		pending: map[string]struct{}{},
+		index:   reconciler.NewIndex(),
+		skipped: map[string]struct{}{},
+		opts:    opts,
+	}
+}
+
+// PodChanged records that the Pod name (in the Service's namespace) was
+// added, updated or deleted, or may have entered or left the Service's
+// selector. Call it from the Pod event handlers for every Service the old
+// or the new Pod matches. Safe for concurrent use.
+func (x *ServiceIndex) PodChanged(name string) {
+	x.mu.Lock()
+	x.pending[name] = struct{}{}
+	x.mu.Unlock()
+}
+
+// Invalidate makes the next Update rebuild the index from every Pod and
+// the next plan use the full planner, giving reason. Call it on a resync
+// and when a Node is added, deleted or changes its zone label (the
+// endpoints of its Pods carry the zone; KCM reads Nodes at every sync).
+// Safe for concurrent use.
+func (x *ServiceIndex) Invalidate(reason string) {
+	x.mu.Lock()
+	if x.invalid == "" {
+		x.invalid = reason
+	}
+	x.mu.Unlock()
+}
+
+// Index returns the reconciler index to pass to reconciler.PlanIndexed.
+func (x *ServiceIndex) Index() *reconciler.Index { return x.index }
+
+// IndexUpdate is the outcome of Update.
+type IndexUpdate struct {
+	// Ready is true when the index is up to date and may be planned
+	// (reconciler.PlanIndexed), even with an error made only of
+	// *SkippedPodError; false when a lookup failed (nothing may be
+	// reconciled: return the error and retry).
+	Ready bool
+	// Rebuilt is the reason the index was rebuilt from every Pod (one of
+	// the Rebuild constants or a reason given to Invalidate), "" when only
+	// the changed Pods were read.
+	Rebuilt string
+	// Pods is the number of Pods read (all selected Pods when rebuilt).
+	Pods int
+	// TriggerTime is the last-change trigger time to hand to Apply (C25),
+	// zero when tt was nil.
+	TriggerTime time.Time
+}
+
+// Update brings the index up to date for svc, whose Pods are those
+// selector matches (the selector the controller lists them with: KCM's
+// labels.Set(spec.selector).AsSelectorPreValidated(), or slicekit's
+// selectorless form; a change of it must come with a change of the
+// Service's resourceVersion or an Invalidate). When the index is not built,
+// the Service changed (UID or resourceVersion) or Invalidate was called,
+// it lists every Pod svc selects and rebuilds (reconciler.Index.Reset with
+// the reason); otherwise it reads only the Pods given to PodChanged since
+// the last Update and those skipped for a missing Node, with pods.Get, and
+// sets their items (a Pod that is gone, no longer selected or fails
+// ShouldPodBeInEndpoints is removed). Each item is PodItem's, the per-Pod
+// step of Desired, so Index().Desired() equals Desired over the selected
+// Pods. tt, when not nil, is updated with the same Pods
+// (ComputeEndpointLastChangeTriggerTime on a rebuild, UpdatePods
+// otherwise) and the trigger time returned.
+//
+// The caller must skip Services without a selector or of type
+// ExternalName, as for Desired. Errors: a failed List, Get or Node lookup
+// returns the error and makes the next Update rebuild (nothing may be
+// reconciled); Pods skipped for a missing Node are reported as joined
+// *SkippedPodError with a usable result, as Desired does: reconcile, then
+// return the error so the Service is retried (each retry looks them up
+// again).
+func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes NodeGetter, tt *TriggerTimeTracker) (IndexUpdate, error) {
+	if svc == nil || selector == nil || pods == nil || nodes == nil {
+		return IndexUpdate{}, errors.New("servicepods: Update needs a Service, a selector, a PodLister and a NodeGetter")
+	}
+	x.mu.Lock()
+	pending, invalid := x.pending, x.invalid
+	x.pending, x.invalid = map[string]struct{}{}, ""
+	x.mu.Unlock()
+
+	reason := invalid
+	switch {
+	case reason != "":
+	case x.failed:
+		reason = RebuildLookupFailed
+	case !x.built:
+		reason = RebuildFirstSync
+	case x.uid != svc.UID || x.rv != svc.ResourceVersion:
+		reason = RebuildServiceChanged
+	}
+	cached := &cachingNodeGetter{nodes: nodes, results: map[string]nodeResult{}}
+	if reason != "" {
+		return x.rebuild(ctx, svc, pods, cached, selector, tt, reason)
+	}
+
+	names := make([]string, 0, len(pending)+len(x.skipped))
+	for n := range pending {
+		names = append(names, n)
+	}
+	for n := range x.skipped {
+		if _, ok := pending[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	changed := make(map[string]*corev1.Pod, len(names))
+	var errs []error
+	for _, name := range names {
+		pod, err := pods.Get(name)
+		switch {
+		case apierrors.IsNotFound(err):
+			pod = nil
+		case err != nil:
+			x.built, x.failed = false, true
+			return IndexUpdate{}, fmt.Errorf("getting Pod %s/%s for Service %s: %w", svc.Namespace, name, klog.KObj(svc), err)
+		}
+		if pod != nil && (pod.Namespace != svc.Namespace || !selector.Matches(labels.Set(pod.Labels))) {
+			pod = nil
+		}
+		changed[name] = pod
+		delete(x.skipped, name)
+		var item *reconciler.Item
+		if pod != nil {
+			var skip *SkippedPodError
+			item, err = podItem(ctx, svc, pod, cached)
+			switch {
+			case errors.As(err, &skip):
+				x.skipped[name] = struct{}{}
+				errs = append(errs, err)
+			case err != nil:
+				x.built, x.failed = false, true
+				return IndexUpdate{}, err
+			}
+		}
+		x.index.SetItem(svc.Namespace+"/"+name, item)
+	}
+	u := IndexUpdate{Ready: true, Pods: len(names)}
+	if tt != nil {
+		t, ok := tt.UpdatePods(svc.Namespace, svc, changed)
+		if !ok {
+			all, err := pods.List(selector)
+			if err != nil {
+				x.built, x.failed = false, true
+				return IndexUpdate{}, fmt.Errorf("listing Pods for Service %s: %w", klog.KObj(svc), err)
+			}
+			t = tt.ComputeEndpointLastChangeTriggerTime(svc.Namespace, svc, all)
+		}
+		u.TriggerTime = t
+	}
+	return u, errors.Join(errs...)
+}
+
+// rebuild lists every selected Pod and rebuilds the index.
+func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods PodLister, nodes NodeGetter, selector labels.Selector, tt *TriggerTimeTracker, reason string) (IndexUpdate, error) {
+	x.built = false
+	all, err := pods.List(selector)
+	if err != nil {
+		x.failed = true
+		x.index.Reset(AddressTypes(svc), Hints(svc, x.opts), reason)
+		return IndexUpdate{}, fmt.Errorf("listing Pods for Service %s: %w", klog.KObj(svc), err)
+	}
+	sorted := make([]*corev1.Pod, 0, len(all))
+	for _, p := range all {
+		if p != nil && p.Namespace == svc.Namespace {
+			sorted = append(sorted, p)
+		}
+	}
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	x.index.Reset(AddressTypes(svc), Hints(svc, x.opts), reason)
+	x.skipped = map[string]struct{}{}
+	var errs []error
+	for _, pod := range sorted {
+		item, err := podItem(ctx, svc, pod, nodes)
+		var skip *SkippedPodError
+		switch {
+		case errors.As(err, &skip):
+			x.skipped[pod.Name] = struct{}{}
+			errs = append(errs, err)
+		case err != nil:
+			x.failed = true
+			return IndexUpdate{}, err
+		}
+		x.index.SetItem(pod.Namespace+"/"+pod.Name, item)
+	}
+	x.built, x.failed, x.uid, x.rv = true, false, svc.UID, svc.ResourceVersion
+	u := IndexUpdate{Ready: true, Rebuilt: reason, Pods: len(sorted)}
+	if tt != nil {
+		u.TriggerTime = tt.ComputeEndpointLastChangeTriggerTime(svc.Namespace, svc, all)
+	}
+	return u, errors.Join(errs...)
+}
