@@ -45,5 +45,25 @@
 //   - Node: identity, labels (zone), timestamps, status.allocatable (CPU for
 //     topology hints) and the conditions' types and statuses.
 //   - Endpoints: everything but managedFields and the last-applied
-//     annotation (KCM's mirroring controller does not copy it either).
+//     annotation (KCM's mirroring controller does not copy it either);
+//     whole when a controller declares AllEndpointsFields (the Endpoints
+//     controller, which writes cached Endpoints back).
+//
+// # Who installs them
+//
+// In slicekit the manager (pkg/manager, for `slicekit run` and `slicekit
+// render`) composes the Reads of the enabled controllers (each controller
+// package's Registration.Reads, pkg/controllers/registry) and installs them
+// once, before it creates the controllers; no controller installs a
+// transform itself. A program that calls a controller's New directly gets
+// whole objects in its caches (correct, more memory); to trim them it
+// composes the Reads of every controller on the factory and installs the
+// result before starting the factory:
+//
+//	t := informertransform.Compose(endpointslice.Registration.Reads, mirroring.Registration.Reads)
+//	if err := t.Install(factory); err != nil { ... }
+//	// then endpointslice.New(...), mirroring.New(...), factory.Start(...)
+//
+// Leaving out a controller's Reads can hide fields it reads: compose all
+// of them.
 package informertransform

@@ -56,6 +56,12 @@ type Reads struct {
 	// AllServiceFields: the controller may read any field of a Service;
 	// Services are then cached whole.
 	AllServiceFields bool
+	// AllEndpointsFields: the controller may read any field of an
+	// Endpoints object, or writes cached Endpoints back with an update
+	// (the Endpoints controller does: without its last-applied annotation
+	// in the cache, an update would delete it); Endpoints are then cached
+	// whole.
+	AllEndpointsFields bool
 }
 
 // Transforms holds the composed transform of each used informer; an
@@ -66,11 +72,11 @@ type Transforms map[Informer]cache.TransformFunc
 // declare: for each informer some declaration uses, a transform keeping the
 // fields listed in the package doc plus the declared Pod annotations, or
 // nil (no transform: objects cached whole) when a declaration reads all
-// fields of that kind. The result does not depend on the order of reads.
+// fields of that kind (AllPodFields, AllServiceFields, AllEndpointsFields). The result does not depend on the order of reads.
 func Compose(reads ...Reads) Transforms {
 	used := map[Informer]bool{}
 	annotations := map[string]bool{}
-	allPod, allService := false, false
+	allPod, allService, allEndpoints := false, false, false
 	for _, r := range reads {
 		for _, inf := range r.Informers {
 			used[inf] = true
@@ -80,6 +86,7 @@ func Compose(reads ...Reads) Transforms {
 		}
 		allPod = allPod || r.AllPodFields
 		allService = allService || r.AllServiceFields
+		allEndpoints = allEndpoints || r.AllEndpointsFields
 	}
 	t := Transforms{}
 	for inf := range used {
@@ -101,7 +108,11 @@ func Compose(reads ...Reads) Transforms {
 		case Nodes:
 			t[inf] = TransformNode
 		case Endpoints:
-			t[inf] = TransformEndpoints
+			if !allEndpoints {
+				t[inf] = TransformEndpoints
+			} else {
+				t[inf] = nil
+			}
 		}
 	}
 	return t

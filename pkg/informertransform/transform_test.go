@@ -201,6 +201,19 @@ func TestCompose(t *testing.T) {
 	if tr := Compose(cel); tr[Services] != nil {
 		t.Error("a controller reading all Service fields: Services still transformed")
 	}
+	if tr := Compose(cel); tr[Nodes] == nil || tr[EndpointSlices] == nil {
+		t.Error("a controller reading all Pod and Service fields: Nodes or EndpointSlices not transformed")
+	}
+	endpointsController := Reads{Informers: []Informer{Services, Pods, Endpoints}, AllEndpointsFields: true}
+	if tr := Compose(mirroring); tr[Endpoints] == nil {
+		t.Error("mirroring alone: Endpoints not transformed")
+	}
+	if tr := Compose(mirroring, endpointsController); tr[Endpoints] != nil {
+		t.Error("with a controller reading all Endpoints fields: Endpoints still transformed")
+	}
+	if tr := Compose(endpointsController, mirroring); tr[Endpoints] != nil {
+		t.Error("with a controller reading all Endpoints fields (other order): Endpoints still transformed")
+	}
 }
 
 func TestInstall(t *testing.T) {

@@ -56,12 +56,6 @@ type Options struct {
 	// means each builds one that records to the API server, with source
 	// component the profile's name.
 	EventRecorder record.EventRecorder
-	// SkipInformerTransforms is passed to every profile's controller. The
-	// CEL controllers install no transform: an expression may read any Pod
-	// field, so the Pod informer must keep whole Pods. A caller running
-	// other controllers on the same factory must make them install none
-	// either (their SkipInformerTransforms).
-	SkipInformerTransforms bool
 	// SelectorRemovalCleanup is passed to every profile's controller
 	// (slicecontroller.Options).
 	SelectorRemovalCleanup *bool
@@ -117,7 +111,6 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			Registerer:             opts.Registerer,
 			MetricsSubsystem:       MetricsSubsystem,
 			EventRecorder:          opts.EventRecorder,
-			SkipInformerTransforms: opts.SkipInformerTransforms,
 			SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
 		})
 		if err != nil {

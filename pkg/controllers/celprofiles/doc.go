@@ -35,7 +35,13 @@
 //
 // Usage:
 //
-//	c, err := celprofiles.New(ctx, client, factory, celprofiles.Options{ConfigFile: "profiles.yaml", SkipInformerTransforms: true})
+//	c, err := celprofiles.New(ctx, client, factory, celprofiles.Options{ConfigFile: "profiles.yaml"})
 //	factory.Start(ctx.Done())
 //	err = c.Run(ctx, 5)
+//
+// New installs no informer transform, so the caches hold whole objects,
+// which is what CEL needs: an expression may read any Pod or Service field.
+// Registration.Reads declares exactly that (AllPodFields,
+// AllServiceFields), so the manager keeps Pods and Services whole while it
+// still trims Nodes and EndpointSlices (informertransform.Compose).
 package celprofiles

@@ -82,10 +82,13 @@ type Controller = slicecontroller.Controller
 //   - source source.PodIPs (servicepods.Desired, status.podIPs);
 //   - the managed-by conflict detector, topology hints per
 //     opts.TopologyHints, KCM's metric names without a controller label
-//     (plus SelectorRemovalMetricName), the queue endpoint_slice, events
-//     from EventSourceComponent, and the transforms TransformPod,
-//     TransformService, TransformEndpointSlice and TransformNode unless
-//     opts.SkipInformerTransforms.
+//     (plus SelectorRemovalMetricName), the queue endpoint_slice and
+//     events from EventSourceComponent.
+//
+// New installs no informer transform: the caches hold whole objects
+// unless the caller installs transforms first (the manager installs
+// informertransform.Compose of the enabled controllers' Reads; Reads below
+// is this controller's declaration).
 //
 // It registers its event handlers on the factory's Pod, Service,
 // EndpointSlice and Node informers; call it before the factory is started,
@@ -116,12 +119,5 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		QueueName:              serviceQueueName,
 		EventRecorder:          opts.EventRecorder,
 		EventSourceComponent:   EventSourceComponent,
-		Transforms: slicecontroller.Transforms{
-			Pod:           TransformPod,
-			Service:       TransformService,
-			EndpointSlice: TransformEndpointSlice,
-			Node:          TransformNode,
-		},
-		SkipInformerTransforms: opts.SkipInformerTransforms,
 	})
 }

@@ -101,8 +101,14 @@
 //	factory.Start(ctx.Done())
 //	err = c.Run(ctx, 5) // blocks until ctx is done
 //
-// New installs informer transforms (see TransformPod and friends) on the
-// factory's informers, so it must be called before the factory is started.
+// New installs no informer transform, so the caches hold whole objects.
+// To trim them as `slicekit run` does, install the transforms composed from
+// what the controllers sharing the factory read before starting it:
+//
+//	err := informertransform.Compose(endpointslice.Registration.Reads).Install(factory)
+//
+// New registers its event handlers, so it must be called before the
+// factory is started.
 // SyncService is exported so that an offline renderer can drive the same
 // code to a fixed point without Run.
 package endpointslice

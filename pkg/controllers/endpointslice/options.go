@@ -95,13 +95,6 @@ type Options struct {
 	// field manager. Default: DefaultConflictReportInterval. Must not be
 	// negative.
 	ConflictReportInterval time.Duration
-
-	// SkipInformerTransforms, when true, stops New from installing its
-	// transforms (TransformPod, TransformService, TransformEndpointSlice,
-	// TransformNode) on the factory's informers, for callers that share the
-	// factory with other controllers and install their own. A caller's
-	// transform must keep every field those transforms keep.
-	SkipInformerTransforms bool
 }
 
 // complete returns a copy of o with defaults filled in. The fields are

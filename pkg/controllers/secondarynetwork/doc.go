@@ -48,4 +48,11 @@
 //	c, err := secondarynetwork.New(ctx, client, factory, secondarynetwork.Options{ControllerName: "secondary.example.com"})
 //	factory.Start(ctx.Done())
 //	err = c.Run(ctx, 5)
+//
+// New installs no informer transform, so the caches hold whole objects.
+// To trim them as `slicekit run` does, compose the transforms of every
+// controller on the factory before starting it; Registration.Reads keeps
+// the network-status annotations:
+//
+//	err := informertransform.Compose(endpointslice.Registration.Reads, secondarynetwork.Registration.Reads).Install(factory)
 package secondarynetwork

@@ -19,13 +19,11 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -59,9 +57,6 @@ type Options struct {
 	// EventRecorder records the events; nil means New builds one that
 	// records to the API server with source component ControllerName.
 	EventRecorder record.EventRecorder
-	// SkipInformerTransforms, when true, leaves the Pod informer's
-	// transform alone; by default New installs TransformPod.
-	SkipInformerTransforms bool
 	// SelectorRemovalCleanup is passed to slicecontroller.Options.
 	SelectorRemovalCleanup *bool
 }
@@ -90,43 +85,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		Registerer:             opts.Registerer,
 		MetricsSubsystem:       MetricsSubsystem,
 		EventRecorder:          opts.EventRecorder,
-		Transforms:             slicecontroller.Transforms{Pod: TransformPod},
-		SkipInformerTransforms: opts.SkipInformerTransforms,
 		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
 	})
-}
-
-// TransformPod is the Pod informer transform of this controller: the
-// EndpointSlice controller's (endpointslice.TransformPod, which keeps what
-// the endpoint rules read) plus the two network-status annotations
-// (wellknown.AnnotationNetworkStatus and its legacy key), the only
-// annotations kept. It is a superset of endpointslice.TransformPod, so it
-// may replace it on a factory shared with the EndpointSlice controller. It
-// never modifies obj.
-func TransformPod(obj any) (any, error) {
-	pod, ok := obj.(*corev1.Pod)
-	if !ok {
-		return obj, nil
-	}
-	out, err := endpointslice.TransformPod(pod)
-	if err != nil {
-		return nil, err
-	}
-	trimmed, ok := out.(*corev1.Pod)
-	if !ok {
-		return out, nil
-	}
-	var annotations map[string]string
-	for _, k := range []string{wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy} {
-		if v, ok := pod.Annotations[k]; ok {
-			if annotations == nil {
-				annotations = map[string]string{}
-			}
-			annotations[k] = v
-		}
-	}
-	trimmed.Annotations = annotations
-	return trimmed, nil
 }
 
 // RBACRules returns the RBAC rules the secondary-network controller needs:

@@ -113,9 +113,9 @@ type Controller struct {
 
 // New creates the controller and registers its event handlers on the
 // factory's Pod, Service, EndpointSlice and Node informers (requesting them
-// from the factory), after installing opts.Transforms unless
-// opts.SkipInformerTransforms. Call it before the factory is started; start
-// the factory and then call Run. ctx supplies the logger of the event
+// from the factory). It installs no informer transform (see the package
+// doc). Call it before the factory is started; start the factory and then
+// call Run. ctx supplies the logger of the event
 // handlers and the event broadcaster.
 //
 // Defaults are filled in as documented on Options. New returns an error
@@ -186,27 +186,6 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	serviceInformer := factory.Core().V1().Services()
 	sliceInformer := factory.Discovery().V1().EndpointSlices()
 	nodeInformer := factory.Core().V1().Nodes()
-
-	if !opts.SkipInformerTransforms {
-		for _, it := range []struct {
-			informer  cache.SharedIndexInformer
-			transform cache.TransformFunc
-		}{
-			{podInformer.Informer(), opts.Transforms.Pod},
-			{serviceInformer.Informer(), opts.Transforms.Service},
-			{sliceInformer.Informer(), opts.Transforms.EndpointSlice},
-			{nodeInformer.Informer(), opts.Transforms.Node},
-		} {
-			if it.transform == nil {
-				continue
-			}
-			if err := it.informer.SetTransform(it.transform); err != nil {
-				// The informer already runs (the factory was started
-				// first): it works untransformed, only with more memory.
-				logger.Info("Could not install informer transform", c.logKV("err", err)...)
-			}
-		}
-	}
 
 	c.serviceLister = serviceInformer.Lister()
 	c.podLister = podInformer.Lister()

@@ -84,12 +84,12 @@
 //
 // # Informer transforms
 //
-// The factory is shared with other controllers. An informer has one
-// transform; the last one installed before the factory starts wins. A
-// Source that reads Pod fields the EndpointSlice controller's transform
-// (endpointslice.TransformPod) drops, such as annotations, must either
-// install a superset (Options.Transforms.Pod, as secondarynetwork does) or
-// run with no Pod transform at all (the CEL controllers, which may read
-// any field): the caller then sets SkipInformerTransforms on every
-// controller of the factory.
+// The controller installs no informer transform: its caches hold whole
+// objects unless the caller installed transforms on the factory before
+// creating the controllers. The manager does that once for all enabled
+// controllers, composing what each declares it reads
+// (registry.Registration.Reads, informertransform.Compose), so that no
+// controller's transform hides a field another reads. A Source that reads
+// Pod annotations declares them (informertransform.Reads.PodAnnotations); one
+// that may read any field (CEL) declares AllPodFields.
 package slicecontroller

@@ -23,7 +23,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
@@ -193,23 +192,8 @@ type Options struct {
 	// EventRecorder is nil. Default: ControllerName.
 	EventSourceComponent string
 
-	// Transforms are installed on the factory's informers unless
-	// SkipInformerTransforms. An informer has one transform: the last one
-	// installed before the factory starts wins.
-	Transforms Transforms
-
-	// SkipInformerTransforms, when true, installs no transform, for callers
-	// that share the factory and choose the transforms themselves.
-	SkipInformerTransforms bool
-
 	// Name prefixes New's and Run's errors. Default: ControllerName.
 	Name string
-}
-
-// Transforms are the informer transforms (cache.TransformFunc) a
-// controller installs; nil ones are not installed.
-type Transforms struct {
-	Pod, Service, EndpointSlice, Node cache.TransformFunc
 }
 
 // selectorless reports whether the slicekit.dev/selector annotation

@@ -1,0 +1,207 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/pflag"
+	"k8s.io/component-base/featuregate"
+	logsapi "k8s.io/component-base/logs/api/v1"
+
+	"github.com/slicekit/slicekit/internal/controllerflags"
+	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/wellknown"
+)
+
+// Defaults and limits of the shared flags (KCM's, where KCM has the flag).
+const (
+	// DefaultConcurrentServiceEndpointSyncs is the default of
+	// --concurrent-service-endpoint-syncs (KCM, behaviour C2).
+	DefaultConcurrentServiceEndpointSyncs = 5
+	// MaxConcurrentServiceEndpointSyncs is the largest value KCM accepts for
+	// --concurrent-service-endpoint-syncs (and the other worker counts).
+	MaxConcurrentServiceEndpointSyncs = 50
+)
+
+// NewFeatureGate returns a feature gate with slicekit's features
+// (wellknown.ExternalEndpointController and wellknown.SelectorRemovalCleanup,
+// beta, default true) and the logging features of
+// k8s.io/component-base/logs/api/v1. Each call returns a new gate, so that
+// options never share global state.
+func NewFeatureGate() featuregate.MutableVersionedFeatureGate {
+	fg := featuregate.NewFeatureGate()
+	if err := fg.Add(map[featuregate.Feature]featuregate.FeatureSpec{
+		wellknown.ExternalEndpointController: {Default: true, PreRelease: featuregate.Beta},
+		wellknown.SelectorRemovalCleanup:     {Default: true, PreRelease: featuregate.Beta},
+	}); err != nil {
+		panic(fmt.Sprintf("adding slicekit feature gates: %v", err)) // programming error
+	}
+	if err := logsapi.AddFeatureGates(fg); err != nil {
+		panic(fmt.Sprintf("adding logging feature gates: %v", err)) // programming error
+	}
+	return fg
+}
+
+// Shared are the settings several controllers read, each defaulted
+// (NewShared), bound to its flag and validated here once. Create them with
+// NewShared.
+type Shared struct {
+	// ControllerName is the EndpointSlice controller's managed-by value
+	// (label endpointslice.kubernetes.io/managed-by) and field manager; the
+	// mirroring and Endpoints controllers accept it as "the default" in the
+	// KEP-4770 label. The default, KCM's, makes slicekit adopt the slices
+	// KCM wrote.
+	ControllerName string
+	// ConcurrentServiceEndpointSyncs is the number of Service workers of the
+	// EndpointSlice controller and the custom Service controllers, 1..50.
+	ConcurrentServiceEndpointSyncs int32
+	// MaxEndpointsPerSlice is the most endpoints in one EndpointSlice,
+	// 1..1000.
+	MaxEndpointsPerSlice int32
+	// EndpointUpdatesBatchPeriod delays the syncs that Pod changes trigger
+	// so that several changes make one write; 0 disables batching.
+	EndpointUpdatesBatchPeriod time.Duration
+	// FeatureGates holds --feature-gates.
+	FeatureGates featuregate.MutableVersionedFeatureGate
+
+	// batchPeriodAlias is --endpointslice-updates-batch-period, KCM's name
+	// of the same setting; nil when not given.
+	batchPeriodAlias *time.Duration
+}
+
+// NewShared returns the shared settings with their defaults.
+func NewShared() Shared {
+	return Shared{
+		ControllerName:                 wellknown.EndpointSliceControllerName,
+		ConcurrentServiceEndpointSyncs: DefaultConcurrentServiceEndpointSyncs,
+		MaxEndpointsPerSlice:           reconciler.DefaultMaxEndpointsPerSlice,
+		FeatureGates:                   NewFeatureGate(),
+	}
+}
+
+// AddFlags adds every shared flag to fs.
+func (s *Shared) AddFlags(fs *pflag.FlagSet) {
+	s.AddRenderFlags(fs)
+	fs.Int32Var(&s.ConcurrentServiceEndpointSyncs, "concurrent-service-endpoint-syncs", s.ConcurrentServiceEndpointSyncs,
+		fmt.Sprintf("The number of Services the EndpointSlice controller syncs at once, 1..%d. Larger is more responsive and uses more CPU and network.", MaxConcurrentServiceEndpointSyncs))
+	fs.DurationVar(&s.EndpointUpdatesBatchPeriod, "endpoint-updates-batch-period", s.EndpointUpdatesBatchPeriod,
+		"How long the EndpointSlice controller waits after a Pod change before syncing its Services, so that several changes make one write. 0 syncs at once.")
+	fs.Var(&optionalDuration{p: &s.batchPeriodAlias}, "endpointslice-updates-batch-period",
+		"KCM's name of --endpoint-updates-batch-period; give one of the two.")
+}
+
+// AddRenderFlags adds the shared flags that shape output to fs:
+// --controller-name, --max-endpoints-per-slice and --feature-gates.
+func (s *Shared) AddRenderFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&s.ControllerName, "controller-name", s.ControllerName,
+		"The EndpointSlice controller's managed-by value (label endpointslice.kubernetes.io/managed-by) and field manager. "+
+			"The default is kube-controller-manager's, so that the slices it wrote are adopted without a rewrite.")
+	fs.Int32Var(&s.MaxEndpointsPerSlice, "max-endpoints-per-slice", s.MaxEndpointsPerSlice,
+		fmt.Sprintf("The most endpoints in one EndpointSlice, 1..%d.", reconciler.MaxEndpointsPerSliceLimit))
+	s.FeatureGates.AddFlag(fs)
+}
+
+// Complete folds the KCM alias --endpointslice-updates-batch-period into
+// EndpointUpdatesBatchPeriod. It reports an error when both flags were
+// given different values.
+func (s *Shared) Complete() error {
+	if s.batchPeriodAlias == nil {
+		return nil
+	}
+	if s.EndpointUpdatesBatchPeriod != 0 && s.EndpointUpdatesBatchPeriod != *s.batchPeriodAlias {
+		return fmt.Errorf("--endpoint-updates-batch-period=%s and --endpointslice-updates-batch-period=%s disagree; give one",
+			s.EndpointUpdatesBatchPeriod, *s.batchPeriodAlias)
+	}
+	s.EndpointUpdatesBatchPeriod = *s.batchPeriodAlias
+	s.batchPeriodAlias = nil
+	return nil
+}
+
+// Validate reports every invalid shared setting, joined.
+func (s *Shared) Validate() error {
+	var errs []error
+	if err := controllerflags.ControllerName("--controller-name", s.ControllerName); err != nil {
+		errs = append(errs, err)
+	}
+	if err := WorkerCount("--concurrent-service-endpoint-syncs", s.ConcurrentServiceEndpointSyncs); err != nil {
+		errs = append(errs, err)
+	}
+	if err := controllerflags.MaxEndpointsPerSlice(s.MaxEndpointsPerSlice); err != nil {
+		errs = append(errs, err)
+	}
+	if err := NonNegative("--endpoint-updates-batch-period", s.EndpointUpdatesBatchPeriod); err != nil {
+		errs = append(errs, err)
+	}
+	for _, err := range s.FeatureGates.Validate() {
+		errs = append(errs, fmt.Errorf("--feature-gates: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// WorkerCount returns an error naming flag unless 1 <= n <=
+// MaxConcurrentServiceEndpointSyncs (KCM's range for its worker counts).
+func WorkerCount(flag string, n int32) error {
+	if n < 1 || n > MaxConcurrentServiceEndpointSyncs {
+		return fmt.Errorf("%s=%d must be between 1 and %d", flag, n, MaxConcurrentServiceEndpointSyncs)
+	}
+	return nil
+}
+
+// NonNegative returns an error naming flag when d is negative.
+func NonNegative(flag string, d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("%s=%s must not be negative", flag, d)
+	}
+	return nil
+}
+
+// ExternalEndpointControllerEnabled reports the KEP-4770 feature gate.
+func (s *Shared) ExternalEndpointControllerEnabled() bool {
+	return s.FeatureGates.Enabled(wellknown.ExternalEndpointController)
+}
+
+// SelectorRemovalCleanupEnabled reports the SelectorRemovalCleanup
+// feature gate.
+func (s *Shared) SelectorRemovalCleanupEnabled() bool {
+	return s.FeatureGates.Enabled(wellknown.SelectorRemovalCleanup)
+}
+
+// optionalDuration is a pflag.Value that records whether it was set.
+type optionalDuration struct{ p **time.Duration }
+
+// String implements pflag.Value.
+func (d *optionalDuration) String() string {
+	if d.p == nil || *d.p == nil {
+		return "0s"
+	}
+	return (*d.p).String()
+}
+
+// Set implements pflag.Value.
+func (d *optionalDuration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d.p = &v
+	return nil
+}
+
+// Type implements pflag.Value.
+func (d *optionalDuration) Type() string { return "duration" }

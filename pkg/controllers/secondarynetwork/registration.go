@@ -1,0 +1,101 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+
+package secondarynetwork
+
+import (
+	"context"
+
+	"github.com/spf13/pflag"
+
+	"github.com/slicekit/slicekit/pkg/controllers/registry"
+	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/wellknown"
+)
+
+// RegistrationName is the --controllers name of this controller.
+const RegistrationName = "secondary-network"
+
+// Flags are this controller's command-line options.
+type Flags struct {
+	// ControllerName is --secondary-network-controller-name: the KEP-4770
+	// label value (and managed-by value) of the controller. Default:
+	// wellknown.SecondaryNetworkControllerName.
+	ControllerName string
+}
+
+// NewFlags returns the default Flags.
+func NewFlags() *Flags {
+	return &Flags{ControllerName: wellknown.SecondaryNetworkControllerName}
+}
+
+// AddFlags adds every flag of f to fs (all shape output: AddRenderFlags).
+func (f *Flags) AddFlags(fs *pflag.FlagSet) { f.AddRenderFlags(fs) }
+
+// AddRenderFlags adds --secondary-network-controller-name to fs.
+func (f *Flags) AddRenderFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&f.ControllerName, "secondary-network-controller-name", f.ControllerName,
+		"The service.kubernetes.io/endpoint-controller-name value the secondary-network controller answers to, and its managed-by value.")
+}
+
+// Validate accepts every value: the manager checks the name against the
+// other controllers' (Registration.ManagedBy), and New rejects a name that
+// is not a label value.
+func (f *Flags) Validate(bool) error { return nil }
+
+// Registration registers this controller with the manager (pkg/manager):
+// not enabled by default, --concurrent-service-endpoint-syncs workers, the
+// shared --max-endpoints-per-slice and --endpoint-updates-batch-period,
+// its own --secondary-network-controller-name (Flags). It reads Pods (and
+// their two network-status annotations), Services, EndpointSlices and
+// Nodes, and writes the managed-by value
+// --secondary-network-controller-name.
+var Registration = registry.Registration{
+	Name:       RegistrationName,
+	NewOptions: func() registry.Options { return NewFlags() },
+	Workers:    func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
+	New:        newFromRegistry,
+	RBACRules:  RBACRules,
+	Reads: informertransform.Reads{
+		Informers: []informertransform.Informer{
+			informertransform.Pods, informertransform.Services, informertransform.EndpointSlices, informertransform.Nodes,
+		},
+		PodAnnotations: []string{wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy},
+	},
+	ManagedBy: func(ic registry.InitContext) []registry.ManagedBy {
+		return []registry.ManagedBy{{Flag: "--secondary-network-controller-name", Value: flagsOf(ic).ControllerName}}
+	},
+}
+
+// flagsOf returns ic's Flags, the defaults when ic has none.
+func flagsOf(ic registry.InitContext) *Flags {
+	if f, ok := ic.Options.(*Flags); ok && f != nil {
+		return f
+	}
+	return NewFlags()
+}
+
+// newFromRegistry is Registration.New.
+func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
+	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
+	return New(ctx, ic.Client, ic.InformerFactory, Options{
+		SelectorRemovalCleanup: &cleanup,
+		ControllerName:         flagsOf(ic).ControllerName,
+		MaxEndpointsPerSlice:   ic.Shared.MaxEndpointsPerSlice,
+		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
+		Registerer:             ic.Registerer,
+		EventRecorder:          ic.EventRecorder,
+	})
+}
