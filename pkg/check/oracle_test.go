@@ -26,6 +26,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/casefile"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -48,7 +49,7 @@ func renderedCase(t *testing.T, id string) ([]runtime.Object, []*discovery.Endpo
 	}
 	copts := manager.NewControllerOptions()
 	copts.Controllers = []string{"*", manager.SecondaryNetworkControllerName}
-	copts.SecondaryNetworkControllerName = caseSecondaryName
+	copts.For(manager.SecondaryNetworkControllerName).(*secondarynetwork.Flags).ControllerName = caseSecondaryName
 	res, err := render.Render(ctx, objs, render.Options{Controllers: copts})
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/casefile"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
 )
@@ -61,7 +62,7 @@ func TestRenderedCasesCheckClean(t *testing.T) {
 			}
 			copts := manager.NewControllerOptions()
 			copts.Controllers = []string{"*", manager.SecondaryNetworkControllerName}
-			copts.SecondaryNetworkControllerName = caseSecondaryName
+			copts.For(manager.SecondaryNetworkControllerName).(*secondarynetwork.Flags).ControllerName = caseSecondaryName
 			w := casefile.NewWorld(c.Input)
 			renderAndCheck := func(state string) {
 				t.Helper()

@@ -35,6 +35,8 @@ import (
 	_ "k8s.io/component-base/logs/json/register"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
+	"github.com/slicekit/slicekit/pkg/controllers/registry"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -43,16 +45,16 @@ import (
 const (
 	// DefaultConcurrentServiceEndpointSyncs is the default of
 	// --concurrent-service-endpoint-syncs (KCM, behaviour C2).
-	DefaultConcurrentServiceEndpointSyncs = 5
+	DefaultConcurrentServiceEndpointSyncs = registry.DefaultConcurrentServiceEndpointSyncs
 	// MaxConcurrentServiceEndpointSyncs is the largest value KCM accepts for
 	// --concurrent-service-endpoint-syncs.
-	MaxConcurrentServiceEndpointSyncs = 50
+	MaxConcurrentServiceEndpointSyncs = registry.MaxConcurrentServiceEndpointSyncs
 	// DefaultMaxEndpointsPerSlice is the default of --max-endpoints-per-slice
 	// (KCM, behaviour C1).
-	DefaultMaxEndpointsPerSlice = 100
+	DefaultMaxEndpointsPerSlice = reconciler.DefaultMaxEndpointsPerSlice
 	// MaxMaxEndpointsPerSlice is the largest value KCM accepts for
 	// --max-endpoints-per-slice (the API's limit).
-	MaxMaxEndpointsPerSlice = 1000
+	MaxMaxEndpointsPerSlice = reconciler.MaxEndpointsPerSliceLimit
 
 	// DefaultKubeAPIQPS and DefaultKubeAPIBurst are KCM's --kube-api-qps and
 	// --kube-api-burst defaults.
@@ -112,199 +114,142 @@ const SelectorRemovalCleanup featuregate.Feature = wellknown.SelectorRemovalClea
 var serviceAccountNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 
 // NewFeatureGate returns a feature gate with slicekit's features
-// (ExternalEndpointController and SelectorRemovalCleanup, default true) and the logging features of
-// k8s.io/component-base/logs/api/v1. Each call returns a new gate, so that
-// options never share global state.
-func NewFeatureGate() featuregate.MutableVersionedFeatureGate {
-	fg := featuregate.NewFeatureGate()
-	if err := fg.Add(map[featuregate.Feature]featuregate.FeatureSpec{
-		ExternalEndpointController: {Default: true, PreRelease: featuregate.Beta},
-		SelectorRemovalCleanup:     {Default: true, PreRelease: featuregate.Beta},
-	}); err != nil {
-		panic(fmt.Sprintf("adding slicekit feature gates: %v", err)) // programming error
-	}
-	if err := logsapi.AddFeatureGates(fg); err != nil {
-		panic(fmt.Sprintf("adding logging feature gates: %v", err)) // programming error
-	}
-	return fg
-}
+// (ExternalEndpointController and SelectorRemovalCleanup, default true) and
+// the logging features of k8s.io/component-base/logs/api/v1
+// (registry.NewFeatureGate). Each call returns a new gate, so that options
+// never share global state.
+func NewFeatureGate() featuregate.MutableVersionedFeatureGate { return registry.NewFeatureGate() }
 
 // ControllerOptions configure the controllers. `slicekit run` and
 // `slicekit render` share them, so that both run the controllers the same
 // way. Create them with NewControllerOptions.
+//
+// They are composed of --controllers, the settings several controllers
+// share (registry.Shared, embedded: ControllerName, MaxEndpointsPerSlice,
+// ConcurrentServiceEndpointSyncs, EndpointUpdatesBatchPeriod,
+// FeatureGates) and each registered controller's own options (For), which
+// the controller's package defaults, binds and validates.
 type ControllerOptions struct {
 	// Controllers lists the controllers to enable, in KCM's --controllers
 	// syntax: "*" enables every controller enabled by default, "name"
 	// enables one, "-name" disables one. See KnownControllers.
 	Controllers []string
-	// ControllerName is the EndpointSlice controller's managed-by value
-	// (label endpointslice.kubernetes.io/managed-by) and field manager. The
-	// default, KCM's, makes slicekit adopt the slices KCM wrote.
-	ControllerName string
-	// ConcurrentServiceEndpointSyncs is the number of Service workers of the
-	// EndpointSlice controller, 1..50.
-	ConcurrentServiceEndpointSyncs int32
-	// MaxEndpointsPerSlice is the most endpoints in one EndpointSlice,
-	// 1..1000.
-	MaxEndpointsPerSlice int32
-	// EndpointUpdatesBatchPeriod delays the syncs that Pod changes trigger
-	// so that several changes make one write; 0 disables batching.
-	EndpointUpdatesBatchPeriod time.Duration
-	// FeatureGates holds --feature-gates.
-	FeatureGates featuregate.MutableVersionedFeatureGate
-	// MirroringMaxEndpointsPerSubset is the most addresses mirrored per
-	// Endpoints subset, 1..1000 (KCM --mirroring-max-endpoints-per-subset).
-	MirroringMaxEndpointsPerSubset int32
-	// MirroringConcurrentServiceEndpointSyncs is the number of mirroring
-	// workers, 1..50 (KCM --mirroring-concurrent-service-endpoint-syncs).
-	MirroringConcurrentServiceEndpointSyncs int32
-	// MirroringEndpointSliceUpdatesBatchPeriod delays mirroring syncs
-	// triggered by EndpointSlice changes (KCM
-	// --mirroring-endpointslice-updates-batch-period).
-	MirroringEndpointSliceUpdatesBatchPeriod time.Duration
-	// ConcurrentEndpointSyncs is the number of Endpoints controller workers,
-	// 1..50 (KCM --concurrent-endpoint-syncs).
-	ConcurrentEndpointSyncs int32
-	// SecondaryNetworkControllerName is the KEP-4770 label value (and
-	// managed-by value) of the secondary-network controller.
-	SecondaryNetworkControllerName string
-	// CELConfig is the CEL profile file of the cel controller.
-	CELConfig string
-	// SelectorlessCleanupDryRun makes the selectorless-cleanup controller
-	// report the leftovers it would delete (Events, log, metric) without
-	// deleting them (--selectorless-cleanup-dry-run).
-	SelectorlessCleanupDryRun bool
 
-	// batchPeriodAlias is --endpointslice-updates-batch-period, KCM's name
-	// of the same setting; nil when not given.
-	batchPeriodAlias *time.Duration
+	registry.Shared
+
+	// options are the registered controllers' own options, by name.
+	options map[string]registry.Options
 }
 
 // NewControllerOptions returns the default controller options.
 func NewControllerOptions() *ControllerOptions {
-	return &ControllerOptions{
-		Controllers:                    []string{"*"},
-		ControllerName:                 wellknown.EndpointSliceControllerName,
-		ConcurrentServiceEndpointSyncs: DefaultConcurrentServiceEndpointSyncs,
-		MaxEndpointsPerSlice:           DefaultMaxEndpointsPerSlice,
-		FeatureGates:                   NewFeatureGate(),
+	o := &ControllerOptions{
+		Controllers: []string{"*"},
+		Shared:      registry.NewShared(),
+		options:     map[string]registry.Options{},
+	}
+	for _, r := range registrations {
+		if r.NewOptions != nil {
+			o.options[r.Name] = r.NewOptions()
+		}
+	}
+	return o
+}
 
-		SecondaryNetworkControllerName:          wellknown.SecondaryNetworkControllerName,
-		MirroringMaxEndpointsPerSubset:          1000,
-		MirroringConcurrentServiceEndpointSyncs: 5,
-		ConcurrentEndpointSyncs:                 5,
+// For returns the own options of the controller registered as name (for
+// example a *secondarynetwork.Flags), nil when it has none.
+func (o *ControllerOptions) For(name string) registry.Options { return o.options[name] }
+
+// AddFlags adds every controller flag to fs: --controllers, the shared
+// flags and every registered controller's flags.
+func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
+	o.addControllersFlag(fs)
+	o.Shared.AddFlags(fs)
+	for _, r := range registrations {
+		if opts := o.options[r.Name]; opts != nil {
+			opts.AddFlags(fs)
+		}
 	}
 }
 
-// AddFlags adds every controller flag to fs.
-func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
-	o.AddRenderFlags(fs)
-	fs.Int32Var(&o.ConcurrentServiceEndpointSyncs, "concurrent-service-endpoint-syncs", o.ConcurrentServiceEndpointSyncs,
-		fmt.Sprintf("The number of Services the EndpointSlice controller syncs at once, 1..%d. Larger is more responsive and uses more CPU and network.", MaxConcurrentServiceEndpointSyncs))
-	fs.DurationVar(&o.EndpointUpdatesBatchPeriod, "endpoint-updates-batch-period", o.EndpointUpdatesBatchPeriod,
-		"How long the EndpointSlice controller waits after a Pod change before syncing its Services, so that several changes make one write. 0 syncs at once.")
-	fs.Var(newOptionalDuration(&o.batchPeriodAlias), "endpointslice-updates-batch-period",
-		"KCM's name of --endpoint-updates-batch-period; give one of the two.")
-	fs.Int32Var(&o.MirroringConcurrentServiceEndpointSyncs, "mirroring-concurrent-service-endpoint-syncs", o.MirroringConcurrentServiceEndpointSyncs,
-		"The number of Endpoints objects the mirroring controller syncs at once, 1..50.")
-	fs.DurationVar(&o.MirroringEndpointSliceUpdatesBatchPeriod, "mirroring-endpointslice-updates-batch-period", o.MirroringEndpointSliceUpdatesBatchPeriod,
-		"How long the mirroring controller waits after an EndpointSlice change before syncing, so that several changes make one write.")
-	fs.Int32Var(&o.ConcurrentEndpointSyncs, "concurrent-endpoint-syncs", o.ConcurrentEndpointSyncs,
-		"The number of Services the Endpoints controller syncs at once, 1..50 (it also uses --endpoint-updates-batch-period).")
+// AddRenderFlags adds the controller flags that shape output (no workers,
+// no batching) to fs: --controllers, --controller-name,
+// --max-endpoints-per-slice, --feature-gates and each registered
+// controller's render flags.
+func (o *ControllerOptions) AddRenderFlags(fs *pflag.FlagSet) {
+	o.addControllersFlag(fs)
+	o.Shared.AddRenderFlags(fs)
+	for _, r := range registrations {
+		if opts := o.options[r.Name]; opts != nil {
+			opts.AddRenderFlags(fs)
+		}
+	}
 }
 
-// AddRenderFlags adds the controller flags that matter offline (no
-// workers, no batching) to fs: --controllers, --controller-name,
-// --max-endpoints-per-slice and --feature-gates.
-func (o *ControllerOptions) AddRenderFlags(fs *pflag.FlagSet) {
+func (o *ControllerOptions) addControllersFlag(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, fmt.Sprintf(
 		"The controllers to enable. '*' enables every controller enabled by default, 'foo' enables foo, '-foo' disables foo. "+
 			"Known controllers: %s. Enabled by default: %s.",
 		strings.Join(KnownControllers(), ", "), strings.Join(DefaultControllers(), ", ")))
-	fs.StringVar(&o.ControllerName, "controller-name", o.ControllerName,
-		"The EndpointSlice controller's managed-by value (label endpointslice.kubernetes.io/managed-by) and field manager. "+
-			"The default is kube-controller-manager's, so that the slices it wrote are adopted without a rewrite.")
-	fs.Int32Var(&o.MaxEndpointsPerSlice, "max-endpoints-per-slice", o.MaxEndpointsPerSlice,
-		fmt.Sprintf("The most endpoints in one EndpointSlice, 1..%d.", MaxMaxEndpointsPerSlice))
-	fs.StringVar(&o.SecondaryNetworkControllerName, "secondary-network-controller-name", o.SecondaryNetworkControllerName,
-		"The service.kubernetes.io/endpoint-controller-name value the secondary-network controller answers to, and its managed-by value.")
-	fs.StringVar(&o.CELConfig, "cel-config", o.CELConfig,
-		"The CEL profile file of the cel controller (one controller per profile; see examples/cel).")
-	fs.Int32Var(&o.MirroringMaxEndpointsPerSubset, "mirroring-max-endpoints-per-subset", o.MirroringMaxEndpointsPerSubset,
-		"The most addresses the mirroring controller mirrors per Endpoints subset, 1..1000 (ready addresses first; the rest is skipped with a Warning Event).")
-	fs.BoolVar(&o.SelectorlessCleanupDryRun, "selectorless-cleanup-dry-run", o.SelectorlessCleanupDryRun,
-		"The selectorless-cleanup controller only reports (Events, log, metric) the leftovers of kube-controller-manager it would delete for Services without selector or of type ExternalName, and deletes nothing.")
-	o.FeatureGates.AddFlag(fs)
 }
 
 // Complete folds the KCM alias --endpointslice-updates-batch-period into
-// EndpointUpdatesBatchPeriod. It reports an error when both flags were
-// given different values.
-func (o *ControllerOptions) Complete() error {
-	if o.batchPeriodAlias == nil {
-		return nil
-	}
-	if o.EndpointUpdatesBatchPeriod != 0 && o.EndpointUpdatesBatchPeriod != *o.batchPeriodAlias {
-		return fmt.Errorf("--endpoint-updates-batch-period=%s and --endpointslice-updates-batch-period=%s disagree; give one",
-			o.EndpointUpdatesBatchPeriod, *o.batchPeriodAlias)
-	}
-	o.EndpointUpdatesBatchPeriod = *o.batchPeriodAlias
-	o.batchPeriodAlias = nil
-	return nil
-}
+// EndpointUpdatesBatchPeriod (registry.Shared.Complete).
+func (o *ControllerOptions) Complete() error { return o.Shared.Complete() }
 
-// Validate reports every invalid controller option.
+// Validate reports every invalid controller option: --controllers, the
+// shared settings, each controller's own options (told whether it is
+// enabled) and, across the enabled controllers, their managed-by values
+// (validateManagedBy). With an invalid --controllers only the shared
+// settings are validated besides.
 func (o *ControllerOptions) Validate() error {
 	var errs []error
 	if enabled, err := o.EnabledControllers(); err != nil {
 		errs = append(errs, err)
 	} else {
-		errs = append(errs, o.validatePodSource(enabled)...)
-		// A dry run that silently does nothing would let an operator
-		// believe leftovers are being reported.
-		if o.SelectorlessCleanupDryRun && !slices.Contains(enabled, SelectorlessCleanupControllerName) {
-			errs = append(errs, fmt.Errorf("--selectorless-cleanup-dry-run needs the %s controller: add it to --controllers", SelectorlessCleanupControllerName))
+		valid := map[string]bool{}
+		for _, r := range registrations {
+			opts := o.options[r.Name]
+			if opts == nil {
+				valid[r.Name] = true
+				continue
+			}
+			err := opts.Validate(slices.Contains(enabled, r.Name))
+			valid[r.Name] = err == nil
+			errs = append(errs, err)
 		}
+		errs = append(errs, o.validateManagedBy(enabled, valid)...)
 	}
-	if err := controllerflags.ControllerName("--controller-name", o.ControllerName); err != nil {
-		errs = append(errs, err)
-	}
-	if o.ConcurrentServiceEndpointSyncs < 1 || o.ConcurrentServiceEndpointSyncs > MaxConcurrentServiceEndpointSyncs {
-		errs = append(errs, fmt.Errorf("--concurrent-service-endpoint-syncs=%d must be between 1 and %d", o.ConcurrentServiceEndpointSyncs, MaxConcurrentServiceEndpointSyncs))
-	}
-	if err := controllerflags.MaxEndpointsPerSlice(o.MaxEndpointsPerSlice); err != nil {
-		errs = append(errs, err)
-	}
-	if err := controllerflags.MirroringMaxEndpointsPerSubset(o.MirroringMaxEndpointsPerSubset); err != nil {
-		errs = append(errs, err)
-	}
-	if o.MirroringConcurrentServiceEndpointSyncs < 1 || o.MirroringConcurrentServiceEndpointSyncs > MaxConcurrentServiceEndpointSyncs {
-		errs = append(errs, fmt.Errorf("--mirroring-concurrent-service-endpoint-syncs=%d must be between 1 and %d", o.MirroringConcurrentServiceEndpointSyncs, MaxConcurrentServiceEndpointSyncs))
-	}
-	if o.ConcurrentEndpointSyncs < 1 || o.ConcurrentEndpointSyncs > MaxConcurrentServiceEndpointSyncs {
-		errs = append(errs, fmt.Errorf("--concurrent-endpoint-syncs=%d must be between 1 and %d", o.ConcurrentEndpointSyncs, MaxConcurrentServiceEndpointSyncs))
-	}
-	if o.MirroringEndpointSliceUpdatesBatchPeriod < 0 {
-		errs = append(errs, fmt.Errorf("--mirroring-endpointslice-updates-batch-period=%s must not be negative", o.MirroringEndpointSliceUpdatesBatchPeriod))
-	}
-	if o.EndpointUpdatesBatchPeriod < 0 {
-		errs = append(errs, fmt.Errorf("--endpoint-updates-batch-period=%s must not be negative", o.EndpointUpdatesBatchPeriod))
-	}
-	for _, err := range o.FeatureGates.Validate() {
-		errs = append(errs, fmt.Errorf("--feature-gates: %w", err))
-	}
+	errs = append(errs, o.Shared.Validate())
 	return errors.Join(errs...)
 }
 
-// ExternalEndpointControllerEnabled reports the KEP-4770 feature gate.
-func (o *ControllerOptions) ExternalEndpointControllerEnabled() bool {
-	return o.FeatureGates.Enabled(ExternalEndpointController)
-}
-
-// SelectorRemovalCleanupEnabled reports the SelectorRemovalCleanup
-// feature gate.
-func (o *ControllerOptions) SelectorRemovalCleanupEnabled() bool {
-	return o.FeatureGates.Enabled(SelectorRemovalCleanup)
+// validateManagedBy checks the managed-by values of the enabled
+// controllers, as their registrations declare them: --controller-name
+// (shared; the EndpointSlice controller's, and "the default" of the
+// mirroring and Endpoints controllers) and each ManagedBy must all differ,
+// or two controllers would delete each other's slices; and each
+// CheckManagedBy of a controller whose options are valid gets the values
+// of the others.
+func (o *ControllerOptions) validateManagedBy(enabled []string, valid map[string]bool) []error {
+	names := []registry.ManagedBy{{Flag: "--controller-name", Value: o.ControllerName}}
+	own := map[string][]registry.ManagedBy{}
+	for _, name := range enabled {
+		if r := byName[name]; r.ManagedBy != nil {
+			own[name] = r.ManagedBy(o.initContext(name, InitContext{}))
+			names = append(names, own[name]...)
+		}
+	}
+	errs := controllerflags.Distinct(names...)
+	for _, name := range enabled {
+		r := byName[name]
+		if r.CheckManagedBy == nil || !valid[name] {
+			continue
+		}
+		others := slices.DeleteFunc(slices.Clone(names), func(n registry.ManagedBy) bool { return slices.Contains(own[name], n) })
+		errs = append(errs, r.CheckManagedBy(o.initContext(name, InitContext{}), others)...)
+	}
+	return errs
 }
 
 // LeaderElectionOptions configure Lease-based leader election (KCM's
@@ -514,29 +459,3 @@ func validateBindAddress(addr string) error {
 	}
 	return nil
 }
-
-// optionalDuration is a pflag.Value that records whether it was set.
-type optionalDuration struct{ p **time.Duration }
-
-func newOptionalDuration(p **time.Duration) *optionalDuration { return &optionalDuration{p: p} }
-
-// String implements pflag.Value.
-func (d *optionalDuration) String() string {
-	if d.p == nil || *d.p == nil {
-		return "0s"
-	}
-	return (*d.p).String()
-}
-
-// Set implements pflag.Value.
-func (d *optionalDuration) Set(s string) error {
-	v, err := time.ParseDuration(s)
-	if err != nil {
-		return err
-	}
-	*d.p = &v
-	return nil
-}
-
-// Type implements pflag.Value.
-func (d *optionalDuration) Type() string { return "duration" }

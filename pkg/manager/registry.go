@@ -21,82 +21,54 @@ import (
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
-	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/controllers/registry"
+	"github.com/slicekit/slicekit/pkg/informertransform"
 )
 
 // Controller is a controller the manager runs and `slicekit render`
-// drives offline. Implementations wrap one controller package (see
-// pkg/controllers).
-type Controller interface {
-	// Run waits for the informer caches, runs workers workers until ctx is
-	// done, and returns after they stopped. It does not start the informer
-	// factory. It is called at most once.
-	Run(ctx context.Context, workers int) error
-	// HasSynced reports whether the informers the controller reads have
-	// synced and delivered their initial objects to its handlers.
-	HasSynced() bool
-	// SyncAll is the render hook: it syncs, once, every object the
-	// controller reconciles (for the EndpointSlice controller: every
-	// Service), in a deterministic order, reading only the informer caches
-	// and writing through the client. It never waits for the caches and
-	// starts no goroutine. It syncs every object even when some fail and
-	// returns the failures joined.
-	SyncAll(ctx context.Context) error
-}
+// drives offline (registry.Controller).
+type Controller = registry.Controller
 
-// InitContext is what a controller constructor receives.
+// Registration describes one controller (registry.Registration); each
+// controller package exports its own and registrations lists them.
+type Registration = registry.Registration
+
+// InitContext is what NewControllers receives.
 type InitContext struct {
 	// Client writes to the API server (a fake clientset in render).
 	Client kubernetes.Interface
-	// InformerFactory is shared by every controller; constructors request
-	// their informers from it and register handlers, but never start it.
+	// InformerFactory is shared by every controller; NewControllers
+	// installs the composed informer transforms on it and the constructors
+	// request their informers from it, but nothing starts it.
 	InformerFactory informers.SharedInformerFactory
 	// Options are the validated controller options.
 	Options *ControllerOptions
-	// Registerer receives the controller's metrics; nil means none.
+	// Registerer receives the controllers' metrics; nil means none.
 	Registerer prometheus.Registerer
-	// EventRecorder records the controller's events; nil means the
+	// EventRecorder records the controllers' events; nil means each
 	// controller records them to the API server itself.
 	EventRecorder record.EventRecorder
 }
 
-// InitFunc constructs a controller. It must not start goroutines that
-// outlive ctx before Run is called.
-type InitFunc func(ctx context.Context, ic InitContext) (Controller, error)
-
-// Registration describes one controller of the registry.
-type Registration struct {
-	// Name is the name used in --controllers.
-	Name string
-	// Aliases are other names accepted in --controllers, such as KCM's
-	// "<name>-controller" spelling.
-	Aliases []string
-	// EnabledByDefault puts the controller in "*".
-	EnabledByDefault bool
-	// Workers returns the number of workers Run is given.
-	Workers func(*ControllerOptions) int
-	// New constructs the controller.
-	New InitFunc
-	// RBACRules returns the RBAC rules the controller needs in every
-	// namespace, declared next to its code (the controller package's
-	// RBACRules). The permission preflight of `slicekit run` checks them
-	// (preflight.go) and config/rbac is tested against them.
-	RBACRules func() []rbacv1.PolicyRule
-}
-
-// registry maps a --controllers name to its registration. Adding a
-// controller is one init() entry in the file that adapts it
-// (endpointslice.go, mirroring.go, podsource.go: secondary-network and CEL).
-var registry = map[string]Registration{}
+// byName maps a --controllers name to its registration.
+var byName = func() map[string]Registration {
+	m := make(map[string]Registration, len(registrations))
+	for _, r := range registrations {
+		m[r.Name] = r
+	}
+	return m
+}()
 
 // KnownControllers returns the names of every registered controller,
 // sorted.
 func KnownControllers() []string {
-	names := make([]string, 0, len(registry))
-	for name := range registry {
+	names := make([]string, 0, len(byName))
+	for name := range byName {
 		names = append(names, name)
 	}
 	slices.Sort(names)
@@ -106,7 +78,7 @@ func KnownControllers() []string {
 // DefaultControllers returns the controllers "*" enables, sorted.
 func DefaultControllers() []string {
 	var names []string
-	for name, r := range registry {
+	for name, r := range byName {
 		if r.EnabledByDefault {
 			names = append(names, name)
 		}
@@ -117,10 +89,10 @@ func DefaultControllers() []string {
 
 // lookup resolves a controller name or alias.
 func lookup(name string) (Registration, bool) {
-	if r, ok := registry[name]; ok {
+	if r, ok := byName[name]; ok {
 		return r, true
 	}
-	for _, r := range registry {
+	for _, r := range byName {
 		if slices.Contains(r.Aliases, name) {
 			return r, true
 		}
@@ -161,7 +133,7 @@ func (o *ControllerOptions) EnabledControllers() ([]string, error) {
 	for _, name := range KnownControllers() {
 		on, ok := explicit[name]
 		if !ok {
-			on = star && registry[name].EnabledByDefault
+			on = star && byName[name].EnabledByDefault
 		}
 		if on {
 			enabled = append(enabled, name)
@@ -185,20 +157,46 @@ type NamedController struct {
 
 // NewControllers constructs the enabled controllers (ic.Options'
 // EnabledControllers) in name order, all on ic's client and informer
-// factory.
+// factory. First it installs on the factory the informer transforms
+// composed from what the enabled controllers declare they read
+// (Registration.Reads, informertransform.Compose), so that the caches keep
+// what some enabled controller reads and nothing more, whatever the order;
+// when the factory already runs, the caches stay whole (logged).
 func NewControllers(ctx context.Context, ic InitContext) ([]NamedController, error) {
 	names, err := ic.Options.EnabledControllers()
 	if err != nil {
 		return nil, err
 	}
+	reads := make([]informertransform.Reads, 0, len(names))
+	for _, name := range names {
+		reads = append(reads, byName[name].Reads)
+	}
+	if err := informertransform.Compose(reads...).Install(ic.InformerFactory); err != nil {
+		// The informers already run: they work untransformed, only with
+		// more memory.
+		klog.FromContext(ctx).Info("Could not install informer transforms", "err", err)
+	}
 	out := make([]NamedController, 0, len(names))
 	for _, name := range names {
-		r := registry[name]
-		c, err := r.New(ctx, ic)
+		r := byName[name]
+		rc := ic.Options.initContext(name, ic)
+		c, err := r.New(ctx, rc)
 		if err != nil {
 			return nil, fmt.Errorf("creating controller %s: %w", name, err)
 		}
-		out = append(out, NamedController{Name: name, Workers: r.Workers(ic.Options), Controller: c})
+		out = append(out, NamedController{Name: name, Workers: r.Workers(rc), Controller: c})
 	}
 	return out, nil
+}
+
+// initContext returns the registry.InitContext of controller name.
+func (o *ControllerOptions) initContext(name string, ic InitContext) registry.InitContext {
+	return registry.InitContext{
+		Client:          ic.Client,
+		InformerFactory: ic.InformerFactory,
+		Shared:          &o.Shared,
+		Options:         o.For(name),
+		Registerer:      ic.Registerer,
+		EventRecorder:   ic.EventRecorder,
+	}
 }

@@ -62,7 +62,7 @@ func TestEnabledControllers(t *testing.T) {
 
 func TestRegistryIsConsistent(t *testing.T) {
 	seen := map[string]string{}
-	for key, r := range registry {
+	for key, r := range byName {
 		if key != r.Name {
 			t.Errorf("registry key %q names %q", key, r.Name)
 		}

@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/slicekit/slicekit/internal/casefile"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -135,7 +136,7 @@ func TestSelectorRemovalCases(t *testing.T) {
 			b := &renderBackend{t: t, opts: func() Options {
 				o := manager.NewControllerOptions()
 				o.Controllers = []string{"*", "endpoints", "secondary-network"}
-				o.SecondaryNetworkControllerName = "secondary.example.com"
+				o.For(manager.SecondaryNetworkControllerName).(*secondarynetwork.Flags).ControllerName = "secondary.example.com"
 				return Options{Controllers: o}
 			}}
 			casefile.Report(t, casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true}))

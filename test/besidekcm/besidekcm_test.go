@@ -38,6 +38,7 @@ import (
 	"github.com/slicekit/slicekit/internal/casefile"
 	"github.com/slicekit/slicekit/internal/procs"
 	"github.com/slicekit/slicekit/internal/testenv"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/manager"
 )
 
@@ -114,7 +115,7 @@ func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) {
 	o := manager.NewOptions()
 	o.RESTConfig = cfg
 	o.Controllers = controllers
-	o.SecondaryNetworkControllerName = secondaryName
+	o.For(manager.SecondaryNetworkControllerName).(*secondarynetwork.Flags).ControllerName = secondaryName
 	o.MetricsBindAddress = "0"
 	o.HealthProbeBindAddress = "0"
 	o.LeaderElection.LeaderElect = false

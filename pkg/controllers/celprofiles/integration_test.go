@@ -63,11 +63,11 @@ func TestCELProfilesLive(t *testing.T) {
 	_, lctx := ktesting.NewTestContext(t)
 	lctx, cancel := context.WithCancel(lctx)
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
-	def, err := endpointslice.New(lctx, client, factory, endpointslice.Options{SkipInformerTransforms: true})
+	def, err := endpointslice.New(lctx, client, factory, endpointslice.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cel, err := celprofiles.New(lctx, client, factory, celprofiles.Options{SkipInformerTransforms: true, Config: &celpods.Config{Profiles: []celpods.Profile{{
+	cel, err := celprofiles.New(lctx, client, factory, celprofiles.Options{Config: &celpods.Config{Profiles: []celpods.Profile{{
 		Name:      "storage.example.com",
 		Addresses: "pod.metadata.?annotations[?'example.com/storage-ips'].orValue('').split(',').filter(s, s != '')",
 		Ready:     "pod.status.phase == 'Running' && !('example.com/drain' in pod.metadata.?annotations.orValue({}))",

@@ -22,11 +22,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/client_golang/prometheus"
-	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -36,7 +33,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
@@ -118,93 +114,6 @@ func TestNewOptions(t *testing.T) {
 			t.Errorf("ownership=%+v topology=%v, want gate and topology off", c.Ownership(), c.TopologyHints())
 		}
 	})
-}
-
-// TestTransforms checks what each informer transform keeps and that it is
-// idempotent and leaves its input alone.
-func TestTransforms(t *testing.T) {
-	pod := newPod(0, "a", true)
-	pod.Annotations = map[string]string{"big": strings.Repeat("x", 100)}
-	pod.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubelet"}}
-	pod.OwnerReferences = []metav1.OwnerReference{{Name: "rs"}}
-	pod.Spec.Hostname, pod.Spec.Subdomain = "h", "sub"
-	pod.Spec.Containers = []corev1.Container{{Name: "c", Image: "img", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}, Env: []corev1.EnvVar{{Name: "A"}}}}
-	pod.Spec.InitContainers = []corev1.Container{{Name: "side", Image: "img", RestartPolicy: ptr.To(corev1.ContainerRestartPolicyAlways), Ports: []corev1.ContainerPort{{Name: "m", ContainerPort: 9090}}}}
-	pod.Spec.Volumes = []corev1.Volume{{Name: "v"}}
-	pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "c"}}
-
-	svc := newService("s", labelled(custom))
-	svc.Annotations = map[string]string{corev1.LastAppliedConfigAnnotation: "{}", corev1.AnnotationTopologyMode: "Auto"}
-	svc.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
-	svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: "1.2.3.4"}}
-
-	slice := newSlice("s-1", "s", self, "10.0.0.1")
-	slice.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: self, Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "discovery.k8s.io/v1",
-		Time: ptrTime(time.Unix(100, 0)), FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:endpoints":{}}`)}}
-
-	node := newNode("n", "zone-a")
-	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Message: "kubelet is posting ready status", LastHeartbeatTime: metav1.Now()}}
-	node.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}
-	node.Status.Images = []corev1.ContainerImage{{Names: []string{"img"}}}
-	node.Spec.PodCIDR = "10.0.0.0/24"
-
-	tests := []struct {
-		name      string
-		transform cache.TransformFunc
-		in        runtime.Object
-		want      runtime.Object
-	}{
-		{"pod", TransformPod, pod, &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Namespace: testNS, Name: "pod0", UID: "pod-uid-0", Labels: pod.Labels, ResourceVersion: "1"},
-			Spec: corev1.PodSpec{NodeName: "node-1", Hostname: "h", Subdomain: "sub",
-				Containers:     []corev1.Container{{Name: "c", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}}},
-				InitContainers: []corev1.Container{{Name: "side", RestartPolicy: ptr.To(corev1.ContainerRestartPolicyAlways), Ports: []corev1.ContainerPort{{Name: "m", ContainerPort: 9090}}}}},
-			Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: pod.Status.PodIP, PodIPs: pod.Status.PodIPs, Conditions: pod.Status.Conditions},
-		}},
-		{"service", TransformService, svc, func() runtime.Object {
-			s := svc.DeepCopy()
-			s.ManagedFields = nil
-			s.Annotations = map[string]string{corev1.AnnotationTopologyMode: "Auto"}
-			s.Status = corev1.ServiceStatus{}
-			return s
-		}()},
-		{"endpointslice", TransformEndpointSlice, slice, func() runtime.Object {
-			s := slice.DeepCopy()
-			s.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: self, Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "discovery.k8s.io/v1", Time: ptrTime(time.Unix(100, 0))}}
-			return s
-		}()},
-		{"node", TransformNode, node, &corev1.Node{
-			ObjectMeta: metav1.ObjectMeta{Name: "n", Labels: node.Labels},
-			Status: corev1.NodeStatus{Allocatable: node.Status.Allocatable,
-				Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}},
-		}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			before := tc.in.DeepCopyObject()
-			out, err := tc.transform(tc.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, out); diff != "" {
-				t.Errorf("transformed (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(before, tc.in); diff != "" {
-				t.Errorf("input modified (-before +after):\n%s", diff)
-			}
-			again, err := tc.transform(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(out, again); diff != "" {
-				t.Errorf("not idempotent (-once +twice):\n%s", diff)
-			}
-			tomb := cache.DeletedFinalStateUnknown{Key: "k", Obj: tc.in}
-			if got, _ := tc.transform(tomb); !cmp.Equal(got, tomb) {
-				t.Errorf("tombstone changed")
-			}
-		})
-	}
 }
 
 // TestRun drives the whole controller (informers, queues, workers, event

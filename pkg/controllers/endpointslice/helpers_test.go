@@ -113,8 +113,3 @@ func newSlice(name, svc, managedBy string, ips ...string) *discovery.EndpointSli
 	}
 	return s
 }
-
-func ptrTime(t time.Time) *metav1.Time {
-	mt := metav1.NewTime(t)
-	return &mt
-}

@@ -12,7 +12,6 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 // Package registry is the contract between slicekit's controllers and the
 // manager that runs them (pkg/manager, `slicekit run` and `slicekit
 // render`). It sits below both: each controller package exports its own

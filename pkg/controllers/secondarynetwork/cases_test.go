@@ -57,11 +57,11 @@ type offline struct {
 func newOffline(ctx context.Context, client kubernetes.Interface) (*offline, error) {
 	o := &offline{client: client, factory: informers.NewSharedInformerFactory(client, 0), recorder: record.NewFakeRecorder(1000)}
 	var err error
-	if o.def, err = endpointslice.New(ctx, client, o.factory, endpointslice.Options{EventRecorder: o.recorder, SkipInformerTransforms: true}); err != nil {
+	if o.def, err = endpointslice.New(ctx, client, o.factory, endpointslice.Options{EventRecorder: o.recorder}); err != nil {
 		return nil, err
 	}
 	if o.secondary, err = secondarynetwork.New(ctx, client, o.factory, secondarynetwork.Options{
-		ControllerName: caseControllerName, EventRecorder: o.recorder, SkipInformerTransforms: true,
+		ControllerName: caseControllerName, EventRecorder: o.recorder,
 	}); err != nil {
 		return nil, err
 	}

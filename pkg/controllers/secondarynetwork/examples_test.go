@@ -55,10 +55,10 @@ func TestExamples(t *testing.T) {
 	w := casefile.NewWorld(objs)
 	factory := informers.NewSharedInformerFactory(client, 0)
 	o := &offline{client: client, factory: factory, recorder: record.NewFakeRecorder(100)}
-	if o.def, err = endpointslice.New(ctx, client, factory, endpointslice.Options{EventRecorder: o.recorder, SkipInformerTransforms: true}); err != nil {
+	if o.def, err = endpointslice.New(ctx, client, factory, endpointslice.Options{EventRecorder: o.recorder}); err != nil {
 		t.Fatal(err)
 	}
-	if o.secondary, err = secondarynetwork.New(ctx, client, factory, secondarynetwork.Options{EventRecorder: o.recorder, SkipInformerTransforms: true}); err != nil {
+	if o.secondary, err = secondarynetwork.New(ctx, client, factory, secondarynetwork.Options{EventRecorder: o.recorder}); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {

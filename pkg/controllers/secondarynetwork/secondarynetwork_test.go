@@ -28,11 +28,15 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
-func TestTransformPod(t *testing.T) {
+// TestReadsKeepNetworkStatus checks that the Pod transform the manager
+// composes with this controller keeps what the EndpointSlice controller's
+// keeps plus the two network-status annotations, and nothing more.
+func TestReadsKeepNetworkStatus(t *testing.T) {
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", Labels: map[string]string{"app": "a"},
 			Annotations: map[string]string{
@@ -45,8 +49,12 @@ func TestTransformPod(t *testing.T) {
 			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 80}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIPs: []corev1.PodIP{{IP: "10.0.0.1"}}},
 	}
+	composed := informertransform.Compose(endpointslice.Registration.Reads, secondarynetwork.Registration.Reads)[informertransform.Pods]
+	if composed == nil {
+		t.Fatal("no Pod transform composed")
+	}
 	before := pod.DeepCopy()
-	out, err := secondarynetwork.TransformPod(pod)
+	out, err := composed(pod)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,21 +63,21 @@ func TestTransformPod(t *testing.T) {
 		t.Errorf("input modified:\n%s", diff)
 	}
 	// A superset of the EndpointSlice controller's transform.
-	base, _ := endpointslice.TransformPod(pod.DeepCopy())
+	base, _ := informertransform.Compose(endpointslice.Registration.Reads)[informertransform.Pods](pod.DeepCopy())
 	want := base.(*corev1.Pod)
 	want.Annotations = map[string]string{wellknown.AnnotationNetworkStatus: "[]", wellknown.AnnotationNetworkStatusLegacy: "[{}]"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// Idempotent, and other objects pass through.
-	again, _ := secondarynetwork.TransformPod(got)
+	again, _ := composed(got)
 	if diff := cmp.Diff(got, again); diff != "" {
 		t.Errorf("not idempotent:\n%s", diff)
 	}
-	if o, _ := secondarynetwork.TransformPod("x"); o != "x" {
+	if o, _ := composed("x"); o != "x" {
 		t.Errorf("non-pod: %v", o)
 	}
-	noAnn, _ := secondarynetwork.TransformPod(&corev1.Pod{})
+	noAnn, _ := composed(&corev1.Pod{})
 	if noAnn.(*corev1.Pod).Annotations != nil {
 		t.Errorf("annotations of a pod without any: %v", noAnn.(*corev1.Pod).Annotations)
 	}
