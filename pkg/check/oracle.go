@@ -17,6 +17,7 @@ package check
 import (
 	discovery "k8s.io/api/discovery/v1"
 
+	"github.com/slicekit/slicekit/pkg/reconciler"
 	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -27,7 +28,7 @@ const (
 	// DefaultMaxEndpointsPerSlice is KCM's default
 	// --max-endpoints-per-slice (pkg/controller/endpointslice/config/
 	// v1alpha1 defaults.go), also slicekit run's.
-	DefaultMaxEndpointsPerSlice = 100
+	DefaultMaxEndpointsPerSlice = reconciler.DefaultMaxEndpointsPerSlice
 	// DefaultMirroringMaxEndpointsPerSubset is KCM's default
 	// --mirroring-max-endpoints-per-subset (mirroring rule b4).
 	DefaultMirroringMaxEndpointsPerSubset = srcendpoints.DefaultMaxEndpointsPerSubset

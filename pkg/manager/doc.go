@@ -30,13 +30,28 @@
 //
 // # Controllers
 //
-// Controllers are registered by name in a registry (registry.go): a
-// Registration names the controller for --controllers, says whether "*"
-// enables it, how many workers it gets, and how to construct it from an
-// InitContext (client, shared informer factory, options, metrics registerer,
-// event recorder). The constructed Controller runs with Run(ctx, workers)
-// and, for `slicekit render`, syncs everything once with SyncAll. Adding a
-// controller is adding one Registration.
+// Each controller package exports its Registration
+// (pkg/controllers/registry): the name for --controllers and aliases,
+// whether "*" enables it, how many workers it gets, how to construct it
+// from a registry.InitContext (client, shared informer factory, shared
+// settings, its own options, metrics registerer, event recorder), its RBAC
+// rules, the informers and fields it reads (informertransform.Reads), the
+// managed-by values it writes and its own command-line options. The
+// manager holds one list of them (controllers.go): adding a controller is
+// one package plus one line there.
+//
+// ControllerOptions compose --controllers, the shared settings
+// (registry.Shared) and every registered controller's own options; their
+// Validate asks each controller to validate its own, then checks across
+// the enabled controllers what the registrations declare (distinct
+// managed-by values, CheckManagedBy such as the CEL profile names).
+//
+// NewControllers installs, once and before it constructs the enabled
+// controllers, the informer transforms composed from what they read
+// (informertransform.Compose), so the shared caches keep what some enabled
+// controller reads, in any order; controllers install none themselves. The
+// constructed Controller runs with Run(ctx, workers) and, for `slicekit
+// render`, syncs everything once with SyncAll.
 //
 // # Manager
 //
