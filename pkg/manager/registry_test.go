@@ -69,6 +69,9 @@ func TestRegistryIsConsistent(t *testing.T) {
 		if r.New == nil || r.Workers == nil {
 			t.Errorf("%s: New and Workers are required", key)
 		}
+		if r.RBACRules == nil || len(r.Reads.Informers) == 0 {
+			t.Errorf("%s: RBACRules and Reads are required", key)
+		}
 		for _, n := range append([]string{r.Name}, r.Aliases...) {
 			if other, dup := seen[n]; dup {
 				t.Errorf("name %q used by %s and %s", n, other, key)
