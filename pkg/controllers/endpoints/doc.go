@@ -88,4 +88,14 @@
 //
 // SyncService and SyncAll are exported so that an offline renderer can drive
 // the same code to a fixed point without Run.
+//
+// New installs no informer transform: the caches hold whole objects. The
+// manager registers the controller through Registration (registration.go:
+// its --concurrent-endpoint-syncs Flags, and what it reads: Services, Pods
+// and whole Endpoints, since it updates Endpoints read from the cache) and
+// installs the transforms composed from every enabled controller's Reads;
+// a program calling New directly may do the same before starting the
+// factory (package informertransform):
+//
+//	err := informertransform.Compose(endpoints.Registration.Reads).Install(factory)
 package endpoints

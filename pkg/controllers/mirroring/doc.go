@@ -120,4 +120,13 @@
 //
 // SyncEndpoints and SyncAll are exported so that an offline renderer can
 // drive the same code to a fixed point without Run.
+//
+// New installs no informer transform: the caches hold whole objects. The
+// manager registers the controller through Registration (registration.go:
+// its --mirroring-* Flags, and what it reads: Services, Endpoints and
+// EndpointSlices) and installs the transforms composed from every enabled
+// controller's Reads; a program calling New directly may do the same
+// before starting the factory (package informertransform):
+//
+//	err := informertransform.Compose(mirroring.Registration.Reads).Install(factory)
 package mirroring

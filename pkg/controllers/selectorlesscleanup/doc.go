@@ -46,4 +46,10 @@
 // (--selectorless-cleanup-dry-run) it deletes nothing and reports what it
 // would delete: a Normal SelectorlessLeftoverFound Event, a log line and the
 // same counter with dry_run="true".
+//
+// New installs no informer transform; the manager registers the
+// controller through Registration (registration.go: --selectorless-cleanup-dry-run,
+// and what it reads: Services, EndpointSlices, Endpoints) and installs the
+// transforms composed from every enabled controller's Reads (package
+// informertransform).
 package selectorlesscleanup
