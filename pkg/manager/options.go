@@ -163,13 +163,7 @@ func (o *ControllerOptions) For(name string) registry.Options { return o.options
 // AddFlags adds every controller flag to fs: --controllers, the shared
 // flags and every registered controller's flags.
 func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
-	o.addControllersFlag(fs)
-	o.Shared.AddFlags(fs)
-	for _, r := range registrations {
-		if opts := o.options[r.Name]; opts != nil {
-			opts.AddFlags(fs)
-		}
-	}
+	o.addFlags(fs, (*registry.Shared).AddFlags, registry.Options.AddFlags)
 }
 
 // AddRenderFlags adds the controller flags that shape output (no workers,
@@ -177,11 +171,17 @@ func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
 // --max-endpoints-per-slice, --feature-gates and each registered
 // controller's render flags.
 func (o *ControllerOptions) AddRenderFlags(fs *pflag.FlagSet) {
+	o.addFlags(fs, (*registry.Shared).AddRenderFlags, registry.Options.AddRenderFlags)
+}
+
+// addFlags adds --controllers, then the flags shared adds of the shared
+// settings, then the flags own adds of each controller's options.
+func (o *ControllerOptions) addFlags(fs *pflag.FlagSet, shared func(*registry.Shared, *pflag.FlagSet), own func(registry.Options, *pflag.FlagSet)) {
 	o.addControllersFlag(fs)
-	o.Shared.AddRenderFlags(fs)
+	shared(&o.Shared, fs)
 	for _, r := range registrations {
 		if opts := o.options[r.Name]; opts != nil {
-			opts.AddRenderFlags(fs)
+			own(opts, fs)
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
@@ -83,28 +84,24 @@ func (f *Flags) Validate(enabled bool) error {
 // and EndpointSlices are trimmed. Its managed-by values are the profile
 // names, checked against the other controllers' (CheckManagedBy).
 var Registration = registry.Registration{
-	Name:       RegistrationName,
-	NewOptions: func() registry.Options { return NewFlags() },
-	Workers:    func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
-	New:        newFromRegistry,
-	RBACRules:  RBACRules,
-	Reads: informertransform.Reads{
-		Informers: []informertransform.Informer{
-			informertransform.Pods, informertransform.Services, informertransform.EndpointSlices, informertransform.Nodes,
-		},
-		AllPodFields:     true,
-		AllServiceFields: true,
-	},
+	Name:           RegistrationName,
+	NewOptions:     func() registry.Options { return NewFlags() },
+	Workers:        func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
+	New:            newFromRegistry,
+	RBACRules:      RBACRules,
+	Reads:          reads(),
 	CheckManagedBy: checkProfileNames,
 }
 
-// flagsOf returns ic's Flags, the defaults when ic has none.
-func flagsOf(ic registry.InitContext) *Flags {
-	if f, ok := ic.Options.(*Flags); ok && f != nil {
-		return f
-	}
-	return NewFlags()
+// reads is slicecontroller.Reads with every Pod and Service field.
+func reads() informertransform.Reads {
+	r := slicecontroller.Reads()
+	r.AllPodFields, r.AllServiceFields = true, true
+	return r
 }
+
+// flagsOf returns ic's Flags, the defaults when ic has none.
+func flagsOf(ic registry.InitContext) *Flags { return registry.OptionsAs(ic, NewFlags) }
 
 // checkProfileNames returns an error for each profile named like another
 // enabled controller's managed-by value: both would write the same slices.

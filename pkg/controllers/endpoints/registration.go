@@ -78,12 +78,7 @@ var Registration = registry.Registration{
 }
 
 // flagsOf returns ic's Flags, the defaults when ic has none.
-func flagsOf(ic registry.InitContext) *Flags {
-	if f, ok := ic.Options.(*Flags); ok && f != nil {
-		return f
-	}
-	return NewFlags()
-}
+func flagsOf(ic registry.InitContext) *Flags { return registry.OptionsAs(ic, NewFlags) }
 
 // newFromRegistry is Registration.New.
 func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {

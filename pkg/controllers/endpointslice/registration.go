@@ -18,7 +18,7 @@ import (
 	"context"
 
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
-	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 )
 
 // RegistrationName is the --controllers name of this controller (KCM:
@@ -39,9 +39,7 @@ var Registration = registry.Registration{
 	Workers:          func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
 	New:              newFromRegistry,
 	RBACRules:        RBACRules,
-	Reads: informertransform.Reads{Informers: []informertransform.Informer{
-		informertransform.Pods, informertransform.Services, informertransform.EndpointSlices, informertransform.Nodes,
-	}},
+	Reads:            slicecontroller.Reads(),
 }
 
 // newFromRegistry is Registration.New.

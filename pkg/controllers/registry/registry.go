@@ -127,3 +127,12 @@ type Registration struct {
 	// (the CEL controller's profile names).
 	CheckManagedBy func(ic InitContext, others []ManagedBy) []error
 }
+
+// OptionsAs returns ic.Options as a T, or defaults() when ic holds no T
+// (a controller constructed without the manager's options).
+func OptionsAs[T Options](ic InitContext, defaults func() T) T {
+	if o, ok := ic.Options.(T); ok {
+		return o
+	}
+	return defaults()
+}

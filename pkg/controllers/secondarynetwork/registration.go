@@ -20,7 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
-	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -67,24 +67,14 @@ var Registration = registry.Registration{
 	Workers:    func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
 	New:        newFromRegistry,
 	RBACRules:  RBACRules,
-	Reads: informertransform.Reads{
-		Informers: []informertransform.Informer{
-			informertransform.Pods, informertransform.Services, informertransform.EndpointSlices, informertransform.Nodes,
-		},
-		PodAnnotations: []string{wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy},
-	},
+	Reads:      slicecontroller.Reads(wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy),
 	ManagedBy: func(ic registry.InitContext) []registry.ManagedBy {
 		return []registry.ManagedBy{{Flag: "--secondary-network-controller-name", Value: flagsOf(ic).ControllerName}}
 	},
 }
 
 // flagsOf returns ic's Flags, the defaults when ic has none.
-func flagsOf(ic registry.InitContext) *Flags {
-	if f, ok := ic.Options.(*Flags); ok && f != nil {
-		return f
-	}
-	return NewFlags()
-}
+func flagsOf(ic registry.InitContext) *Flags { return registry.OptionsAs(ic, NewFlags) }
 
 // newFromRegistry is Registration.New.
 func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {

@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -269,4 +270,19 @@ func (o Options) complete() (Options, error) {
 		errs = append(errs, fmt.Errorf("ConflictReportInterval %s is negative", o.ConflictReportInterval))
 	}
 	return o, errors.Join(errs...)
+}
+
+// Reads returns what a Service controller built by New reads from the
+// shared informers (for its Registration.Reads, pkg/controllers/registry):
+// Pods, Services, EndpointSlices and Nodes, with the Pod fields of the
+// endpoint rules plus the given Pod annotations (those its Source reads).
+// A Source that may read any Pod or Service field sets AllPodFields or
+// AllServiceFields on the result.
+func Reads(podAnnotations ...string) informertransform.Reads {
+	return informertransform.Reads{
+		Informers: []informertransform.Informer{
+			informertransform.Pods, informertransform.Services, informertransform.EndpointSlices, informertransform.Nodes,
+		},
+		PodAnnotations: podAnnotations,
+	}
 }
