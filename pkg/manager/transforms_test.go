@@ -43,7 +43,7 @@ func TestNewControllersComposesTransforms(t *testing.T) {
 				wellknown.AnnotationNetworkStatus:  "[]",
 				"other":                            "x",
 			},
-			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte("{}")}}}}
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1("{}")}}}
 	}
 	// annotations names what a cached object kept of meta's annotations.
 	annotations := func(m metav1.Object) string {

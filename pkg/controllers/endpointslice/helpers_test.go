@@ -19,11 +19,9 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -92,24 +90,4 @@ func newNode(name, zone string) *corev1.Node {
 		n.Labels[corev1.LabelTopologyZone] = zone
 	}
 	return n
-}
-
-// newSlice returns a slice of service svc managed by managedBy, with one
-// endpoint per IP.
-func newSlice(name, svc, managedBy string, ips ...string) *discovery.EndpointSlice {
-	s := &discovery.EndpointSlice{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: name, Namespace: testNS, UID: types.UID("uid-" + name), Generation: 1, ResourceVersion: "1",
-			Labels: map[string]string{discovery.LabelServiceName: svc, discovery.LabelManagedBy: managedBy},
-			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Service", Name: svc,
-				UID: types.UID("svc-uid-" + svc), Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
-		},
-		AddressType: discovery.AddressTypeIPv4,
-		Ports:       []discovery.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: ptr.To(corev1.ProtocolTCP)}},
-		Endpoints:   []discovery.Endpoint{},
-	}
-	for _, ip := range ips {
-		s.Endpoints = append(s.Endpoints, discovery.Endpoint{Addresses: []string{ip}, Conditions: discovery.EndpointConditions{Ready: ptr.To(true)}})
-	}
-	return s
 }
