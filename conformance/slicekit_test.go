@@ -26,7 +26,7 @@ import (
 
 	"github.com/slicekit/slicekit/conformance"
 	"github.com/slicekit/slicekit/conformance/utils/suite"
-	"github.com/slicekit/slicekit/internal/testenv"
+	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/source/celpods"

@@ -17,7 +17,7 @@ package deploytest
 import (
 	"testing"
 
-	"github.com/slicekit/slicekit/internal/testenv"
+	"github.com/slicekit/slicekit/internal/testharness/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

@@ -29,9 +29,9 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/casefile"
 	"github.com/slicekit/slicekit/internal/memapi"
-	"github.com/slicekit/slicekit/internal/testenv"
+	"github.com/slicekit/slicekit/internal/testharness/casefile"
+	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 )
 

@@ -14,7 +14,7 @@
 
 package celprofiles_test
 
-// An integration test on a real kube-apiserver (internal/testenv): the
+// An integration test on a real kube-apiserver (internal/testharness/testenv): the
 // default EndpointSlice controller and the CEL controllers on one informer
 // factory with no informer transform (CEL may read any Pod field).
 
@@ -37,7 +37,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testenv"
+	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/source/celpods"

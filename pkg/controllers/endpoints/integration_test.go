@@ -32,7 +32,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testenv"
+	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpoints"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )

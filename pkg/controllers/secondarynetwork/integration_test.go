@@ -14,7 +14,7 @@
 
 package secondarynetwork_test
 
-// Integration tests on a real kube-apiserver and etcd (internal/testenv):
+// Integration tests on a real kube-apiserver and etcd (internal/testharness/testenv):
 // the default EndpointSlice controller (pkg/controllers/endpointslice) and
 // the secondary-network controller run in-process on one informer factory
 // limited to the test's namespace, installing their informer transforms
@@ -47,7 +47,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testenv"
+	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"

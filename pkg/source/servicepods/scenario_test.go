@@ -31,8 +31,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/internal/casefile"
 	"github.com/slicekit/slicekit/internal/memapi"
+	"github.com/slicekit/slicekit/internal/testharness/casefile"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
