@@ -16,6 +16,7 @@ package manager
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -167,11 +168,14 @@ func NewControllers(ctx context.Context, ic InitContext) ([]NamedController, err
 	if err != nil {
 		return nil, err
 	}
-	reads := make([]informertransform.Reads, 0, len(names))
-	for _, name := range names {
-		reads = append(reads, byName[name].Reads)
+	if err := validateRegistrations(); err != nil {
+		return nil, err
 	}
-	if err := informertransform.Compose(reads...).Install(ic.InformerFactory); err != nil {
+	transforms, err := ic.Options.Transforms()
+	if err != nil {
+		return nil, err
+	}
+	if err := transforms.Install(ic.InformerFactory); err != nil {
 		// The informers already run: they work untransformed, only with
 		// more memory.
 		klog.FromContext(ctx).Info("Could not install informer transforms", "err", err)
@@ -187,6 +191,34 @@ func NewControllers(ctx context.Context, ic InitContext) ([]NamedController, err
 		out = append(out, NamedController{Name: name, Workers: r.Workers(rc), Controller: c})
 	}
 	return out, nil
+}
+
+// validateRegistrations returns the errors of the registrations' Validate,
+// joined.
+func validateRegistrations() error {
+	var errs []error
+	for _, r := range registrations {
+		errs = append(errs, r.Validate())
+	}
+	return errors.Join(errs...)
+}
+
+// Transforms returns the informer transforms composed from what the
+// enabled controllers declare they read (Registration.Reads,
+// informertransform.Compose): the transforms NewControllers installs, and
+// the ones `slicekit render` applies to the objects it puts in the caches,
+// so that render sees the objects as `slicekit run` does. It returns the
+// error of EnabledControllers.
+func (o *ControllerOptions) Transforms() (informertransform.Transforms, error) {
+	names, err := o.EnabledControllers()
+	if err != nil {
+		return nil, err
+	}
+	reads := make([]informertransform.Reads, 0, len(names))
+	for _, name := range names {
+		reads = append(reads, byName[name].Reads)
+	}
+	return informertransform.Compose(reads...), nil
 }
 
 // initContext returns the registry.InitContext of controller name.

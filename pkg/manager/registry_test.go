@@ -15,10 +15,13 @@
 package manager
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/slicekit/slicekit/pkg/controllers/registry"
 )
 
 func TestEnabledControllers(t *testing.T) {
@@ -66,11 +69,11 @@ func TestRegistryIsConsistent(t *testing.T) {
 		if key != r.Name {
 			t.Errorf("registry key %q names %q", key, r.Name)
 		}
-		if r.New == nil || r.Workers == nil {
-			t.Errorf("%s: New and Workers are required", key)
+		if err := r.Validate(); err != nil {
+			t.Error(err)
 		}
-		if r.RBACRules == nil || len(r.Reads.Informers) == 0 {
-			t.Errorf("%s: RBACRules and Reads are required", key)
+		if len(r.Reads.Informers) == 0 {
+			t.Errorf("%s: Reads are required", key)
 		}
 		for _, n := range append([]string{r.Name}, r.Aliases...) {
 			if other, dup := seen[n]; dup {
@@ -81,5 +84,18 @@ func TestRegistryIsConsistent(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"endpointslice", "endpointslice-mirroring"}, DefaultControllers()); d != "" {
 		t.Errorf("default controllers (-want +got):\n%s", d)
+	}
+}
+
+func TestValidateRegistrations(t *testing.T) {
+	if err := validateRegistrations(); err != nil {
+		t.Fatal(err)
+	}
+	saved := registrations
+	t.Cleanup(func() { registrations = saved })
+	registrations = append(slices.Clone(saved), registry.Registration{Name: "broken"})
+	err := validateRegistrations()
+	if err == nil || !strings.Contains(err.Error(), `"broken": Workers, New, RBACRules required`) {
+		t.Fatalf("validateRegistrations() = %v, want the broken registration named", err)
 	}
 }

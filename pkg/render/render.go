@@ -33,6 +33,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/memapi"
+	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/manager"
 )
 
@@ -135,7 +136,11 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	caches := newCaches(client, factory)
+	transforms, err := copts.Transforms()
+	if err != nil {
+		return nil, err
+	}
+	caches := newCaches(client, factory, transforms)
 
 	prev, err := caches.refresh(ctx)
 	if err != nil {
@@ -210,14 +215,34 @@ type caches struct {
 	sources []source
 }
 
-// source is one resource: how to list it and the indexer to fill.
+// source is one resource: how to list it, the indexer to fill and the
+// informer transform `slicekit run` would install on that informer.
 type source struct {
 	kind    string
 	list    func(ctx context.Context) ([]runtime.Object, error)
 	indexer cache.Indexer
+	// transform is applied to each object before it enters the indexer, as
+	// client-go applies an informer's transform; nil keeps objects whole.
+	transform cache.TransformFunc
+	// stored are the clientset's objects of the last refresh, whole: the
+	// result is built from them, never from the transformed cache.
+	stored []runtime.Object
 }
 
-func newCaches(client *fake.Clientset, f informers.SharedInformerFactory) *caches {
+// informerOf is the informer of each kind the controllers may read through
+// a transform.
+var informerOf = map[string]informertransform.Informer{
+	"Node":          informertransform.Nodes,
+	"Service":       informertransform.Services,
+	"Pod":           informertransform.Pods,
+	"Endpoints":     informertransform.Endpoints,
+	"EndpointSlice": informertransform.EndpointSlices,
+}
+
+// newCaches returns the caches of the factory's informers, filled from
+// client by refresh through transforms (manager.ControllerOptions.Transforms),
+// so that the controllers see the objects as `slicekit run` caches them.
+func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transforms informertransform.Transforms) *caches {
 	all := metav1.ListOptions{}
 	items := func(l runtime.Object, err error) ([]runtime.Object, error) {
 		if err != nil {
@@ -225,26 +250,32 @@ func newCaches(client *fake.Clientset, f informers.SharedInformerFactory) *cache
 		}
 		return meta.ExtractList(l)
 	}
-	return &caches{client: client, sources: []source{
+	c := &caches{client: client, sources: []source{
 		{"Namespace", func(ctx context.Context) ([]runtime.Object, error) {
 			return items(client.CoreV1().Namespaces().List(ctx, all))
-		}, f.Core().V1().Namespaces().Informer().GetIndexer()},
+		}, f.Core().V1().Namespaces().Informer().GetIndexer(), nil, nil},
 		{"Node", func(ctx context.Context) ([]runtime.Object, error) {
 			return items(client.CoreV1().Nodes().List(ctx, all))
-		}, f.Core().V1().Nodes().Informer().GetIndexer()},
+		}, f.Core().V1().Nodes().Informer().GetIndexer(), nil, nil},
 		{"Service", func(ctx context.Context) ([]runtime.Object, error) {
 			return items(client.CoreV1().Services("").List(ctx, all))
-		}, f.Core().V1().Services().Informer().GetIndexer()},
+		}, f.Core().V1().Services().Informer().GetIndexer(), nil, nil},
 		{"Pod", func(ctx context.Context) ([]runtime.Object, error) {
 			return items(client.CoreV1().Pods("").List(ctx, all))
-		}, f.Core().V1().Pods().Informer().GetIndexer()},
+		}, f.Core().V1().Pods().Informer().GetIndexer(), nil, nil},
 		{"Endpoints", func(ctx context.Context) ([]runtime.Object, error) {
 			return items(client.CoreV1().Endpoints("").List(ctx, all))
-		}, f.Core().V1().Endpoints().Informer().GetIndexer()},
+		}, f.Core().V1().Endpoints().Informer().GetIndexer(), nil, nil},
 		{"EndpointSlice", func(ctx context.Context) ([]runtime.Object, error) {
 			return items(client.DiscoveryV1().EndpointSlices("").List(ctx, all))
-		}, f.Discovery().V1().EndpointSlices().Informer().GetIndexer()},
+		}, f.Discovery().V1().EndpointSlices().Informer().GetIndexer(), nil, nil},
 	}}
+	for i := range c.sources {
+		if inf, ok := informerOf[c.sources[i].kind]; ok {
+			c.sources[i].transform = transforms[inf]
+		}
+	}
+	return c
 }
 
 // refresh replaces every indexer's content with the clientset's objects
@@ -252,11 +283,13 @@ func newCaches(client *fake.Clientset, f informers.SharedInformerFactory) *cache
 // resourceVersion.
 func (c *caches) refresh(ctx context.Context) (map[string]string, error) {
 	state := map[string]string{}
-	for _, s := range c.sources {
+	for i := range c.sources {
+		s := &c.sources[i]
 		objs, err := s.list(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("listing %s objects: %w", s.kind, err)
 		}
+		s.stored = objs
 		items := make([]any, 0, len(objs))
 		for _, o := range objs {
 			m, err := meta.Accessor(o)
@@ -264,7 +297,13 @@ func (c *caches) refresh(ctx context.Context) (map[string]string, error) {
 				return nil, err
 			}
 			state[s.kind+" "+m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
-			items = append(items, o)
+			var item any = o.DeepCopyObject()
+			if s.transform != nil {
+				if item, err = s.transform(item); err != nil {
+					return nil, fmt.Errorf("transforming %s %s/%s: %w", s.kind, m.GetNamespace(), m.GetName(), err)
+				}
+			}
+			items = append(items, item)
 		}
 		if err := s.indexer.Replace(items, ""); err != nil {
 			return nil, fmt.Errorf("filling the %s cache: %w", s.kind, err)
@@ -280,7 +319,7 @@ func (c *caches) services() []*corev1.Service {
 		if s.kind != "Service" {
 			continue
 		}
-		for _, o := range s.indexer.List() {
+		for _, o := range s.stored {
 			out = append(out, o.(*corev1.Service))
 		}
 	}
@@ -296,8 +335,8 @@ func (c *caches) others() []runtime.Object {
 			continue
 		}
 		var objs []runtime.Object
-		for _, o := range s.indexer.List() {
-			cp := o.(runtime.Object).DeepCopyObject()
+		for _, o := range s.stored {
+			cp := o.DeepCopyObject()
 			gv := corev1.SchemeGroupVersion
 			cp.GetObjectKind().SetGroupVersionKind(gv.WithKind(s.kind))
 			objs = append(objs, cp)
@@ -320,7 +359,7 @@ func (c *caches) endpointSlices() []*discovery.EndpointSlice {
 		if s.kind != "EndpointSlice" {
 			continue
 		}
-		for _, o := range s.indexer.List() {
+		for _, o := range s.stored {
 			out = append(out, o.(*discovery.EndpointSlice).DeepCopy())
 		}
 	}

@@ -102,7 +102,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			maxEPS = opts.MaxEndpointsPerSlice
 		}
 		pc, err := slicecontroller.New(ctx, client, factory, slicecontroller.Options{
-			Name:                   "podsource " + p.Name,
+			Name:                   "cel profile " + p.Name,
 			ControllerName:         p.Name,
 			Ownership:              slicecontroller.Labelled(p.Name),
 			Source:                 prog.Source(),

@@ -16,6 +16,8 @@ package registry
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/pflag"
@@ -92,6 +94,9 @@ type InitContext struct {
 }
 
 // Registration describes one controller to the manager.
+//
+// Name, Workers, New and RBACRules are required (Validate); the other
+// fields may be left zero.
 type Registration struct {
 	// Name is the name used in --controllers.
 	Name string
@@ -126,6 +131,31 @@ type Registration struct {
 	// the shared --controller-name), for values ManagedBy cannot list
 	// (the CEL controller's profile names).
 	CheckManagedBy func(ic InitContext, others []ManagedBy) []error
+}
+
+// Validate returns an error naming the registration and each required
+// field that is missing (Name, Workers, New, RBACRules), or nil. The
+// manager validates every registration when it starts, so that a
+// registration missing a field is refused with this error rather than
+// crashing `slicekit run` or `slicekit render`.
+func (r Registration) Validate() error {
+	var missing []string
+	if r.Name == "" {
+		missing = append(missing, "Name")
+	}
+	if r.Workers == nil {
+		missing = append(missing, "Workers")
+	}
+	if r.New == nil {
+		missing = append(missing, "New")
+	}
+	if r.RBACRules == nil {
+		missing = append(missing, "RBACRules")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("controller registration %q: %s required", r.Name, strings.Join(missing, ", "))
 }
 
 // OptionsAs returns ic.Options as a T, or defaults() when ic holds no T

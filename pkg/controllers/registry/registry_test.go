@@ -15,10 +15,12 @@
 package registry_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
+	rbacv1 "k8s.io/api/rbac/v1"
 
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
 )
@@ -87,5 +89,40 @@ func TestOptionsAs(t *testing.T) {
 	}
 	if got := registry.OptionsAs(registry.InitContext{Options: &opts{n: 2}}, def); got.n != 2 {
 		t.Errorf("with options: %d, want 2", got.n)
+	}
+}
+
+func TestRegistrationValidate(t *testing.T) {
+	complete := registry.Registration{
+		Name:      "x",
+		Workers:   func(registry.InitContext) int { return 1 },
+		New:       func(context.Context, registry.InitContext) (registry.Controller, error) { return nil, nil },
+		RBACRules: func() []rbacv1.PolicyRule { return nil },
+	}
+	for _, tc := range []struct {
+		name    string
+		mutate  func(*registry.Registration)
+		wantErr string
+	}{
+		{name: "complete", mutate: func(*registry.Registration) {}},
+		{name: "no name", mutate: func(r *registry.Registration) { r.Name = "" }, wantErr: `controller registration "": Name required`},
+		{name: "no workers", mutate: func(r *registry.Registration) { r.Workers = nil }, wantErr: `controller registration "x": Workers required`},
+		{name: "no New", mutate: func(r *registry.Registration) { r.New = nil }, wantErr: `controller registration "x": New required`},
+		{name: "no rules", mutate: func(r *registry.Registration) { r.RBACRules = nil }, wantErr: `controller registration "x": RBACRules required`},
+		{name: "empty", mutate: func(r *registry.Registration) { *r = registry.Registration{} },
+			wantErr: `controller registration "": Name, Workers, New, RBACRules required`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := complete
+			tc.mutate(&r)
+			err := r.Validate()
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.wantErr {
+				t.Errorf("Validate() = %q, want %q", got, tc.wantErr)
+			}
+		})
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -49,10 +50,18 @@ func (f *Flags) AddRenderFlags(fs *pflag.FlagSet) {
 		"The service.kubernetes.io/endpoint-controller-name value the secondary-network controller answers to, and its managed-by value.")
 }
 
-// Validate accepts every value: the manager checks the name against the
-// other controllers' (Registration.ManagedBy), and New rejects a name that
-// is not a label value.
-func (f *Flags) Validate(bool) error { return nil }
+// Validate returns an error when the controller is enabled and
+// --secondary-network-controller-name is empty or not a label value (the
+// KEP-4770 label's value and the managed-by value both are label values),
+// so that `slicekit run` and `slicekit render` refuse it before starting
+// (exit 2). The manager checks the name against the other controllers'
+// (Registration.ManagedBy).
+func (f *Flags) Validate(enabled bool) error {
+	if !enabled {
+		return nil
+	}
+	return controllerflags.ControllerName("--secondary-network-controller-name", f.ControllerName)
+}
 
 // Registration registers this controller with the manager (pkg/manager):
 // not enabled by default, --concurrent-service-endpoint-syncs workers, the

@@ -75,7 +75,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		opts.ControllerName = wellknown.SecondaryNetworkControllerName
 	}
 	return slicecontroller.New(ctx, client, factory, slicecontroller.Options{
-		Name:                   "podsource " + opts.ControllerName,
+		Name:                   "secondary-network",
 		ControllerName:         opts.ControllerName,
 		ManagedBy:              opts.ManagedBy,
 		Ownership:              slicecontroller.Labelled(opts.ControllerName),

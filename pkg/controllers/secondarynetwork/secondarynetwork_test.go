@@ -15,6 +15,7 @@
 package secondarynetwork_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -125,5 +126,32 @@ func TestSharedRegistry(t *testing.T) {
 	}
 	if _, err := reg.Gather(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestFlagsValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		value   string
+		enabled bool
+		wantErr bool
+	}{
+		{name: "default", value: wellknown.SecondaryNetworkControllerName, enabled: true},
+		{name: "custom", value: "secondary.example.com", enabled: true},
+		{name: "empty", value: "", enabled: true, wantErr: true},
+		{name: "not a label value", value: "example.com/secondary", enabled: true, wantErr: true},
+		{name: "disabled: not checked", value: "", enabled: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := secondarynetwork.NewFlags()
+			f.ControllerName = tc.value
+			err := f.Validate(tc.enabled)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("Validate(%v) = %v, want error %v", tc.enabled, err, tc.wantErr)
+			}
+			if err != nil && !strings.Contains(err.Error(), "--secondary-network-controller-name") {
+				t.Errorf("error %q does not name the flag", err)
+			}
+		})
 	}
 }
