@@ -58,10 +58,28 @@ type Source interface {
 	PodUpdateMatters(oldPod, curPod *corev1.Pod) bool
 }
 
+// IncrementalSource is an optional capability of a Source: one whose
+// endpoints of a Pod depend only on that Pod, its Node and the Service
+// (servicepods.PodItem), so that a Pod event can update a per-Service index
+// of endpoints instead of recomputing the whole Service (issue 14). The
+// Service controller (pkg/controllers/slicecontroller) discovers it by a
+// type assertion on Options.Source; a Source without it keeps the full
+// path (Desired at every sync). PodIPs implements it; pod-address sources
+// (PodAddresses) do not yet: their per-Pod step also reports Problems and
+// may read more than the Pod (for instance a CEL profile), and would need
+// a per-Pod Problem report first.
+type IncrementalSource interface {
+	Source
+	// NewServiceIndex returns an empty index for one Service whose
+	// Update computes each Pod's endpoints exactly as Desired does, so
+	// that the index's Desired equals Desired over the selected Pods.
+	NewServiceIndex() *servicepods.ServiceIndex
+}
+
 // PodIPs returns KCM's own source: endpoints from status.podIPs by
 // servicepods.Desired with opts, the source of the drop-in EndpointSlice
 // controller. It reports no Problems (KCM reports none) and no Pod update
-// beyond KCM's fields matters.
+// beyond KCM's fields matters. It implements IncrementalSource.
 func PodIPs(opts servicepods.Options) Source { return podIPs{opts: opts} }
 
 // podIPs is the Source PodIPs returns.
@@ -72,6 +90,12 @@ type podIPs struct{ opts servicepods.Options }
 func (p podIPs) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []Problem, error) {
 	d, err := servicepods.Desired(ctx, svc, pods, nodes, p.opts)
 	return d, nil, err
+}
+
+// NewServiceIndex returns servicepods.NewServiceIndex(opts): PodIPs is an
+// IncrementalSource.
+func (p podIPs) NewServiceIndex() *servicepods.ServiceIndex {
+	return servicepods.NewServiceIndex(p.opts)
 }
 
 // PodUpdateMatters returns false: KCM's fields are all that matter.

@@ -355,7 +355,9 @@ func (l benchPodLister) List(sel labels.Selector) ([]*corev1.Pod, error) {
 // BenchmarkRollingUpdate: one op is a whole rolling update of a Service of
 // 1,000 pods in steps of 25: each step replaces the 25 oldest pods with 25
 // new ones (new names and addresses) and syncs, starting from the previous
-// step's slices.
+// step's slices. The incremental side is told the 50 Pods of each step
+// (ServiceIndex.PodChanged) and reports full/op, the steps that fell back
+// to the full planner.
 func BenchmarkRollingUpdate(b *testing.B) {
 	const n, step = 1000, 25
 	nodes := benchNodeList()
@@ -369,28 +371,62 @@ func BenchmarkRollingUpdate(b *testing.B) {
 		steps = append(steps, all[s:n+s])
 	}
 	start := initialSlices(b, svc, all[:n], nodes)
-	for _, side := range benchSides {
+	for _, side := range append(benchSides, "incremental") {
 		b.Run(side, func(b *testing.B) {
 			store := newSliceStore("b", false, false)
-			r := newBenchSide(b, side, store, nodes)
-			writes := 0
+			var r benchReconciler
+			if side != "incremental" {
+				r = newBenchSide(b, side, store, nodes)
+			}
+			writes, full := 0, 0
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := startCPU() // includes the untimed store resets: negligible
+			// Includes the untimed store resets (negligible) and, for the
+			// incremental side, the untimed first sync of each op that
+			// builds the index from the 1,000 Pods (a full sync's work).
+			cpu := startCPU()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				writes += store.writeCount()
 				store.reset(copySlices(start))
+				var ib *incrementalBench
+				if side == "incremental" {
+					// The index of the Service before the roll, built by a
+					// first sync that writes nothing.
+					ib = newIncrementalBench(b, store, nodes, all[:n])
+					if err := ib.reconcile(svc, nil, store.list()); err != nil {
+						b.Fatal(err)
+					}
+					writes -= store.writeCount()
+					r = ib
+				}
 				b.StartTimer()
-				for _, pods := range steps {
+				for k, pods := range steps {
+					if ib != nil {
+						// The step's Pod events: 25 deleted, 25 created.
+						for _, p := range all[k*step : (k+1)*step] {
+							delete(ib.pods, p.Name)
+							ib.podChanged(p.Name)
+						}
+						for _, p := range all[n+k*step : n+(k+1)*step] {
+							ib.pods[p.Name] = p
+							ib.podChanged(p.Name)
+						}
+					}
 					if err := r.reconcile(svc, pods, store.list()); err != nil {
 						b.Fatal(err)
 					}
+				}
+				if ib != nil {
+					full += ib.full - 1
 				}
 			}
 			writes += store.writeCount()
 			cpu.report(b)
 			b.ReportMetric(float64(writes)/float64(b.N), "writes/op")
+			if side == "incremental" {
+				b.ReportMetric(float64(full)/float64(b.N), "full/op")
+			}
 		})
 	}
 }

@@ -92,6 +92,9 @@ type Controller struct {
 	tracker    *reconciler.Tracker
 	// triggerTimes computes the last-change-trigger-time annotation (C25).
 	triggerTimes *servicepods.TriggerTimeTracker
+	// indexes are the per-Service endpoint indexes of an incremental
+	// source (source.IncrementalSource, issue 14); nil otherwise.
+	indexes *indexes
 	// topologyCache is nil without Options.TopologyHints.
 	topologyCache *topology.TopologyCache
 	// metrics is nil without Options.Registerer; its methods are nil-safe.
@@ -105,7 +108,7 @@ type Controller struct {
 	serviceQueue workqueue.TypedRateLimitingInterface[string]
 	// podQueue holds Pod projection keys, mapped to Services by a worker
 	// because matching selectors is costly (KCM podQueue, C6).
-	podQueue workqueue.TypedRateLimitingInterface[*servicepods.PodProjectionKey]
+	podQueue workqueue.TypedRateLimitingInterface[*podKey]
 	// topologyQueue triggers a topology-cache refresh after Node changes
 	// (C8).
 	topologyQueue workqueue.TypedRateLimitingInterface[string]
@@ -175,11 +178,21 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		}
 	}
 	c.problems = newProblemReporter(c.eventRecorder, pm)
+	{
+		reg, subsystem := opts.Registerer, rmetrics.DefaultSubsystem
+		if reg != nil && !opts.KCMMetricNames {
+			reg = prometheus.WrapRegistererWith(prometheus.Labels{metricsLabelController: opts.ControllerName}, reg)
+			subsystem = opts.MetricsSubsystem
+		}
+		if c.indexes, err = newIndexes(opts.Source, reg, subsystem); err != nil {
+			return nil, fmt.Errorf("%s: %w", opts.Name, err)
+		}
+	}
 
 	// KCM's Service queue rate limiter (C9): 1s..1000s per item, 10 qps
 	// (burst 100) overall.
 	c.serviceQueue = controllerkit.NewSyncQueue(opts.QueueName, wqMetrics)
-	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*servicepods.PodProjectionKey]())
+	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*podKey]())
 	c.topologyQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())
 
 	podInformer := factory.Core().V1().Pods()
@@ -247,11 +260,26 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		return nil, fmt.Errorf("%s: adding EndpointSlice handler: %w", opts.Name, err)
 	}
 	nodeHandler := cache.ResourceEventHandler(cache.ResourceEventHandlerFuncs{})
-	if c.topologyCache != nil {
+	if c.topologyCache != nil || c.indexes != nil {
 		nodeHandler = cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(any) { c.topologyQueue.Add(topologyQueueItemKey) },
-			UpdateFunc: c.onNodeUpdate,
-			DeleteFunc: func(any) { c.topologyQueue.Add(topologyQueueItemKey) },
+			AddFunc: func(obj any) {
+				c.indexes.onNodeEvent(nil, obj)
+				if c.topologyCache != nil {
+					c.topologyQueue.Add(topologyQueueItemKey)
+				}
+			},
+			UpdateFunc: func(old, cur any) {
+				c.indexes.onNodeEvent(old, cur)
+				if c.topologyCache != nil {
+					c.onNodeUpdate(old, cur)
+				}
+			},
+			DeleteFunc: func(obj any) {
+				c.indexes.onNodeEvent(obj, nil)
+				if c.topologyCache != nil {
+					c.topologyQueue.Add(topologyQueueItemKey)
+				}
+			},
 		}
 	}
 	// A Node handler is registered even without topology hints, so that the
@@ -387,7 +415,7 @@ func (c *Controller) podQueueWorker(ctx context.Context) {
 
 // processPodItem is KCM's handlePodErr: retry with the default controller
 // rate limiter, drop after controllerkit.MaxRetries.
-func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodProjectionKey) {
+func (c *Controller) processPodItem(ctx context.Context, key *podKey) {
 	err := c.syncPod(key)
 	controllerkit.HandleErr(ctx, c.podQueue, key, err, controllerkit.Retry{
 		Verbosity: 2,
@@ -400,9 +428,36 @@ func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodPro
 // syncPod queues, after the batch period, every Service of this controller
 // whose Pod selector matches the Pod's labels (old and new ones on a label
 // change) (KCM syncPod with util.GetServicesToUpdate, C6; KEP-4770 rule
-// (a)7).
-func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
-	services, err := c.servicesToUpdate(key)
+// (a)7). With an incremental source it first marks the Pod changed in the
+// index of every Service its old or new labels match (also those a label
+// change does not queue, and for a markOnly key, which queues nothing), so
+// that the next sync of each reads the Pod again.
+func (c *Controller) syncPod(key *podKey) error {
+	if c.indexes != nil && key.pod != "" {
+		all := *key.PodProjectionKey
+		all.PodChanged = true
+		marked, err := c.servicesToUpdate(&all)
+		if err != nil {
+			return err
+		}
+		for svc := range marked {
+			c.indexes.podChanged(svc, key.pod)
+		}
+		if key.markOnly {
+			return nil
+		}
+		if key.OldLabels == nil || key.PodChanged {
+			// The same set servicesToUpdate returns for key.
+			for svc := range marked {
+				c.serviceQueue.AddAfter(svc, c.opts.BatchPeriod)
+			}
+			return nil
+		}
+	}
+	if key.markOnly {
+		return nil
+	}
+	services, err := c.servicesToUpdate(key.PodProjectionKey)
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,41 @@
 // source, and New wiring it here) plus one registration line in
 // pkg/manager.
 //
+// # Incremental reconciliation
+//
+// A Source that implements source.IncrementalSource (source.PodIPs, hence
+// the drop-in) is synced incrementally (issue 14): the controller keeps a
+// servicepods.ServiceIndex per Service, the Service's desired endpoints by
+// Pod. The Pod queue's worker, which maps a Pod event to Services (KCM
+// syncPod), marks the Pod changed (ServiceIndex.PodChanged) in the index
+// of every Service its old or new labels match, also for updates KCM does
+// not sync for (those are queued "mark only": the Pod is read again at the
+// Service's next sync, as the full path reads every Pod, but no sync is
+// queued). The sync then reads only the marked Pods (ServiceIndex.Update,
+// which also updates the trigger-time tracker) and plans only the slices
+// their endpoints live in (reconciler.PlanIndexed), then applies the plan
+// as before. The writes, events and errors are the full path's; the
+// equality is tested at every step of the differential test and by a fuzz
+// target (pkg/source/servicepods, test/differential).
+//
+// The full planner is used, and the index rebuilt from every selected Pod,
+// whenever there is any doubt: the first sync of a Service, a new
+// resourceVersion or UID of the Service (ports, selector, labels,
+// annotations), a periodic resync of the Service, a Node added or deleted
+// or whose zone label changed (every index), a failed Pod or Node lookup,
+// a failed write, SyncAll (`slicekit render`, which fills the indexers
+// without events), and the structural cases PlanIndexed does not plan
+// incrementally (several port groups, an address type without endpoints,
+// topology-aware hints, slices it cannot account for; the
+// reconciler.FullReason constants). A deleted or released Service drops its
+// index. <subsystem>_syncs_by_path_total{path} counts the syncs that
+// planned by path: "incremental" or the reason for the full planner.
+//
+// Pod-address sources (source.PodAddresses: secondary networks, CEL
+// profiles) do not implement the capability yet and keep the full path:
+// their per-Pod step also reports Problems, which would need a per-Pod
+// Problem report.
+//
 // # Problems
 //
 // A Problem (a Pod without usable addresses, an ambiguous attachment, a

@@ -39,9 +39,18 @@ import (
 // removed, arrive as updates); a custom controller only a Service labelled
 // for it now or before an update (so that removing or changing the label
 // releases the slices). old is nil for add and delete events.
+//
+// With an incremental source, an update with an unchanged resourceVersion
+// (a periodic resync) makes the Service's next sync use the full planner
+// (InvalidateResync), as every sync did before issue 14.
 func (c *Controller) onServiceEvent(old, cur any) {
 	if !c.own.dropIn && !c.own.Owns(serviceFromObject(cur)) && !c.own.Owns(serviceFromObject(old)) {
 		return
+	}
+	if c.indexes != nil && old != nil {
+		if o, n := serviceFromObject(old), serviceFromObject(cur); o != nil && n != nil && o.ResourceVersion == n.ResourceVersion {
+			c.indexes.invalidate(n.Namespace+"/"+n.Name, InvalidateResync)
+		}
 	}
 	controllerkit.QueueKey(c.serviceQueue, cur, false)
 }
@@ -75,9 +84,20 @@ func podFromObject(obj any) *corev1.Pod {
 // when something an endpoint depends on changed: KCM's fields
 // (servicepods.PodUpdateProjectionKey, C6), or what the Source's
 // PodUpdateMatters watches (for instance the network-status annotation).
+// With an incremental source, every other update that changes the
+// resourceVersion is queued markOnly: the Pod is marked changed in its
+// Services' indexes without syncing them, so that a field KCM does not
+// sync for (the phase, for instance) is read again at the next sync, as
+// the full path reads every Pod.
 func (c *Controller) onPodUpdate(old, cur any) {
+	name := ""
+	if p := podFromObject(cur); p != nil {
+		name = p.Name
+	} else if p := podFromObject(old); p != nil {
+		name = p.Name
+	}
 	if key := servicepods.PodUpdateProjectionKey(old, cur); key != nil {
-		c.podQueue.Add(key)
+		c.podQueue.Add(&podKey{PodProjectionKey: key, pod: name})
 		return
 	}
 	if old == nil || cur == nil {
@@ -87,8 +107,13 @@ func (c *Controller) onPodUpdate(old, cur any) {
 	if oldPod == nil || curPod == nil || oldPod.ResourceVersion == curPod.ResourceVersion {
 		return
 	}
+	key := &servicepods.PodProjectionKey{Namespace: curPod.Namespace, Labels: labels.Set(curPod.Labels)}
 	if c.opts.Source.PodUpdateMatters(oldPod, curPod) {
-		c.podQueue.Add(&servicepods.PodProjectionKey{Namespace: curPod.Namespace, Labels: labels.Set(curPod.Labels)})
+		c.podQueue.Add(&podKey{PodProjectionKey: key, pod: name})
+		return
+	}
+	if c.indexes != nil {
+		c.podQueue.Add(&podKey{PodProjectionKey: key, pod: name, markOnly: true})
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -34,6 +35,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -197,6 +199,10 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 
 	logger.V(5).Info("About to update endpoint slices for service", c.logKV("key", key)...)
 
+	if c.indexes != nil {
+		return c.syncIndexed(ctx, key, service, selector)
+	}
+
 	pods, err := c.podLister.Pods(namespace).List(selector)
 	if err != nil {
 		// The cache is local: this is nearly impossible.
@@ -231,6 +237,71 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	return nil
 }
 
+// syncIndexed is step 5 of SyncService for an incremental source
+// (source.IncrementalSource, issue 14): the Service's index reads only the
+// Pods marked changed since its last sync (servicepods.ServiceIndex.Update;
+// every selected Pod when the index is new, the Service changed, a lookup
+// failed or the index was invalidated), and reconciler.PlanIndexed plans
+// only the slices those Pods' endpoints live in, or falls back to the full
+// planner with a reason. The writes, events, trigger time and errors are
+// those of the full path; the path taken is counted in
+// <subsystem>_syncs_by_path_total.
+func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev1.Service, selector labels.Selector) error {
+	// The slices are listed before the index reads the Pods, as the full
+	// path does: a stale cache returns before the trigger-time tracker
+	// is updated.
+	slices, err := c.ownSlices(service)
+	if err != nil {
+		return err
+	}
+	idx := c.indexes.get(key)
+	u, srcErr := idx.Update(ctx, service, selector, c.podLister.Pods(service.Namespace), c.nodeLister, c.triggerTimes)
+	// The Pod source reports no Problems; clear any standing ones as
+	// Desired's empty list would.
+	c.problems.report(ctx, service, nil)
+	if !u.Ready {
+		if srcErr == nil {
+			srcErr = errors.New("the endpoint index is not ready")
+		}
+		if !errors.As(srcErr, new(*servicepods.SkippedPodError)) && isListError(srcErr) {
+			c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToListPods,
+				"Error listing Pods for Service %s/%s: %v", service.Namespace, service.Name, srcErr)
+		}
+		return fmt.Errorf("computing endpoints of Service %s: %w", key, srcErr)
+	}
+	plan, desired, reason, err := c.reconciler.PlanIndexed(ctx, service, idx.Index(), slices)
+	if err == nil {
+		path := reason
+		if path == "" {
+			path = SyncPathIncremental
+		}
+		c.indexes.countPath(path)
+		err = c.reconciler.Apply(ctx, service, plan, desired, u.TriggerTime)
+	}
+	if err != nil {
+		// The index learnt the slices it was given; the failed writes
+		// make the next sync rebuild, as the full path would re-plan.
+		idx.Invalidate(rebuildAfterError)
+		c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToUpdateEndpointSlices,
+			"Error updating Endpoint Slices for Service %s/%s: %v", service.Namespace, service.Name, err)
+		return errors.Join(err, srcErr)
+	}
+	if srcErr != nil {
+		// Pods skipped because their Node is missing: retry later.
+		return fmt.Errorf("syncing Service %s: %w", key, srcErr)
+	}
+	return nil
+}
+
+// rebuildAfterError is the Invalidate reason after a failed plan or write.
+const rebuildAfterError = "write-failed"
+
+// isListError reports whether err comes from listing the Pods (the
+// full path's FailedToListPods event).
+func isListError(err error) bool {
+	return err != nil && strings.HasPrefix(err.Error(), "listing Pods")
+}
+
 // ownSlices lists this controller's slices of service from the cache
 // (reconciler.OwnerSlices: without slices pending deletion, KCM C12, as
 // shallow copies without managedFields, a
@@ -252,6 +323,7 @@ func (c *Controller) ownSlices(service *corev1.Service) ([]*discovery.EndpointSl
 // triggerTimeTracker.DeleteService, reconciler.DeleteService,
 // endpointSliceTracker.DeleteService).
 func (c *Controller) forget(namespace, name string) {
+	c.indexes.drop(namespace + "/" + name)
 	c.triggerTimes.DeleteService(namespace, name)
 	c.reconciler.DeleteOwner(namespace, name)
 	c.problems.forget(namespace, name)
@@ -366,7 +438,11 @@ func (c *Controller) sweep(ctx context.Context) {
 // them and starts no goroutine; it syncs every Service even when some fail
 // and returns the failures joined. It is the hook `slicekit render` drives
 // to a fixed point (the manager's Controller interface).
+//
+// With an incremental source every Service is synced with the full planner
+// (InvalidateSyncAll): render fills the indexers without events.
 func (c *Controller) SyncAll(ctx context.Context) error {
+	c.indexes.invalidateAll(InvalidateSyncAll)
 	return controllerkit.SyncAll(ctx, c.serviceKeys, c.SyncService)
 }
 
