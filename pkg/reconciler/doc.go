@@ -44,7 +44,7 @@
 // Prometheus metrics with KCM's names (C36) on an injected registry.
 // Reconcile does both.
 //
-// Incremental planning (issue 14): an Index holds one owner's desired
+// Incremental planning: an Index holds one owner's desired
 // endpoints by item (for a Service: by Pod) and learns which existing slice
 // holds each; PlanIndexed then plans only the slices whose endpoints
 // changed, plus the packing rules for endpoints that are in no slice, and

@@ -81,7 +81,7 @@ type ItemEndpoint struct {
 // item (for a Service: by Pod namespace/name), kept current by SetItem, and
 // which existing slice each endpoint lives in, learnt from the slices
 // PlanIndexed is given. It lets PlanIndexed plan only the slices whose
-// endpoints changed (issue 14). An Index is not safe for concurrent use;
+// endpoints changed. An Index is not safe for concurrent use;
 // the owner's sync (one worker at a time) owns it. The zero value is not
 // usable; call NewIndex.
 type Index struct {

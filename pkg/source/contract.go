@@ -61,7 +61,7 @@ type Source interface {
 // IncrementalSource is an optional capability of a Source: one whose
 // endpoints of a Pod depend only on that Pod, its Node and the Service
 // (servicepods.PodItem), so that a Pod event can update a per-Service index
-// of endpoints instead of recomputing the whole Service (issue 14). The
+// of endpoints instead of recomputing the whole Service. The
 // Service controller (pkg/controllers/slicecontroller) discovers it by a
 // type assertion on Options.Source; a Source without it keeps the full
 // path (Desired at every sync). PodIPs implements it; pod-address sources
@@ -122,8 +122,8 @@ type ServingFunc func(ctx context.Context, svc *corev1.Service, pod *corev1.Pod)
 // PodAddresses is a pod-address source: the endpoints are the Pods a
 // Service selects, as in KCM, with addresses (and optionally the serving
 // condition) other than status.podIPs. Only Addresses is required. It
-// implements Source through Desired (the package function) and
-// PodUpdateMatters.
+// implements Source: its Desired method is the package function Desired
+// applied to it, and PodUpdateMatters is its PodChanged.
 type PodAddresses struct {
 	// Addresses returns a pod's addresses. Required.
 	Addresses AddressFunc

@@ -93,7 +93,7 @@ type Controller struct {
 	// triggerTimes computes the last-change-trigger-time annotation (C25).
 	triggerTimes *servicepods.TriggerTimeTracker
 	// indexes are the per-Service endpoint indexes of an incremental
-	// source (source.IncrementalSource, issue 14); nil otherwise.
+	// source (source.IncrementalSource); nil otherwise.
 	indexes *indexes
 	// topologyCache is nil without Options.TopologyHints.
 	topologyCache *topology.TopologyCache

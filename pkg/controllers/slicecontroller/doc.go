@@ -44,8 +44,8 @@
 //     slicekit.dev/selector (SelectorlessAnnotation, custom controllers
 //     only: the drop-in selects by spec.selector only, as KCM), metric
 //     naming (KCMMetricNames: KCM's names without a controller label for the
-//     drop-in; otherwise a subsystem and a controller label), the event
-//     source component and the informer transforms.
+//     drop-in; otherwise a subsystem and a controller label) and the event
+//     source component.
 //
 // The instances are pkg/controllers/endpointslice (drop-in, source.PodIPs),
 // pkg/controllers/secondarynetwork (Multus, pkg/source/networkstatus) and
@@ -57,7 +57,7 @@
 // # Incremental reconciliation
 //
 // A Source that implements source.IncrementalSource (source.PodIPs, hence
-// the drop-in) is synced incrementally (issue 14): the controller keeps a
+// the drop-in) is synced incrementally: the controller keeps a
 // servicepods.ServiceIndex per Service, the Service's desired endpoints by
 // Pod. The Pod queue's worker, which maps a Pod event to Services (KCM
 // syncPod), marks the Pod changed (ServiceIndex.PodChanged) in the index
@@ -105,8 +105,8 @@
 // # Usage
 //
 //	c, err := slicecontroller.New(ctx, client, factory, slicecontroller.Options{
-//		ControllerName: "example.com/my-controller",
-//		Ownership:      slicecontroller.Labelled("example.com/my-controller"),
+//		ControllerName: "my-controller.example.com",
+//		Ownership:      slicecontroller.Labelled("my-controller.example.com"),
 //		Source:         source.PodAddresses{Addresses: myAddresses},
 //	})
 //	factory.Start(ctx.Done())

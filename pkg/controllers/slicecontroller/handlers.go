@@ -42,7 +42,7 @@ import (
 //
 // With an incremental source, an update with an unchanged resourceVersion
 // (a periodic resync) makes the Service's next sync use the full planner
-// (InvalidateResync), as every sync did before issue 14.
+// (InvalidateResync), as every sync does without the index.
 func (c *Controller) onServiceEvent(old, cur any) {
 	if !c.own.dropIn && !c.own.Owns(serviceFromObject(cur)) && !c.own.Owns(serviceFromObject(old)) {
 		return

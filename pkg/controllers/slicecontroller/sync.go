@@ -238,7 +238,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 }
 
 // syncIndexed is step 5 of SyncService for an incremental source
-// (source.IncrementalSource, issue 14): the Service's index reads only the
+// (source.IncrementalSource): the Service's index reads only the
 // Pods marked changed since its last sync (servicepods.ServiceIndex.Update;
 // every selected Pod when the index is new, the Service changed, a lookup
 // failed or the index was invalidated), and reconciler.PlanIndexed plans

@@ -32,7 +32,7 @@
 //	}
 //	return srcErr // Pods skipped because their Node is missing: retry later
 //
-// The incremental path (issue 14) replaces Desired and the trigger-time
+// The incremental path replaces Desired and the trigger-time
 // computation over every Pod by work proportional to the Pods that changed:
 //
 //	// Pod event handlers, for each Service the old or new Pod matches:

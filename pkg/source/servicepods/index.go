@@ -56,8 +56,8 @@ type PodLister interface {
 // a reconciler.Index of the desired endpoints per Pod, and the names of
 // the Pods that changed since the last Update. Event handlers call
 // PodChanged and Invalidate (cheap, safe concurrently with Update); the
-// Service's sync calls Update and then reconciler.PlanIndexed with Index()
-// (issue 14). The zero value is not usable; call NewServiceIndex.
+// Service's sync calls Update and then reconciler.PlanIndexed with Index().
+// The zero value is not usable; call NewServiceIndex.
 type ServiceIndex struct {
 	mu      sync.Mutex
 	pending map[string]struct{}
