@@ -51,6 +51,7 @@ func TestRunWithoutAPIServer(t *testing.T) {
 			o.HealthProbeBindAddress = "127.0.0.1:0"
 			o.LeaderElection.LeaderElect = leaderElect
 			o.LeaderElection.ResourceNamespace = "default"
+			o.Profiling = leaderElect // one run with, one without
 			m, err := New(ctx, o)
 			if err != nil {
 				t.Fatal(err)
@@ -78,6 +79,13 @@ func TestRunWithoutAPIServer(t *testing.T) {
 			}
 			if got := strings.Contains(body, "leader_election_master_status"); got != leaderElect {
 				t.Errorf("leader_election_master_status exposed = %v, want %v", got, leaderElect)
+			}
+			wantPprof := http.StatusNotFound
+			if o.Profiling {
+				wantPprof = http.StatusOK
+			}
+			if code, body := httpGet(t, "http://"+m.MetricsAddress()+"/debug/pprof/heap?debug=1"); code != wantPprof {
+				t.Errorf("/debug/pprof/heap with --profiling=%v = %d, want %d:\n%.500s", o.Profiling, code, wantPprof, body)
 			}
 
 			cancel()

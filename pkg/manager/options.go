@@ -300,6 +300,11 @@ type Options struct {
 	// HealthProbeBindAddress is the host:port of /healthz and /readyz; "0"
 	// disables it.
 	HealthProbeBindAddress string
+	// Profiling serves Go's pprof handlers under /debug/pprof/ on the
+	// metrics endpoint (KCM's --profiling, which KCM enables by default;
+	// slicekit does not, because the metrics endpoint may be reachable
+	// from the cluster). Default false.
+	Profiling bool
 	// ShutdownTimeout bounds the graceful shutdown of the HTTP servers and
 	// the wait for controllers to stop (no flag).
 	ShutdownTimeout time.Duration
@@ -361,6 +366,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"The host:port of the Prometheus /metrics endpoint. '0' disables it.")
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
 		"The host:port of the /healthz and /readyz endpoints. '0' disables them.")
+	fs.BoolVar(&o.Profiling, "profiling", o.Profiling,
+		"Serve Go's profiling handlers under /debug/pprof/ on the metrics endpoint (--metrics-bind-address).")
 	o.addPreflightFlag(fs)
 
 	logsapi.AddFlags(o.Logs, fs)
@@ -429,6 +436,9 @@ func (o *Options) Validate() error {
 		if err := validateBindAddress(a.addr); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", a.flag, err))
 		}
+	}
+	if o.Profiling && o.MetricsBindAddress == DisabledBindAddress {
+		errs = append(errs, fmt.Errorf("--profiling serves on the metrics endpoint, which --metrics-bind-address=%s disables", DisabledBindAddress))
 	}
 	if o.MetricsBindAddress != DisabledBindAddress && o.MetricsBindAddress == o.HealthProbeBindAddress && !strings.HasSuffix(o.MetricsBindAddress, ":0") {
 		errs = append(errs, fmt.Errorf("--metrics-bind-address and --health-probe-bind-address must differ, both are %q", o.MetricsBindAddress))

@@ -147,6 +147,8 @@ func TestValidate(t *testing.T) {
 		{name: "batch period KCM alias", args: []string{"--endpointslice-updates-batch-period=2s"}},
 		{name: "batch period both agree", args: []string{"--endpoint-updates-batch-period=2s", "--endpointslice-updates-batch-period=2s"}},
 		{name: "batch period both disagree", args: []string{"--endpoint-updates-batch-period=1s", "--endpointslice-updates-batch-period=2s"}, wantErr: "disagree"},
+		{name: "profiling", args: []string{"--profiling"}},
+		{name: "profiling without metrics", args: []string{"--profiling", "--metrics-bind-address=0"}, wantErr: "--profiling serves on the metrics endpoint"},
 		{name: "controllers star", args: []string{"--controllers=*"}},
 		{name: "controllers by name", args: []string{"--controllers=endpointslice"}},
 		{name: "controllers KCM alias", args: []string{"--controllers=endpointslice-controller"}},
