@@ -101,6 +101,9 @@ type options struct {
 	qps                              float64
 	burst, verbosity                 int
 	seed                             uint64
+	// slicekitArgs are further arguments of `slicekit run` (-slicekit-args),
+	// after the benchmark's own: a later flag wins.
+	slicekitArgs []string
 }
 
 func main() {
@@ -143,12 +146,14 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.burst, "burst", 30, "--kube-api-burst of both controllers (KCM's default)")
 	fs.IntVar(&o.verbosity, "v", 0, "log level -v of both controllers")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "bound of each wait for the slices")
+	slicekitArgs := fs.String("slicekit-args", "", "further arguments of `slicekit run`, space-separated, after the benchmark's (for example \"--profiling --metrics-bind-address=127.0.0.1:18080\" to take heap profiles)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	o.slicekitArgs = strings.Fields(*slicekitArgs)
 	for f := range strings.SplitSeq(*sizes, ",") {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
@@ -384,7 +389,7 @@ func (b *bench) start(c, dir string) (*procs.Proc, error) {
 		"--endpoint-updates-batch-period=0",
 		"--metrics-bind-address=0",
 		"--health-probe-bind-address=0",
-	}, common...)...)
+	}, append(common, b.o.slicekitArgs...)...)...)
 }
 
 // measure runs controller c against the scenario's objects, from no slices.
