@@ -34,8 +34,9 @@
 //   - Pod: identity, labels, resourceVersion, generation, creation and
 //     deletion timestamps; spec.nodeName, hostname, subdomain, the
 //     containers' and init containers' names and ports (init containers'
-//     restartPolicy, for sidecars); status.phase, podIP(s) and conditions;
-//     the declared annotations. What KCM's EndpointSlice and Endpoints
+//     restartPolicy, for sidecars); status.phase, podIP(s) and the Ready
+//     condition's type, status and lastTransitionTime; the declared
+//     annotations. What KCM's EndpointSlice and Endpoints
 //     controllers read (docs/kep4770.md C15–C24).
 //   - Service: everything but managedFields and the
 //     kubectl.kubernetes.io/last-applied-configuration annotation.

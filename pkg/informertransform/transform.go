@@ -193,7 +193,7 @@ func PodTransform(annotations ...string) cache.TransformFunc {
 				Phase:      pod.Status.Phase,
 				PodIP:      pod.Status.PodIP,
 				PodIPs:     pod.Status.PodIPs,
-				Conditions: pod.Status.Conditions,
+				Conditions: readyCondition(pod.Status.Conditions),
 			},
 		}
 		for _, k := range keep {
@@ -220,6 +220,21 @@ func PodTransform(annotations ...string) cache.TransformFunc {
 		}
 		return out, nil
 	}
+}
+
+// readyCondition returns the Pod's Ready condition reduced to its type,
+// status and lastTransitionTime (IsPodReady reads the status, the
+// trigger-time tracker the time, KCM's util/controller_utils.go and
+// trigger_time_tracker.go), or nil without one. The other conditions, and
+// the reasons, messages and probe times, are read by no endpoint rule and
+// are most of a Pod's conditions in memory.
+func readyCondition(conds []corev1.PodCondition) []corev1.PodCondition {
+	for i := range conds {
+		if c := &conds[i]; c.Type == corev1.PodReady {
+			return []corev1.PodCondition{{Type: c.Type, Status: c.Status, LastTransitionTime: c.LastTransitionTime}}
+		}
+	}
+	return nil
 }
 
 // withoutLastApplied returns annotations without kubectl's last-applied

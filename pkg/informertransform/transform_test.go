@@ -46,7 +46,10 @@ func testPod() *corev1.Pod {
 			InitContainers: []corev1.Container{{Name: "side", Image: "img", RestartPolicy: ptr.To(corev1.ContainerRestartPolicyAlways), Ports: []corev1.ContainerPort{{Name: "m", ContainerPort: 9090}}}},
 			Volumes:        []corev1.Volume{{Name: "v"}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "10.0.0.1", PodIPs: []corev1.PodIP{{IP: "10.0.0.1"}},
-			Conditions:        []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
+			Conditions: []corev1.PodCondition{
+				{Type: corev1.PodScheduled, Status: corev1.ConditionTrue},
+				{Type: corev1.PodReady, Status: corev1.ConditionTrue, Reason: "r", Message: "m", LastProbeTime: metav1.Unix(1, 0), LastTransitionTime: metav1.Unix(2, 0)},
+				{Type: corev1.ContainersReady, Status: corev1.ConditionTrue}},
 			ContainerStatuses: []corev1.ContainerStatus{{Name: "c"}}},
 	}
 }
@@ -58,7 +61,10 @@ func TestTransforms(t *testing.T) {
 		Spec: corev1.PodSpec{NodeName: "node-1", Hostname: "h", Subdomain: "sub",
 			Containers:     []corev1.Container{{Name: "c", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}}},
 			InitContainers: []corev1.Container{{Name: "side", RestartPolicy: ptr.To(corev1.ContainerRestartPolicyAlways), Ports: []corev1.ContainerPort{{Name: "m", ContainerPort: 9090}}}}},
-		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: pod.Status.PodIP, PodIPs: pod.Status.PodIPs, Conditions: pod.Status.Conditions},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: pod.Status.PodIP, PodIPs: pod.Status.PodIPs,
+			// Only the Ready condition, with what IsPodReady and the
+			// trigger-time tracker read.
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Unix(2, 0)}}},
 	}
 	withStatus := trimmedPod.DeepCopy()
 	withStatus.Annotations = map[string]string{networkStatus: "[]"}
