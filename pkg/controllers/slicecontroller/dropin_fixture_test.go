@@ -17,6 +17,7 @@ package slicecontroller
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -65,17 +66,29 @@ type dropInOptions struct {
 	Registerer                                                        prometheus.Registerer
 	EventRecorder                                                     record.EventRecorder
 	ConflictReportInterval                                            time.Duration
+
+	// Source replaces source.PodIPs(servicepods.Options{}) when set (not an
+	// endpointslice.Options field: the incremental equality test runs the
+	// drop-in with a Source that is not a source.IncrementalSource).
+	Source source.Source
+	// wrapFactory, when set, wraps the informer factory handed to New (not
+	// an endpointslice.Options field: the incremental equality test
+	// captures the event handlers New registers).
+	wrapFactory func(informers.SharedInformerFactory) informers.SharedInformerFactory
 }
 
 func newDropIn(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, o dropInOptions) (*Controller, error) {
 	if o.ControllerName == "" {
 		o.ControllerName = dropInControllerName
 	}
+	if o.Source == nil {
+		o.Source = source.PodIPs(servicepods.Options{})
+	}
 	return New(ctx, client, factory, Options{
 		Name:                   "endpointslice",
 		ControllerName:         o.ControllerName,
 		Ownership:              DropIn(o.ControllerName, o.ExternalEndpointController == nil || *o.ExternalEndpointController),
-		Source:                 source.PodIPs(servicepods.Options{}),
+		Source:                 o.Source,
 		TopologyHints:          o.TopologyHints,
 		KCMMetricNames:         true,
 		DetectConflicts:        true,
@@ -95,8 +108,8 @@ func newDropIn(ctx context.Context, client kubernetes.Interface, factory informe
 // seeded directly (KCM endpointslice_controller_test.go newController): the
 // informers never run, the caches count as synced, and slice writes are
 // reflected into the EndpointSlice cache by reactors (unless reflectWrites is
-// false), with generateName, UID and generation filled in as the API server
-// would.
+// false), with generateName, UID, generation and resourceVersion filled in
+// as the API server would.
 type dropInFixture struct {
 	t        testing.TB
 	client   *fake.Clientset
@@ -109,6 +122,7 @@ type dropInFixture struct {
 	mu            sync.Mutex
 	reflectWrites bool
 	nameSeq       int
+	rvSeq         int
 }
 
 func newDropInFixture(t testing.TB, opts dropInOptions) *dropInFixture {
@@ -122,7 +136,11 @@ func newDropInFixture(t testing.TB, opts dropInOptions) *dropInFixture {
 		opts.Registerer = f.reg
 	}
 	_, ctx := ktesting.NewTestContext(t)
-	c, err := newDropIn(ctx, f.client, factory, opts)
+	var handed informers.SharedInformerFactory = factory
+	if opts.wrapFactory != nil {
+		handed = opts.wrapFactory(factory)
+	}
+	c, err := newDropIn(ctx, f.client, handed, opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -149,7 +167,7 @@ func newDropInFixture(t testing.TB, opts dropInOptions) *dropInFixture {
 		f.mu.Unlock()
 		s.UID = types.UID("uid-" + s.Name)
 		s.Generation = 1
-		s.ResourceVersion = "1"
+		s.ResourceVersion = f.nextResourceVersion()
 		if reflect {
 			_ = f.sliceStore.Add(s)
 		}
@@ -157,7 +175,20 @@ func newDropInFixture(t testing.TB, opts dropInOptions) *dropInFixture {
 	})
 	f.client.PrependReactor("update", "endpointslices", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		s := action.(k8stesting.UpdateAction).GetObject().(*discovery.EndpointSlice).DeepCopy()
+		// As the API server: the UID and generation are the stored
+		// object's (an update may send neither, as when a placeholder is
+		// reused), the generation is bumped and the resourceVersion is new
+		// (the incremental planner takes an unchanged resourceVersion for
+		// unchanged content).
+		if o, ok, _ := f.sliceStore.GetByKey(s.Namespace + "/" + s.Name); ok {
+			stored := o.(*discovery.EndpointSlice)
+			if s.UID == "" {
+				s.UID = stored.UID
+			}
+			s.Generation = max(s.Generation, stored.Generation)
+		}
 		s.Generation++
+		s.ResourceVersion = f.nextResourceVersion()
 		f.mu.Lock()
 		reflect := f.reflectWrites
 		f.mu.Unlock()
@@ -185,6 +216,15 @@ func newDropInFixture(t testing.TB, opts dropInOptions) *dropInFixture {
 		return true, nil, nil
 	})
 	return f
+}
+
+// nextResourceVersion returns a resourceVersion no slice had before
+// (from 1000, above those of the slices the tests seed).
+func (f *dropInFixture) nextResourceVersion() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rvSeq++
+	return strconv.Itoa(1000 + f.rvSeq)
 }
 
 func (f *dropInFixture) setReflectWrites(v bool) {
