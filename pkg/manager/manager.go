@@ -200,7 +200,7 @@ func (e *ClientConfigError) Unwrap() error { return e.Err }
 
 // restConfig builds the client configuration: RESTConfig, else the
 // kubeconfig file, else the in-cluster configuration; with KCM's QPS and
-// burst, protobuf, and slicekit's user agent.
+// burst, protobuf, no compression, and slicekit's user agent.
 func (m *Manager) restConfig() (*rest.Config, error) {
 	var cfg *rest.Config
 	var err error
@@ -221,6 +221,11 @@ func (m *Manager) restConfig() (*rest.Config, error) {
 	cfg.UserAgent = m.build.UserAgent()
 	cfg.ContentType = protobuf
 	cfg.AcceptContentTypes = protobuf + ",application/json"
+	// As KCM (cmd/kube-controller-manager/app/options/options.go): gzip
+	// costs more CPU than it saves between a controller and its API
+	// server (kubernetes#80919); in a 10,000-endpoint rolling update it was
+	// 7% of slicekit's CPU.
+	cfg.DisableCompression = true
 	return cfg, nil
 }
 

@@ -211,3 +211,21 @@ func httpGet(t *testing.T, url string) (int, string) {
 	}
 	return resp.StatusCode, string(b)
 }
+
+// TestRESTConfigIsKCMs checks the client settings KCM's options.go sets:
+// QPS and burst from the flags, protobuf, and no gzip compression.
+func TestRESTConfigIsKCMs(t *testing.T) {
+	o := NewOptions()
+	o.RESTConfig = &rest.Config{Host: "http://127.0.0.1:1"}
+	m := &Manager{opts: o}
+	cfg, err := m.restConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.DisableCompression {
+		t.Error("DisableCompression = false; KCM disables compression")
+	}
+	if cfg.ContentType != protobuf || cfg.QPS != DefaultKubeAPIQPS || cfg.Burst != int(DefaultKubeAPIBurst) {
+		t.Errorf("ContentType %q, QPS %v, Burst %d; want %q, %v, %d", cfg.ContentType, cfg.QPS, cfg.Burst, protobuf, DefaultKubeAPIQPS, DefaultKubeAPIBurst)
+	}
+}
