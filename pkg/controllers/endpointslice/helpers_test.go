@@ -15,14 +15,7 @@
 package endpointslice
 
 import (
-	"fmt"
-	"time"
-
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
-
+	"github.com/slicekit/slicekit/internal/testharness/testobjects"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -30,64 +23,15 @@ import (
 // are in pkg/controllers/slicecontroller, dropin_*_test.go).
 
 const (
-	testNS = "ns"
+	testNS = testobjects.Namespace
 	self   = wellknown.EndpointSliceControllerName
 	custom = "custom-ctrl.example.com"
 )
 
-func newService(name string, mutate ...func(*corev1.Service)) *corev1.Service {
-	s := &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: name, Namespace: testNS, UID: types.UID("svc-uid-" + name),
-			CreationTimestamp: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
-		},
-		Spec: corev1.ServiceSpec{
-			Selector:   map[string]string{"app": name},
-			ClusterIP:  "10.96.0.10",
-			IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
-			Ports:      []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(8080)}},
-		},
-	}
-	for _, m := range mutate {
-		m(s)
-	}
-	return s
-}
-
-func labelled(value string) func(*corev1.Service) {
-	return func(s *corev1.Service) {
-		if s.Labels == nil {
-			s.Labels = map[string]string{}
-		}
-		s.Labels[wellknown.LabelEndpointControllerName] = value
-	}
-}
-
-func newPod(n int, app string, ready bool) *corev1.Pod {
-	status := corev1.ConditionFalse
-	if ready {
-		status = corev1.ConditionTrue
-	}
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: testNS, Name: fmt.Sprintf("pod%d", n), UID: types.UID(fmt.Sprintf("pod-uid-%d", n)),
-			Labels: map[string]string{"app": app}, ResourceVersion: "1",
-		},
-		Spec: corev1.PodSpec{NodeName: "node-1", Containers: []corev1.Container{{Name: "c"}}},
-		Status: corev1.PodStatus{
-			Phase:  corev1.PodRunning,
-			PodIP:  fmt.Sprintf("10.0.0.%d", n+1),
-			PodIPs: []corev1.PodIP{{IP: fmt.Sprintf("10.0.0.%d", n+1)}},
-			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: status,
-				LastTransitionTime: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, n, 0, time.UTC))}},
-		},
-	}
-}
-
-func newNode(name, zone string) *corev1.Node {
-	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{}}}
-	if zone != "" {
-		n.Labels[corev1.LabelTopologyZone] = zone
-	}
-	return n
-}
+// The shared test objects (internal/testharness/testobjects).
+var (
+	newService = testobjects.Service
+	labelled   = testobjects.Labelled
+	newPod     = testobjects.Pod
+	newNode    = testobjects.Node
+)

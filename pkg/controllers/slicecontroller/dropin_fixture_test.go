@@ -32,7 +32,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
@@ -43,9 +42,9 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
+	"github.com/slicekit/slicekit/internal/testharness/testobjects"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
-	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // The drop-in EndpointSlice controller's tests (moved from
@@ -316,62 +315,13 @@ func (f *dropInFixture) ownSlices(ns, svc string) []*discovery.EndpointSlice {
 
 // testNS ("ns") is the namespace of the test objects (fixture_test.go).
 
-func newService(name string, mutate ...func(*corev1.Service)) *corev1.Service {
-	s := &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: name, Namespace: testNS, UID: types.UID("svc-uid-" + name),
-			CreationTimestamp: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
-		},
-		Spec: corev1.ServiceSpec{
-			Selector:   map[string]string{"app": name},
-			ClusterIP:  "10.96.0.10",
-			IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
-			Ports:      []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(8080)}},
-		},
-	}
-	for _, m := range mutate {
-		m(s)
-	}
-	return s
-}
-
-func labelled(value string) func(*corev1.Service) {
-	return func(s *corev1.Service) {
-		if s.Labels == nil {
-			s.Labels = map[string]string{}
-		}
-		s.Labels[wellknown.LabelEndpointControllerName] = value
-	}
-}
-
-func newPod(n int, app string, ready bool) *corev1.Pod {
-	status := corev1.ConditionFalse
-	if ready {
-		status = corev1.ConditionTrue
-	}
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: testNS, Name: fmt.Sprintf("pod%d", n), UID: types.UID(fmt.Sprintf("pod-uid-%d", n)),
-			Labels: map[string]string{"app": app}, ResourceVersion: "1",
-		},
-		Spec: corev1.PodSpec{NodeName: "node-1", Containers: []corev1.Container{{Name: "c"}}},
-		Status: corev1.PodStatus{
-			Phase:  corev1.PodRunning,
-			PodIP:  fmt.Sprintf("10.0.0.%d", n+1),
-			PodIPs: []corev1.PodIP{{IP: fmt.Sprintf("10.0.0.%d", n+1)}},
-			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: status,
-				LastTransitionTime: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, n, 0, time.UTC))}},
-		},
-	}
-}
-
-func newNode(name, zone string) *corev1.Node {
-	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{}}}
-	if zone != "" {
-		n.Labels[corev1.LabelTopologyZone] = zone
-	}
-	return n
-}
+// The shared test objects (internal/testharness/testobjects).
+var (
+	newService = testobjects.Service
+	labelled   = testobjects.Labelled
+	newPod     = testobjects.Pod
+	newNode    = testobjects.Node
+)
 
 // newSlice returns a slice of service svc managed by managedBy, with one
 // endpoint per IP.
@@ -464,36 +414,8 @@ func (f *dropInFixture) spyServiceQueue() *spyQueue {
 // absent.
 func (f *dropInFixture) metric(name string, labels map[string]string) float64 {
 	f.t.Helper()
-	families, err := f.reg.Gather()
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	for _, mf := range families {
-		if mf.GetName() != name {
-			continue
-		}
-	series:
-		for _, m := range mf.GetMetric() {
-			have := map[string]string{}
-			for _, lp := range m.GetLabel() {
-				have[lp.GetName()] = lp.GetValue()
-			}
-			for k, v := range labels {
-				if have[k] != v {
-					continue series
-				}
-			}
-			switch {
-			case m.Counter != nil:
-				return m.GetCounter().GetValue()
-			case m.Gauge != nil:
-				return m.GetGauge().GetValue()
-			case m.Histogram != nil:
-				return float64(m.GetHistogram().GetSampleCount())
-			}
-		}
-	}
-	return 0
+	v, _ := gatherMetric(f.t, f.reg, name, labels)
+	return v
 }
 
 func mustQuantity(s string) resource.Quantity { return resource.MustParse(s) }

@@ -22,7 +22,6 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,13 +35,14 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/memapi"
+	"github.com/slicekit/slicekit/internal/testharness/testobjects"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 const (
 	testName = "custom.example.com"
-	testNS   = "ns"
+	testNS   = testobjects.Namespace
 )
 
 // fixture is a controller on a memapi clientset whose informers never
@@ -197,39 +197,47 @@ func (f *fixture) events() []string {
 // -1 when absent.
 func (f *fixture) metric(name string, labels map[string]string) float64 {
 	f.t.Helper()
-	mfs, err := f.reg.Gather()
+	if v, ok := gatherMetric(f.t, f.reg, name, labels); ok {
+		return v
+	}
+	return -1
+}
+
+// gatherMetric returns the value of the first series of the metric name in
+// reg with the given labels (a histogram's sample count), and whether
+// there is one.
+func gatherMetric(t testing.TB, reg prometheus.Gatherer, name string, labels map[string]string) (float64, bool) {
+	t.Helper()
+	mfs, err := reg.Gather()
 	if err != nil {
-		f.t.Fatal(err)
+		t.Fatal(err)
 	}
 	for _, mf := range mfs {
 		if mf.GetName() != name {
 			continue
 		}
+	series:
 		for _, m := range mf.GetMetric() {
-			if hasLabels(m, labels) {
-				switch {
-				case m.Gauge != nil:
-					return m.Gauge.GetValue()
-				case m.Counter != nil:
-					return m.Counter.GetValue()
+			have := map[string]string{}
+			for _, lp := range m.GetLabel() {
+				have[lp.GetName()] = lp.GetValue()
+			}
+			for k, v := range labels {
+				if have[k] != v {
+					continue series
 				}
+			}
+			switch {
+			case m.Counter != nil:
+				return m.GetCounter().GetValue(), true
+			case m.Gauge != nil:
+				return m.GetGauge().GetValue(), true
+			case m.Histogram != nil:
+				return float64(m.GetHistogram().GetSampleCount()), true
 			}
 		}
 	}
-	return -1
-}
-
-func hasLabels(m *dto.Metric, want map[string]string) bool {
-	got := map[string]string{}
-	for _, lp := range m.GetLabel() {
-		got[lp.GetName()] = lp.GetValue()
-	}
-	for k, v := range want {
-		if got[k] != v {
-			return false
-		}
-	}
-	return true
+	return 0, false
 }
 
 func service(name string, mods ...func(*corev1.Service)) *corev1.Service {
