@@ -739,7 +739,7 @@ func (c *checker) checkPodEndpoints(ref ObjectRef, s *discovery.EndpointSlice, s
 		if r == roleDefault {
 			c.checkPodIPs(ref, e, name, pod)
 		}
-		c.checkConditions(ref, e, name, pod, svc, r)
+		c.checkConditions(ref, e, name, pod, svc, r, mgr)
 		c.checkTopology(ref, e, name, pod, svc, skipsMissingNodes)
 		c.checkHostname(ref, e, name, pod, svc)
 		c.checkPodPorts(ref, slicePorts, pod, svc, r)
@@ -772,9 +772,20 @@ func boolWord(p *bool) string {
 // the default controller derives from the Pod (servicepods.PodToEndpoint,
 // k8s.io/endpointslice podToEndpoint). Unset conditions are accepted from
 // controllers other than the default one.
-func (c *checker) checkConditions(ref ObjectRef, e *discovery.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role) {
+//
+// A custom controller other than the secondary-network one (managed-by
+// mgr) may decide serving itself (a CEL profile's ready expression,
+// KEP-4770 leaves the endpoints to the controller): for its endpoints only
+// what every writer must keep is checked, when set: terminating follows the
+// Pod's deletion, and ready is serving and not terminating, or true with
+// publishNotReadyAddresses (KEP-1672).
+func (c *checker) checkConditions(ref ObjectRef, e *discovery.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role, mgr string) {
 	want := servicepods.PodToEndpoint(pod, nil, svc, nil).Conditions
 	ready, serving, terminating := *want.Ready, *want.Serving, *want.Terminating
+	if r == roleOther && mgr != c.cfg.SecondaryNetworkControllerName && e.Conditions.Serving != nil {
+		serving = *e.Conditions.Serving
+		ready = svc.Spec.PublishNotReadyAddresses || serving && !terminating
+	}
 	strict := r == roleDefault
 	bad := func(got *bool, want bool) bool {
 		if got == nil {

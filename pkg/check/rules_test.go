@@ -707,6 +707,31 @@ func TestRules(t *testing.T) {
 			want:   []string{"error endpoint-conditions " + webSlice},
 		},
 		{
+			name: "custom endpoint not serving while the Pod is Ready (its own readiness, e.g. a CEL profile)",
+			mutate: func(f *fixture) {
+				f.slice.Endpoints[0].Conditions = discovery.EndpointConditions{Ready: ptr.To(false), Serving: ptr.To(false), Terminating: ptr.To(false)}
+				f.slice.Labels[discovery.LabelManagedBy] = custom
+			},
+		},
+		{
+			name: "custom endpoint ready but not serving",
+			mutate: func(f *fixture) {
+				f.slice.Endpoints[0].Conditions = discovery.EndpointConditions{Ready: ptr.To(true), Serving: ptr.To(false), Terminating: ptr.To(false)}
+				f.slice.Labels[discovery.LabelManagedBy] = custom
+			},
+			want:   []string{"error endpoint-conditions " + webSlice},
+			reason: "want ready=false serving=false terminating=false",
+		},
+		{
+			name: "custom endpoint not terminating for a deleted Pod",
+			mutate: func(f *fixture) {
+				f.pod.DeletionTimestamp = &metav1.Time{}
+				f.slice.Endpoints[0].Conditions = discovery.EndpointConditions{Ready: ptr.To(true), Serving: ptr.To(true), Terminating: ptr.To(false)}
+				f.slice.Labels[discovery.LabelManagedBy] = custom
+			},
+			want: []string{"error endpoint-conditions " + webSlice},
+		},
+		{
 			name: "custom endpoint with unset conditions",
 			mutate: func(f *fixture) {
 				f.slice.Endpoints[0].Conditions = discovery.EndpointConditions{}

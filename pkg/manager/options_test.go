@@ -162,6 +162,7 @@ func TestValidate(t *testing.T) {
 		{name: "cleanup dry run with the cleanup controller", args: []string{"--controllers=selectorless-cleanup", "--selectorless-cleanup-dry-run"}},
 		{name: "cleanup dry run without the cleanup controller", args: []string{"--selectorless-cleanup-dry-run"}, wantErr: "--selectorless-cleanup-dry-run needs the selectorless-cleanup controller"},
 		{name: "cel without config", args: []string{"--controllers=*,cel"}, wantErr: "--cel-config is required"},
+		{name: "cel config without cel", args: []string{"--cel-config=examples/cel/profiles.yaml"}, wantErr: "--cel-config needs the cel controller"},
 		{name: "controllers star minus", args: []string{"--controllers=*,-endpointslice,-endpointslice-mirroring"}, wantErr: "enables no controller"},
 		{name: "controller name invalid", args: []string{"--controller-name=not a label!"}, wantErr: "--controller-name"},
 		{name: "controller name empty", args: []string{"--controller-name="}, wantErr: "--controller-name"},

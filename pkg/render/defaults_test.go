@@ -19,6 +19,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -144,5 +145,33 @@ func TestParseIPFamilies(t *testing.T) {
 		if _, err := ParseIPFamilies(in); (err == nil) != ok {
 			t.Errorf("ParseIPFamilies(%q) error = %v, want ok=%v", in, err, ok)
 		}
+	}
+}
+
+// TestDefaultProtocols checks that ports without a protocol get TCP, as the
+// API server defaults them, and that a named targetPort then resolves.
+func TestDefaultProtocols(t *testing.T) {
+	udp := corev1.ProtocolUDP
+	empty := corev1.Protocol("")
+	pod := &corev1.Pod{Spec: corev1.PodSpec{
+		InitContainers: []corev1.Container{{Name: "side", Ports: []corev1.ContainerPort{{Name: "m", ContainerPort: 9090}}}},
+		Containers:     []corev1.Container{{Name: "c", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}, {Name: "dns", ContainerPort: 53, Protocol: udp}}}},
+	}}
+	eps := &corev1.Endpoints{Subsets: []corev1.EndpointSubset{{Ports: []corev1.EndpointPort{{Port: 80}, {Port: 53, Protocol: udp}}}}} //nolint:staticcheck // mirroring input
+	slice := &discovery.EndpointSlice{Ports: []discovery.EndpointPort{{Port: ptr.To[int32](80)}, {Port: ptr.To[int32](81), Protocol: &empty}, {Port: ptr.To[int32](53), Protocol: &udp}}}
+	if got := DefaultProtocols([]runtime.Object{pod, eps, slice}); got != 5 {
+		t.Errorf("DefaultProtocols = %d, want 5", got)
+	}
+	got := []corev1.Protocol{
+		pod.Spec.InitContainers[0].Ports[0].Protocol, pod.Spec.Containers[0].Ports[0].Protocol, pod.Spec.Containers[0].Ports[1].Protocol,
+		eps.Subsets[0].Ports[0].Protocol, eps.Subsets[0].Ports[1].Protocol,
+		*slice.Ports[0].Protocol, *slice.Ports[1].Protocol, *slice.Ports[2].Protocol,
+	}
+	want := []corev1.Protocol{"TCP", "TCP", "UDP", "TCP", "UDP", "TCP", "TCP", "UDP"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("protocols (-want +got):\n%s", d)
+	}
+	if got := DefaultProtocols([]runtime.Object{pod, eps, slice}); got != 0 {
+		t.Errorf("second DefaultProtocols = %d, want 0", got)
 	}
 }

@@ -104,6 +104,9 @@ input (the error names the file and document).`,
 			for _, n := range render.DefaultServices(in, families) {
 				fmt.Fprintf(s.Err, "%s: note: %s\n", cmd.CommandPath(), n)
 			}
+			if n := render.DefaultProtocols(in); n > 0 {
+				fmt.Fprintf(s.Err, "%s: note: defaulted the protocol of %d Pod, Endpoints or EndpointSlice port(s) to TCP, as the API server does\n", cmd.CommandPath(), n)
+			}
 			res, err := render.Render(cmd.Context(), in, render.Options{Controllers: copts, MaxPasses: maxPasses})
 			if err != nil {
 				return err

@@ -55,10 +55,15 @@ func (f *Flags) AddRenderFlags(fs *pflag.FlagSet) {
 
 // Validate, when the controller is enabled, requires --cel-config and
 // loads, compiles and type-checks it (celpods.LoadConfig, CompileConfig);
-// the errors name --cel-config.
+// the errors name --cel-config. When the controller is not enabled it
+// refuses --cel-config, so that profiles cannot be silently ignored (as
+// --selectorless-cleanup-dry-run without its controller).
 func (f *Flags) Validate(enabled bool) error {
 	f.config = nil
 	if !enabled {
+		if f.ConfigFile != "" {
+			return fmt.Errorf("--cel-config needs the %s controller: add it to --controllers", RegistrationName)
+		}
 		return nil
 	}
 	if f.ConfigFile == "" {

@@ -104,6 +104,9 @@
 //
 // # Usage
 //
+//	factory := informers.NewSharedInformerFactory(client, 0)
+//	// Optional: cache only what the controller reads (before New and Start).
+//	err := informertransform.Compose(slicecontroller.Reads()).Install(factory)
 //	c, err := slicecontroller.New(ctx, client, factory, slicecontroller.Options{
 //		ControllerName: "my-controller.example.com",
 //		Ownership:      slicecontroller.Labelled("my-controller.example.com"),
