@@ -135,7 +135,7 @@ func newDropInFixture(t testing.TB, opts dropInOptions) *dropInFixture {
 		opts.Registerer = f.reg
 	}
 	_, ctx := ktesting.NewTestContext(t)
-	var handed informers.SharedInformerFactory = factory
+	handed := factory
 	if opts.wrapFactory != nil {
 		handed = opts.wrapFactory(factory)
 	}
