@@ -61,7 +61,7 @@ func ControllerName(flag, value string) error {
 		return fmt.Errorf("%s %q must be a non-empty label value", flag, value)
 	}
 	if msgs := validation.IsValidLabelValue(value); len(msgs) > 0 {
-		return fmt.Errorf("%s %q must be a non-empty label value: %s", flag, value, strings.Join(msgs, "; "))
+		return fmt.Errorf("%s %q is not a label value (63 characters at most, alphanumerics with -, _ or . inside): %s", flag, value, strings.Join(msgs, "; "))
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func TestValidation(t *testing.T) {
 		{"mirroring -1", MirroringMaxEndpointsPerSubset(-1), "--mirroring-max-endpoints-per-subset=-1 must be between 1 and 1000"},
 		{"name ok", ControllerName("--x", "a.example.com"), ""},
 		{"name empty", ControllerName("--x", ""), `--x "" must be a non-empty label value`},
-		{"name invalid", ControllerName("--x", "a b"), `--x "a b" must be a non-empty label value: `},
+		{"name invalid", ControllerName("--x", "a b"), `--x "a b" is not a label value (63 characters at most, alphanumerics with -, _ or . inside): `},
 		{"distinct", errors.Join(Distinct(Name{"--a", "x"}, Name{"--b", "y"}, Name{"--c", ""}, Name{"--d", ""})...), ""},
 		{"clash", errors.Join(Distinct(Name{"--a", "x"}, Name{"--b", "y"}, Name{"--c", "x"})...), `--a and --c are both "x"`},
 	}

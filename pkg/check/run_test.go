@@ -126,7 +126,7 @@ func TestRun(t *testing.T) {
 		{name: "bad output", opts: func(o *Options) { o.Files = []string{"x"}; o.Output = "yaml" }, wantCode: ExitUsage, wantErr: `--output "yaml"`},
 		{name: "files and kubeconfig", opts: func(o *Options) { o.Files = []string{"x"}; o.Kubeconfig = "k" }, wantCode: ExitUsage, wantErr: "-f cannot be combined"},
 		{name: "namespace and all", opts: func(o *Options) { o.Namespace = "a"; o.AllNamespaces = true }, wantCode: ExitUsage, wantErr: "mutually exclusive"},
-		{name: "bad controller name", opts: func(o *Options) { o.DefaultControllerName = "a b" }, wantCode: ExitUsage, wantErr: `--default-controller-name "a b" must be a non-empty label value`},
+		{name: "bad controller name", opts: func(o *Options) { o.DefaultControllerName = "a b" }, wantCode: ExitUsage, wantErr: `--default-controller-name "a b" is not a label value`},
 		{name: "missing file", opts: func(o *Options) { o.Files = []string{"/nonexistent.yaml"} }, wantCode: ExitUsage, wantErr: "/nonexistent.yaml"},
 		{name: "invalid file", opts: func(o *Options) { o.Files = []string{"-"}; o.Stdin = strings.NewReader("kind: Pod\n") }, wantCode: ExitUsage, wantErr: "<stdin>: document 1"},
 		{

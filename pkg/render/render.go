@@ -297,7 +297,10 @@ func (c *caches) refresh(ctx context.Context) (map[string]string, error) {
 				return nil, err
 			}
 			state[s.kind+" "+m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
-			var item any = o.DeepCopyObject()
+			// The transforms build new objects; without one the indexer
+			// shares the stored object, which nothing modifies (cache
+			// objects are read-only; the result is built from copies).
+			var item any = o
 			if s.transform != nil {
 				if item, err = s.transform(item); err != nil {
 					return nil, fmt.Errorf("transforming %s %s/%s: %w", s.kind, m.GetNamespace(), m.GetName(), err)
