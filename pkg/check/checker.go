@@ -601,8 +601,16 @@ func (c *checker) checkHeadless(ref ObjectRef, s *discovery.EndpointSlice, svc *
 
 // checkFamily checks the slice's address type against the Service's IP
 // families.
+//
+// The secondary-network controller publishes both families for a headless
+// Service whatever its spec.ipFamilies (secondary-network addresses are
+// not bound to the cluster's families; pkg/source/networkstatus
+// AddressTypes): its slices of a headless Service are not judged.
 func (c *checker) checkFamily(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, r role) {
 	if len(svc.Spec.IPFamilies) == 0 {
+		return
+	}
+	if svc.Spec.ClusterIP == corev1.ClusterIPNone && s.Labels[discovery.LabelManagedBy] == c.cfg.SecondaryNetworkControllerName {
 		return
 	}
 	var fam corev1.IPFamily

@@ -134,7 +134,7 @@ func Rules() []Rule {
 			"An address that is not of the slice's addressType (or an unsupported addressType).",
 			"k8s.io/kubernetes pkg/apis/discovery/validation validateEndpoints"},
 		{RuleAddressFamily, "error|warning",
-			"A slice of an address family the Service does not have in spec.ipFamilies. Error for the default controller, warning for others.",
+			"A slice of an address family the Service does not have in spec.ipFamilies. Error for the default controller, warning for others; not for the secondary-network controller's slices of a headless Service (it publishes both families).",
 			"k8s.io/endpointslice getAddressTypesForService"},
 		{RuleDuplicateEndpoint, "error",
 			"The same endpoint, by KCM's identity (its set of addresses, hostname and targetRef namespace/name), is published twice for one Service with the same address type and port set (in one slice or across slices, of any controllers), or twice in the default controller's slices of one address type (a Pod belongs to one port group). One IP behind two different targets is two endpoints, not a duplicate.",

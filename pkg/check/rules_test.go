@@ -574,6 +574,16 @@ func TestRules(t *testing.T) {
 			want: []string{"warning address-family-not-served " + webSlice},
 		},
 		{
+			name: "secondary-network slice of the other family for a headless Service",
+			mutate: func(f *fixture) {
+				f.web.Spec.ClusterIP = corev1.ClusterIPNone
+				f.slice.Labels[discovery.LabelManagedBy] = wellknown.SecondaryNetworkControllerName
+				f.slice.AddressType = discovery.AddressTypeIPv6
+				f.slice.Endpoints[0].Addresses = []string{"fd00::1"}
+			},
+			want: nil,
+		},
+		{
 			name: "dual-stack Service with slices of both families",
 			mutate: func(f *fixture) {
 				f.web.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol}
