@@ -119,7 +119,7 @@ func checkProfileNames(ic registry.InitContext, others []registry.ManagedBy) []e
 	for _, p := range f.config.Profiles {
 		for _, o := range others {
 			if p.Name == o.Value {
-				errs = append(errs, fmt.Errorf("--cel-config: profile name %q is already another controller's name", p.Name))
+				errs = append(errs, fmt.Errorf("--cel-config: profile name %q is taken: %s is %q too", p.Name, o.Flag, o.Value))
 				break
 			}
 		}
