@@ -63,5 +63,13 @@ if ! diff -q /tmp/verify-go.mod.$$ go.mod >/dev/null || ! diff -q /tmp/verify-go
   cp /tmp/verify-go.mod.$$ go.mod; cp /tmp/verify-go.sum.$$ go.sum
 fi
 rm -f /tmp/verify-go.mod.$$ /tmp/verify-go.sum.$$
+# The modules that use this checkout's packages (replace => ../..) must stay
+# tidy when those packages gain imports: a missing go.sum line fails them
+# only when their tests run.
+for m in test/mirroring tools/deploytest; do
+  if ! (cd "$m" && go mod tidy -diff >/dev/null 2>&1); then
+    echo "$m: go mod tidy changes its go.mod or go.sum: run (cd $m && go mod tidy)"; fail=1
+  fi
+done
 
 exit $fail
