@@ -41,6 +41,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/slicekit/slicekit/pkg/controllers/endpoints"
+	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorlesscleanup"
 	"github.com/slicekit/slicekit/pkg/manager"
 )
 
@@ -422,6 +426,9 @@ func TestAllControllersArgs(t *testing.T) {
 	r := render(t, valuesFile(t, "all-controllers.yaml"))
 	o, args := parseArgs(t, r)
 	c := o.ControllerOptions
+	mir := c.For(mirroring.RegistrationName).(*mirroring.Flags)
+	eps := c.For(endpoints.RegistrationName).(*endpoints.Flags)
+	sec := c.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags)
 	for _, check := range []struct {
 		what      string
 		got, want any
@@ -429,11 +436,11 @@ func TestAllControllersArgs(t *testing.T) {
 		{"--concurrent-service-endpoint-syncs", c.ConcurrentServiceEndpointSyncs, int32(3)},
 		{"--max-endpoints-per-slice", c.MaxEndpointsPerSlice, int32(50)},
 		{"--endpoint-updates-batch-period", c.EndpointUpdatesBatchPeriod.String(), "1s"},
-		{"--mirroring-concurrent-service-endpoint-syncs", c.MirroringConcurrentServiceEndpointSyncs, int32(2)},
-		{"--mirroring-max-endpoints-per-subset", c.MirroringMaxEndpointsPerSubset, int32(500)},
-		{"--mirroring-endpointslice-updates-batch-period", c.MirroringEndpointSliceUpdatesBatchPeriod.String(), "1s"},
-		{"--concurrent-endpoint-syncs", c.ConcurrentEndpointSyncs, int32(2)},
-		{"--secondary-network-controller-name", c.SecondaryNetworkControllerName, "secondary.example.com"},
+		{"--mirroring-concurrent-service-endpoint-syncs", mir.ConcurrentServiceEndpointSyncs, int32(2)},
+		{"--mirroring-max-endpoints-per-subset", mir.MaxEndpointsPerSubset, int32(500)},
+		{"--mirroring-endpointslice-updates-batch-period", mir.EndpointSliceUpdatesBatchPeriod.String(), "1s"},
+		{"--concurrent-endpoint-syncs", eps.ConcurrentEndpointSyncs, int32(2)},
+		{"--secondary-network-controller-name", sec.ControllerName, "secondary.example.com"},
 		{"--controller-name", c.ControllerName, "endpointslice-controller.k8s.io"},
 		{"--kube-api-qps", o.KubeAPIQPS, float32(50)},
 		{"--kube-api-burst", o.KubeAPIBurst, int32(100)},
@@ -480,7 +487,7 @@ func TestSelectorlessCleanupDryRun(t *testing.T) {
 	vals := controllerValues(false, false, false, true, false)
 	vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": true, "dryRun": true}
 	o, args := parseArgs(t, render(t, vals))
-	if !o.SelectorlessCleanupDryRun {
+	if !o.For(selectorlesscleanup.RegistrationName).(*selectorlesscleanup.Flags).DryRun {
 		t.Errorf("enabled: no dry run (args %q)", args)
 	}
 	vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": false, "dryRun": true}
