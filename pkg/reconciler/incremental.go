@@ -20,7 +20,6 @@ import (
 	"sort"
 
 	discovery "k8s.io/api/discovery/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/slicekit/slicekit/pkg/reconciler/trafficdist"
@@ -104,6 +103,12 @@ type Index struct {
 	// objects are immutable (Plan and Apply never modify them), so the
 	// same pointer is the same content.
 	byPtr map[*discovery.EndpointSlice]*sliceEntry
+	// atPos is the entry of each position of the slices handed to the
+	// previous PlanIndexed (nil: not one of ours), for the common case of
+	// the same slices in the same order (OwnerSlices sorts them by name).
+	atPos, atPosSpare []*sliceEntry
+	// okScratch is a spare sliceEntry.ok buffer for refreshSlice.
+	okScratch []bool
 }
 
 // indexedItem is an item as stored: its port key and endpoints.
@@ -129,11 +134,17 @@ type atIndex struct {
 	desired   map[string]*desiredEndpoint // by EndpointIdentity
 	dupes     int                         // extra items per identity, summed
 	counts    map[string]int              // items per identity
-	placement map[string]*sliceEntry      // identity -> slice holding it
+	placement map[string]slot             // identity -> slice and position holding it
 	placeDup  int                         // endpoints found in a second slice
 	unplaced  map[string]*desiredEndpoint // desired and in no slice
 	slicesBy  map[string]int              // slices per port key
 	nslices   int
+}
+
+// slot is where an endpoint lives: a slice and the endpoint's position in it.
+type slot struct {
+	e *sliceEntry
+	i int
 }
 
 // sliceEntry is what the index knows of one existing slice.
@@ -145,7 +156,15 @@ type sliceEntry struct {
 	portKey string
 	keys    []string // EndpointIdentity of each endpoint, in order
 	// des caches the desired endpoint of each key (nil: look it up).
-	des   []*desiredEndpoint
+	des []*desiredEndpoint
+	// ok[i] records that obj.Endpoints[i] is identical (endpointsIdentical)
+	// to the current desired endpoint of keys[i]: evaluateSlice then takes
+	// obj.Endpoints[i] as it is, without reading the desired endpoint (which
+	// for a large owner is scattered over the heap). Every change of the
+	// desired endpoint of a key clears its ok (atIndex.unverify); a new obj
+	// clears them all. nil: nothing verified yet.
+	ok    []bool
+	gone  bool // forgotten (no longer in Index.slices)
 	clean bool
 	seen  int
 	pos   int // position in the existing list of the current plan
@@ -171,13 +190,25 @@ func (x *Index) clear() {
 	x.slices = map[string]*sliceEntry{}
 	x.unclean = map[string]*sliceEntry{}
 	x.byPtr = map[*discovery.EndpointSlice]*sliceEntry{}
+	x.atPos = nil
+}
+
+// resizeEntries returns buf with length n and every element nil,
+// reallocated when too small.
+func resizeEntries(buf []*sliceEntry, n int) []*sliceEntry {
+	if cap(buf) < n {
+		return make([]*sliceEntry, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 func newATIndex() *atIndex {
 	return &atIndex{
 		desired:   map[string]*desiredEndpoint{},
 		counts:    map[string]int{},
-		placement: map[string]*sliceEntry{},
+		placement: map[string]slot{},
 		unplaced:  map[string]*desiredEndpoint{},
 		slicesBy:  map[string]int{},
 	}
@@ -264,7 +295,7 @@ func (x *Index) SetItem(key string, item *Item) {
 	}
 	if ports, ok := x.portsByKey[next.portKey]; !ok {
 		x.portsByKey[next.portKey] = copyEndpointPorts(item.Ports)
-	} else if !apiequality.Semantic.DeepEqual(ports, item.Ports) && (len(ports) != 0 || len(item.Ports) != 0) {
+	} else if !endpointPortsEqual(ports, item.Ports) {
 		next.portOrder = true
 		x.portOrder++
 	}
@@ -279,11 +310,15 @@ func (x *Index) SetItem(key string, item *Item) {
 				// new version (e.g. the targetRef's resourceVersion), as
 				// in Plan.
 				changed := !EndpointsEqualBeyondIdentity(&prev.ep, &de.ep)
+				ai := x.ats[de.at]
+				if !endpointsIdentical(&prev.ep, &de.ep) {
+					ai.unverify(de.key)
+				}
 				prev.ep = de.ep
 				prev.item = key
 				next.eps[i] = prev
-				if s := x.ats[de.at].placement[de.key]; changed && s != nil {
-					x.markUnclean(s)
+				if sl, placed := ai.placement[de.key]; changed && placed {
+					x.markUnclean(sl.e)
 				}
 				continue
 			}
@@ -313,8 +348,9 @@ func (x *Index) addDesired(de *desiredEndpoint) {
 		prev.dead = true
 	}
 	ai.desired[de.key] = de
-	if s := ai.placement[de.key]; s != nil {
-		x.markUnclean(s)
+	if sl, placed := ai.placement[de.key]; placed {
+		ai.unverify(de.key)
+		x.markUnclean(sl.e)
 	} else {
 		ai.unplaced[de.key] = de
 	}
@@ -345,8 +381,17 @@ func (x *Index) removeDesired(de *desiredEndpoint) {
 		delete(ai.desired, de.key)
 		delete(ai.unplaced, de.key)
 	}
-	if s := ai.placement[de.key]; s != nil {
-		x.markUnclean(s)
+	if sl, placed := ai.placement[de.key]; placed {
+		ai.unverify(de.key)
+		x.markUnclean(sl.e)
+	}
+}
+
+// unverify clears the verification of the endpoint of identity key in the
+// slice holding it (sliceEntry.ok), after its desired endpoint changed.
+func (ai *atIndex) unverify(key string) {
+	if sl, placed := ai.placement[key]; placed && sl.i < len(sl.e.ok) {
+		sl.e.ok[sl.i] = false
 	}
 }
 
@@ -494,18 +539,34 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 	var rereadNames map[string]bool
 	reason := ""
 	seen := 0
+	prevPos := x.atPos
+	x.atPos = resizeEntries(x.atPosSpare, len(existing))
+	defer func() { x.atPosSpare = prevPos }()
 	for i, s := range existing {
 		if s == nil {
 			continue
 		}
-		// Fast path: the very object seen before (its checks below passed
-		// then, for the same owner).
-		if e := x.byPtr[s]; e != nil {
+		// Fast paths: the slice at this position last time, or the very
+		// object seen before, unchanged (its checks below passed then, for
+		// the same owner). The same name, UID and resourceVersion is the
+		// same content (e.g. a shallow copy made by OwnerSlices).
+		e := (*sliceEntry)(nil)
+		if i < len(prevPos) {
+			if p := prevPos[i]; p != nil && !p.gone && (p.obj == s ||
+				(p.rv == s.ResourceVersion && s.ResourceVersion != "" && p.uid == s.UID && p.obj.Name == s.Name)) {
+				e = p
+			}
+		}
+		if e == nil {
+			e = x.byPtr[s]
+		}
+		if e != nil {
 			if e.seen == x.gen {
 				reason = FullReasonSlicesUnknown // handed twice
 				continue
 			}
 			e.seen, e.pos = x.gen, i
+			x.atPos[i] = e
 			seen++
 			continue
 		}
@@ -517,7 +578,7 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 			reason = FullReasonSlicesUnknown
 			continue
 		}
-		e := x.slices[s.Name]
+		e = x.slices[s.Name]
 		if (e != nil && e.seen == x.gen) || rereadNames[s.Name] {
 			reason = FullReasonSlicesUnknown // two slices with one name
 			continue
@@ -538,6 +599,7 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 			continue
 		}
 		e.seen, e.pos = x.gen, i
+		x.atPos[i] = e
 		seen++
 	}
 	if seen != len(x.slices) {
@@ -552,27 +614,55 @@ func (x *Index) observe(r *Reconciler, owner Owner, existing []*discovery.Endpoi
 		e := x.readSlice(s)
 		e.seen = x.gen
 		e.pos = rereadPos[i]
+		x.atPos[e.pos] = e
 	}
 	return ignored, reason
 }
 
 // refreshSlice takes s, a new version of the slice of e (same UID), when
 // it holds the same endpoint identities in the same order: e becomes
-// unclean and keeps its placement. It reports false, changing nothing,
-// otherwise (the caller then reads s anew).
+// unclean, keeps its placement and records which endpoints of s are
+// identical to their desired endpoint (sliceEntry.ok). It reports false,
+// changing nothing, otherwise (the caller then reads s anew).
+//
+// s typically is what this controller just wrote from the slice's previous
+// version. An endpoint identical to its verified predecessor is verified
+// at once (the write just read that predecessor, so this is cheap, and it
+// also proves the identity); any other has its identity checked and is
+// compared with the desired endpoint e last resolved for it
+// (sliceEntry.des), which the evaluation before the write read. The next
+// evaluation of the slice then reads only the endpoints that changed since.
 func (x *Index) refreshSlice(e *sliceEntry, s *discovery.EndpointSlice) bool {
 	if len(s.Endpoints) != len(e.keys) || s.AddressType != e.at || PortMapKey(s.Ports) != e.portKey {
 		return false
 	}
-	old := e.obj.Endpoints
+	prev := e.obj.Endpoints
+	prevOK := e.ok
+	if len(prevOK) != len(prev) {
+		prevOK = nil // nothing of prev was verified
+	}
+	ok := x.okScratch
+	if cap(ok) < len(s.Endpoints) {
+		ok = make([]bool, len(s.Endpoints))
+	}
+	ok = ok[:len(s.Endpoints)]
 	for i := range s.Endpoints {
-		if i < len(old) && sameIdentity(&old[i], &s.Endpoints[i]) {
+		ep := &s.Endpoints[i]
+		if i < len(prevOK) && prevOK[i] && endpointsIdentical(&prev[i], ep) {
+			ok[i] = true
 			continue
 		}
-		if EndpointIdentity(&s.Endpoints[i]) != e.keys[i] {
+		if (i >= len(prev) || !sameIdentity(&prev[i], ep)) && EndpointIdentity(ep) != e.keys[i] {
 			return false
 		}
+		got := (*desiredEndpoint)(nil)
+		if i < len(e.des) {
+			got = e.des[i]
+		}
+		ok[i] = got != nil && !got.dead && endpointsIdentical(&got.ep, ep)
 	}
+	x.okScratch = e.ok
+	e.ok = ok
 	delete(x.byPtr, e.obj)
 	e.obj, e.rv = s, s.ResourceVersion
 	x.byPtr[s] = e
@@ -587,13 +677,20 @@ func sameIdentity(a, b *discovery.Endpoint) bool {
 	if len(a.Addresses) != len(b.Addresses) || !strPtrEqual(a.Hostname, b.Hostname) {
 		return false
 	}
-	for i := range a.Addresses {
-		if a.Addresses[i] != b.Addresses[i] {
-			return false
+	// Shared memory (a kept endpoint copied from the previous version of
+	// its slice) is equal without being read.
+	if len(a.Addresses) > 0 && &a.Addresses[0] != &b.Addresses[0] {
+		for i := range a.Addresses {
+			if a.Addresses[i] != b.Addresses[i] {
+				return false
+			}
 		}
 	}
+	if a.TargetRef == b.TargetRef {
+		return true
+	}
 	if a.TargetRef == nil || b.TargetRef == nil {
-		return a.TargetRef == nil && b.TargetRef == nil
+		return false
 	}
 	return a.TargetRef.Namespace == b.TargetRef.Namespace && a.TargetRef.Name == b.TargetRef.Name
 }
@@ -605,11 +702,11 @@ func (x *Index) readSlice(s *discovery.EndpointSlice) *sliceEntry {
 	for i := range s.Endpoints {
 		k := EndpointIdentity(&s.Endpoints[i])
 		e.keys[i] = k
-		if ai.placement[k] != nil {
+		if _, placed := ai.placement[k]; placed {
 			ai.placeDup++
 			continue
 		}
-		ai.placement[k] = e
+		ai.placement[k] = slot{e: e, i: i}
 		delete(ai.unplaced, k)
 	}
 	ai.slicesBy[e.portKey]++
@@ -623,8 +720,9 @@ func (x *Index) readSlice(s *discovery.EndpointSlice) *sliceEntry {
 // forgetSlice removes e's endpoints from the placement.
 func (x *Index) forgetSlice(e *sliceEntry) {
 	ai := x.ats[e.at]
+	e.gone = true
 	for _, k := range e.keys {
-		if ai.placement[k] != e {
+		if sl, placed := ai.placement[k]; !placed || sl.e != e {
 			ai.placeDup--
 			continue
 		}
@@ -653,7 +751,7 @@ func (x *Index) rebuildSlices(ctx context.Context, r *Reconciler, owner Owner, e
 	x.unclean = map[string]*sliceEntry{}
 	x.byPtr = map[*discovery.EndpointSlice]*sliceEntry{}
 	for _, ai := range x.ats {
-		ai.placement = map[string]*sliceEntry{}
+		ai.placement = map[string]slot{}
 		ai.placeDup = 0
 		ai.slicesBy = map[string]int{}
 		ai.nslices = 0
@@ -664,6 +762,7 @@ func (x *Index) rebuildSlices(ctx context.Context, r *Reconciler, owner Owner, e
 	}
 	x.fullReason = ""
 	x.gen++
+	x.atPos = resizeEntries(nil, len(existing))
 	for i, s := range existing {
 		if s == nil || s.Labels[discovery.LabelManagedBy] != r.cfg.ControllerName {
 			continue
@@ -678,6 +777,7 @@ func (x *Index) rebuildSlices(ctx context.Context, r *Reconciler, owner Owner, e
 		e := x.readSlice(s)
 		e.seen = x.gen
 		e.pos = i
+		x.atPos[i] = e
 	}
 	for _, e := range x.slices {
 		ai := x.ats[e.at]
@@ -711,7 +811,16 @@ func (r *Reconciler) evaluateSlice(ctx context.Context, owner Owner, ai *atIndex
 	if len(e.des) != len(e.keys) {
 		e.des = make([]*desiredEndpoint, len(e.keys))
 	}
+	if len(e.ok) != len(s.Endpoints) {
+		e.ok = make([]bool, len(s.Endpoints))
+	}
 	for i := range s.Endpoints {
+		if e.ok[i] && consumed == nil {
+			// Identical to its desired endpoint (verified since and not
+			// changed): kept as it is.
+			kept = append(kept, s.Endpoints[i])
+			continue
+		}
 		k := e.keys[i]
 		got := e.des[i]
 		if got == nil || got.dead {
@@ -724,6 +833,8 @@ func (r *Reconciler) evaluateSlice(ctx context.Context, owner Owner, ai *atIndex
 		kept = append(kept, got.ep)
 		if !EndpointsEqualBeyondIdentity(&got.ep, &s.Endpoints[i]) {
 			endpointUpdated = true
+		} else if endpointsIdentical(&got.ep, &s.Endpoints[i]) {
+			e.ok[i] = true
 		}
 		if consumed != nil {
 			consumed[k] = true

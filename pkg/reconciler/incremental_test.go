@@ -287,3 +287,55 @@ func TestPlanIndexedRollingUpdate(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanIndexedWritesDesiredVersions: an endpoint someone changed only in
+// fields the equality leaves out (the targetRef's resourceVersion, hints,
+// the deprecated topology, the address order) keeps its slice unchanged,
+// but once the slice is written for another reason it carries the desired
+// version of that endpoint, as the full planner writes it (sync compares
+// the two plans). The incremental planner must not take the changed
+// endpoint for a verified one.
+func TestPlanIndexedWritesDesiredVersions(t *testing.T) {
+	tamper := map[string]func(ep *discovery.Endpoint){
+		"targetRef resourceVersion": func(ep *discovery.Endpoint) { ep.TargetRef.ResourceVersion = "42" },
+		"hints":                     func(ep *discovery.Endpoint) { ep.Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "z"}}} },
+		"deprecated topology":       func(ep *discovery.Endpoint) { ep.DeprecatedTopology = map[string]string{"k": "v"} },
+		"address order": func(ep *discovery.Endpoint) {
+			ep.Addresses = []string{"10.0.9.9", ep.Addresses[0]}
+		},
+	}
+	for name, change := range tamper {
+		t.Run(name, func(t *testing.T) {
+			w := newIdxWorld(t, 3)
+			for i := 0; i < 6; i++ {
+				it := item(i, true, httpPorts)
+				if name == "address order" && i == 1 {
+					it.Endpoints[0].Endpoint.Addresses = []string{"10.0.0.1", "10.0.9.9"}
+				}
+				w.set(i, it)
+			}
+			w.sync() // full
+			w.sync() // incremental, nothing to do: every endpoint verified
+			s := w.existing()[0].DeepCopy()
+			change(&s.Endpoints[1])
+			s.ResourceVersion = "999"
+			w.slices[s.Name] = s
+			w.sync() // the slice is read again
+			// Another endpoint of that slice flips: the slice is written.
+			flipped := s.Endpoints[0].TargetRef.Name
+			var i int
+			if _, err := fmt.Sscanf(flipped, "pod-%d", &i); err != nil {
+				t.Fatal(err)
+			}
+			w.set(i, item(i, false, httpPorts))
+			if got := w.sync(); got != "" {
+				t.Fatalf("reason %q, want incremental", got)
+			}
+			for _, ep := range w.slices[s.Name].Endpoints {
+				if ep.TargetRef.ResourceVersion != "" || ep.Hints != nil || ep.DeprecatedTopology != nil || !sort.StringsAreSorted(ep.Addresses) {
+					t.Errorf("written slice keeps a changed endpoint: %+v", ep)
+				}
+			}
+		})
+	}
+}
