@@ -298,8 +298,10 @@ func TestPlanIndexedRollingUpdate(t *testing.T) {
 func TestPlanIndexedWritesDesiredVersions(t *testing.T) {
 	tamper := map[string]func(ep *discovery.Endpoint){
 		"targetRef resourceVersion": func(ep *discovery.Endpoint) { ep.TargetRef.ResourceVersion = "42" },
-		"hints":                     func(ep *discovery.Endpoint) { ep.Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "z"}}} },
-		"deprecated topology":       func(ep *discovery.Endpoint) { ep.DeprecatedTopology = map[string]string{"k": "v"} },
+		"hints": func(ep *discovery.Endpoint) {
+			ep.Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "z"}}}
+		},
+		"deprecated topology": func(ep *discovery.Endpoint) { ep.DeprecatedTopology = map[string]string{"k": "v"} },
 		"address order": func(ep *discovery.Endpoint) {
 			ep.Addresses = []string{"10.0.9.9", ep.Addresses[0]}
 		},
