@@ -52,6 +52,10 @@
 // slices. Whenever the index cannot tell (first sync, reset, several port
 // groups, placeholders, topology-aware hints, slices it does not know,
 // duplicates), it plans with Plan and says why (the FullReason constants).
+// Within a slice it plans, it reads only the endpoints whose desired
+// version changed since the slice was last found identical to them, so a
+// readiness flip reads about the same memory at 1,000 and at 50,000
+// endpoints.
 //
 // The package never builds clients, informers or queues: controllers own
 // those (see pkg/controllers). Slices whose managed-by label names another
