@@ -375,6 +375,10 @@ func (x *Index) removeDesired(de *desiredEndpoint) {
 					}
 				}
 			}
+			// An identity in no slice is added in its surviving version.
+			if _, ok := ai.unplaced[de.key]; ok {
+				ai.unplaced[de.key] = ai.desired[de.key]
+			}
 		}
 	} else {
 		delete(ai.counts, de.key)
