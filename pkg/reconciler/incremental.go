@@ -161,7 +161,7 @@ type sliceEntry struct {
 	// to the current desired endpoint of keys[i]: evaluateSlice then takes
 	// obj.Endpoints[i] as it is, without reading the desired endpoint (which
 	// for a large owner is scattered over the heap). Every change of the
-	// desired endpoint of a key clears its ok (atIndex.unverify); a new obj
+	// desired endpoint of a key clears its ok (slot.unverify); a new obj
 	// clears them all. nil: nothing verified yet.
 	ok    []bool
 	gone  bool // forgotten (no longer in Index.slices)
@@ -310,14 +310,14 @@ func (x *Index) SetItem(key string, item *Item) {
 				// new version (e.g. the targetRef's resourceVersion), as
 				// in Plan.
 				changed := !EndpointsEqualBeyondIdentity(&prev.ep, &de.ep)
-				ai := x.ats[de.at]
-				if !endpointsIdentical(&prev.ep, &de.ep) {
-					ai.unverify(de.key)
+				sl, placed := x.ats[de.at].placement[de.key]
+				if placed && !endpointsIdentical(&prev.ep, &de.ep) {
+					sl.unverify()
 				}
 				prev.ep = de.ep
 				prev.item = key
 				next.eps[i] = prev
-				if sl, placed := ai.placement[de.key]; changed && placed {
+				if changed && placed {
 					x.markUnclean(sl.e)
 				}
 				continue
@@ -349,7 +349,7 @@ func (x *Index) addDesired(de *desiredEndpoint) {
 	}
 	ai.desired[de.key] = de
 	if sl, placed := ai.placement[de.key]; placed {
-		ai.unverify(de.key)
+		sl.unverify()
 		x.markUnclean(sl.e)
 	} else {
 		ai.unplaced[de.key] = de
@@ -386,15 +386,15 @@ func (x *Index) removeDesired(de *desiredEndpoint) {
 		delete(ai.unplaced, de.key)
 	}
 	if sl, placed := ai.placement[de.key]; placed {
-		ai.unverify(de.key)
+		sl.unverify()
 		x.markUnclean(sl.e)
 	}
 }
 
-// unverify clears the verification of the endpoint of identity key in the
-// slice holding it (sliceEntry.ok), after its desired endpoint changed.
-func (ai *atIndex) unverify(key string) {
-	if sl, placed := ai.placement[key]; placed && sl.i < len(sl.e.ok) {
+// unverify clears the verification of the endpoint at sl (sliceEntry.ok),
+// after its desired endpoint changed.
+func (sl slot) unverify() {
+	if sl.i < len(sl.e.ok) {
 		sl.e.ok[sl.i] = false
 	}
 }
