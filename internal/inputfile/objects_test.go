@@ -16,6 +16,7 @@ package inputfile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 func TestDecode(t *testing.T) {
@@ -252,5 +254,27 @@ func TestRegressionCasesAreValid(t *testing.T) {
 	}
 	if n < 20 {
 		t.Errorf("found %d input.yaml files under testdata/cases, want every regression case's", n)
+	}
+}
+
+// TestEndpointSlicePortWithoutProtocol: the API server defaults a missing
+// EndpointSlice port protocol to TCP before validating, so the input is
+// valid; DefaultProtocols then sets it (and an unknown protocol is still
+// an error).
+func TestEndpointSlicePortWithoutProtocol(t *testing.T) {
+	const slice = "apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: s-1\n  namespace: ns\naddressType: IPv4\nendpoints: []\nports:\n- {name: http, port: 80%s}\n"
+	objs, _, err := DecodeObjects("in.yaml", []byte(fmt.Sprintf(slice, "")))
+	if err != nil {
+		t.Fatalf("a port without protocol is rejected: %v", err)
+	}
+	in := []runtime.Object{objs[0].Object}
+	if n := DefaultProtocols(in); n != 1 {
+		t.Errorf("DefaultProtocols defaulted %d ports, want 1", n)
+	}
+	if p := in[0].(*discovery.EndpointSlice).Ports[0].Protocol; p == nil || *p != corev1.ProtocolTCP {
+		t.Errorf("protocol %v, want TCP", p)
+	}
+	if _, _, err := DecodeObjects("in.yaml", []byte(fmt.Sprintf(slice, ", protocol: QUIC"))); err == nil || !strings.Contains(err.Error(), "ports[0].protocol") {
+		t.Errorf("an unknown protocol is not reported: %v", err)
 	}
 }

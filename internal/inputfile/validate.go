@@ -382,9 +382,9 @@ func validateEndpointSlice(s *discovery.EndpointSlice) field.ErrorList {
 			errs = append(errs, field.Duplicate(fld.Child("name"), name))
 		}
 		names.Insert(name)
-		if p.Protocol == nil {
-			errs = append(errs, field.Required(fld.Child("protocol"), ""))
-		} else if !oneOf(*p.Protocol, protocols) {
+		// A missing protocol is defaulted to TCP before validation, as the
+		// API server does (DefaultProtocols).
+		if p.Protocol != nil && !oneOf(*p.Protocol, protocols) {
 			errs = append(errs, field.NotSupported(fld.Child("protocol"), *p.Protocol, protocols))
 		}
 		if p.Port != nil {

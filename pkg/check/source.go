@@ -52,7 +52,8 @@ type Ignored = inputfile.Ignored
 // directory contributes its *.yaml, *.yml and *.json files in name order)
 // and decodes them as render does (inputfile.ReadObjects): Namespaces,
 // Nodes, Services, Pods, Endpoints, EndpointSlices, their typed lists and
-// v1 List, decoded strictly and validated as the API server would; objects
+// v1 List, decoded strictly and validated as the API server would, with
+// its port-protocol defaults applied (inputfile.DefaultProtocols); objects
 // of other kinds come back as Ignored. The same object given twice is kept
 // once when both copies are equal and is an error otherwise. Every problem
 // is reported; each is an *InputError.
@@ -65,6 +66,7 @@ func ReadFiles(names []string, stdin io.Reader) ([]runtime.Object, []Ignored, er
 	for _, o := range objs {
 		out = append(out, o.Object)
 	}
+	inputfile.DefaultProtocols(out)
 	return out, ignored, nil
 }
 
@@ -88,6 +90,7 @@ func Decode(file string, data []byte) ([]runtime.Object, error) {
 		}
 		out = append(out, o.Object)
 	}
+	inputfile.DefaultProtocols(out)
 	for _, ig := range ignored {
 		p := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: ig.Namespace, Name: ig.Name}}
 		p.SetGroupVersionKind(schema.FromAPIVersionAndKind(ig.APIVersion, ig.Kind))

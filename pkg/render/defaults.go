@@ -21,10 +21,10 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/internal/inputfile"
 )
 
 // Service IP ranges the defaulting allocates cluster IPs from: those of
@@ -238,48 +238,15 @@ func otherFamily(f corev1.IPFamily) corev1.IPFamily {
 }
 
 // DefaultProtocols applies to objs, in place, the API server's port
-// protocol defaults that EndpointSlice production depends on (k8s.io/kubernetes
-// pkg/apis/core/v1/defaults.go SetDefaults_ContainerPort and
-// SetDefaults_EndpointPort, pkg/apis/discovery/v1/defaults.go): a Pod
-// container's or init container's port protocol "" becomes TCP (a named
-// targetPort matches a container port by name and protocol, so without it
-// the port would not be found), and so does an Endpoints port's "" and an
-// EndpointSlice port's missing protocol. It returns the number of ports it
-// defaulted; the objects must be the caller's own (ReadFiles' are).
+// protocol defaults that EndpointSlice production depends on
+// (inputfile.DefaultProtocols: k8s.io/kubernetes pkg/apis/core/v1/defaults.go
+// SetDefaults_ContainerPort and SetDefaults_EndpointPort,
+// pkg/apis/discovery/v1/defaults.go): a Pod container's or init container's
+// port protocol "" becomes TCP (a named targetPort matches a container port
+// by name and protocol, so without it the port would not be found), and so
+// does an Endpoints port's "" and an EndpointSlice port's missing protocol.
+// It returns the number of ports it defaulted; the objects must be the
+// caller's own (ReadFiles' are).
 func DefaultProtocols(objs []runtime.Object) int {
-	n := 0
-	tcp := func(p *corev1.Protocol) {
-		if *p == "" {
-			*p = corev1.ProtocolTCP
-			n++
-		}
-	}
-	for _, o := range objs {
-		switch o := o.(type) {
-		case *corev1.Pod:
-			for _, cs := range [][]corev1.Container{o.Spec.InitContainers, o.Spec.Containers} {
-				for i := range cs {
-					for j := range cs[i].Ports {
-						tcp(&cs[i].Ports[j].Protocol)
-					}
-				}
-			}
-		case *corev1.Endpoints: //nolint:staticcheck // v1 Endpoints are an input of mirroring
-			for i := range o.Subsets {
-				for j := range o.Subsets[i].Ports {
-					tcp(&o.Subsets[i].Ports[j].Protocol)
-				}
-			}
-		case *discovery.EndpointSlice:
-			for i := range o.Ports {
-				if o.Ports[i].Protocol == nil {
-					o.Ports[i].Protocol = ptr.To(corev1.ProtocolTCP)
-					n++
-				} else {
-					tcp(o.Ports[i].Protocol)
-				}
-			}
-		}
-	}
-	return n
+	return inputfile.DefaultProtocols(objs)
 }
