@@ -205,6 +205,42 @@ func (r *Reconciler) Reconcile(ctx context.Context, owner Owner, desired *Desire
 // nil) supplies the hints mode for metrics. Events in the plan are recorded
 // on the owner. Errors are wrapped with the owner and slice names.
 func (r *Reconciler) Apply(ctx context.Context, owner Owner, plan *Plan, desired *Desired, triggerTime time.Time) error {
+	return r.ApplyUntil(ctx, owner, plan, desired, triggerTime, nil)
+}
+
+// SupersededError is returned by ApplyUntil when it stopped before a write
+// because the plan was superseded. The writes made before are recorded as
+// Apply records them; the rest of the plan is not applied, its events are
+// not recorded and no per-sync metric is observed: plan the owner again.
+type SupersededError struct {
+	// Written is the number of writes made before stopping (at least 1).
+	Written int
+}
+
+func (e *SupersededError) Error() string {
+	return fmt.Sprintf("the plan was superseded after %d write(s)", e.Written)
+}
+
+// IsSuperseded reports whether err is or wraps a *SupersededError.
+func IsSuperseded(err error) bool {
+	var s *SupersededError
+	return errors.As(err, &s)
+}
+
+// ApplyUntil is Apply, except that before every write but the first it
+// calls superseded (when not nil) and, when it returns true, stops and
+// returns a *SupersededError. A controller passes a function that reports
+// new events for the owner: while it waits for the client's rate limiter
+// (at its QPS every write waits), the events that arrive are folded into
+// the next plan instead of being written by a later one, so that a burst
+// of changes costs fewer writes (a removal and an addition that fall into
+// one plan share a slice write). At least one write is made per call, so
+// a steady stream of events cannot stop progress.
+func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, desired *Desired, triggerTime time.Time, superseded func() bool) error {
+	var gate *writeGate
+	if superseded != nil {
+		gate = &writeGate{superseded: superseded}
+	}
 	logger := klog.FromContext(ctx)
 	var errs []error
 	var hints Hints
@@ -228,7 +264,10 @@ func (r *Reconciler) Apply(ctx context.Context, owner Owner, plan *Plan, desired
 		atp := &plan.AddressTypes[i]
 		r.metrics.ObserveEndpointsAddedPerSync(atp.Added)
 		r.metrics.ObserveEndpointsRemovedPerSync(atp.Removed)
-		complete, err := r.applyAddressType(ctx, owner, atp, triggerTime)
+		complete, err := r.applyAddressType(ctx, owner, atp, triggerTime, gate)
+		if gate != nil && gate.stopped {
+			return &SupersededError{Written: gate.written}
+		}
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -255,6 +294,9 @@ func (r *Reconciler) Apply(ctx context.Context, owner Owner, plan *Plan, desired
 		r.metricsCache.UpdateTrafficDistributionForService(ownerNN(owner), td)
 	}
 	for _, s := range plan.DeleteUnsupported {
+		if gate.stop() {
+			return &SupersededError{Written: gate.written}
+		}
 		if err := r.delete(ctx, s); err != nil {
 			errs = append(errs, fmt.Errorf("deleting %s EndpointSlice %s for %s %s: %w", s.AddressType, s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err))
 		}
@@ -287,11 +329,14 @@ func ownerNN(owner Owner) types.NamespacedName {
 }
 
 // applyAddressType writes one address type's plan and reports whether every
-// write was made.
-func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *AddressTypePlan, triggerTime time.Time) (bool, error) {
+// write was made. gate (nil: none) may stop it before a write (ApplyUntil).
+func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *AddressTypePlan, triggerTime time.Time, gate *writeGate) (bool, error) {
 	client := r.client.DiscoveryV1().EndpointSlices(owner.GetNamespace())
 	if owner.GetDeletionTimestamp() == nil {
 		for _, s := range atp.Create {
+			if gate.stop() {
+				return false, nil
+			}
 			setTriggerTime(s, triggerTime)
 			created, err := client.Create(ctx, s, metav1.CreateOptions{FieldManager: r.cfg.ControllerName})
 			if err != nil {
@@ -305,6 +350,9 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 		}
 	}
 	for _, s := range atp.Update {
+		if gate.stop() {
+			return false, nil
+		}
 		setTriggerTime(s, triggerTime)
 		updated, err := client.Update(ctx, s, metav1.UpdateOptions{FieldManager: r.cfg.ControllerName})
 		if err != nil {
@@ -314,6 +362,9 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 		r.metrics.IncEndpointSliceChanges("update")
 	}
 	for _, s := range atp.Delete {
+		if gate.stop() {
+			return false, nil
+		}
 		if err := r.delete(ctx, s); err != nil {
 			return false, fmt.Errorf("deleting EndpointSlice %s for %s %s: %w", s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
 		}
@@ -374,4 +425,26 @@ func generateNamePrefix(name string) string {
 		return name
 	}
 	return prefix
+}
+
+// writeGate is ApplyUntil's state: it lets the first write through and
+// asks superseded before every later one.
+type writeGate struct {
+	superseded func() bool
+	written    int
+	stopped    bool
+}
+
+// stop reports whether the next write must not be made, and otherwise
+// counts it. A nil gate never stops.
+func (g *writeGate) stop() bool {
+	if g == nil {
+		return false
+	}
+	if g.written > 0 && g.superseded() {
+		g.stopped = true
+		return true
+	}
+	g.written++
+	return false
 }

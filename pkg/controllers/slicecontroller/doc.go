@@ -84,6 +84,16 @@
 // index. <subsystem>_syncs_by_path_total{path} counts the syncs that
 // planned by path: "incremental" or the reason for the full planner.
 //
+// An incremental sync applies its plan with reconciler.ApplyUntil: when a
+// Pod event for the Service arrives while the sync writes (each write
+// waits for the client's rate limiter), the sync stops after the write in
+// progress, carries its trigger time over (ServiceIndex.CarryTriggerTime)
+// and returns; the event queued the Service again, and the next sync plans
+// the rest together with the new events. A burst of changes (a rolling
+// update) so costs fewer writes: a removal and an addition planned
+// together share one slice write. Every sync makes at least one write.
+// <subsystem>_superseded_syncs_total counts the syncs that stopped.
+//
 // Pod-address sources (source.PodAddresses: secondary networks, CEL
 // profiles) do not implement the capability yet and keep the full path:
 // their per-Pod step also reports Problems, which would need a per-Pod

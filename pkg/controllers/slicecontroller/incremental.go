@@ -49,6 +49,12 @@ const (
 // of Service syncs that reached planning, by path.
 const SyncsByPathMetricName = "syncs_by_path_total"
 
+// SupersededSyncsMetricName is the name, under the controller's metrics
+// subsystem, of the counter of syncs that stopped writing because new
+// events for the Service arrived (reconciler.ApplyUntil); their Service is
+// synced again at once.
+const SupersededSyncsMetricName = "superseded_syncs_total"
+
 // podKey is an item of the Pod queue: KCM's projection key, plus the Pod's
 // name for the per-Service indexes of an incremental source, and markOnly
 // for an update that changed no field KCM syncs for (the Pod is marked
@@ -68,6 +74,9 @@ type indexes struct {
 	byKey map[string]*servicepods.ServiceIndex
 	// paths counts syncs by path; nil without metrics.
 	paths *prometheus.CounterVec
+	// superseded counts syncs that stopped writing because events arrived;
+	// nil without metrics.
+	superseded prometheus.Counter
 }
 
 // newIndexes returns the indexes for src, or nil when src is not an
@@ -86,6 +95,14 @@ func newIndexes(src source.Source, reg prometheus.Registerer, subsystem string) 
 		}, []string{"path"})
 		if err := reg.Register(x.paths); err != nil {
 			return nil, fmt.Errorf("registering %s_%s: %w", subsystem, SyncsByPathMetricName, err)
+		}
+		x.superseded = prometheus.NewCounter(prometheus.CounterOpts{
+			Subsystem: subsystem,
+			Name:      SupersededSyncsMetricName,
+			Help:      "[ALPHA] Number of Service syncs that stopped after a write because new events for the Service arrived while the writes waited for the client's rate limiter; the rest of their plan was planned again with the new events.",
+		})
+		if err := reg.Register(x.superseded); err != nil {
+			return nil, fmt.Errorf("registering %s_%s: %w", subsystem, SupersededSyncsMetricName, err)
 		}
 	}
 	return x, nil
@@ -149,6 +166,15 @@ func (x *indexes) invalidateAll(reason string) {
 	for _, idx := range x.byKey {
 		idx.Invalidate(reason)
 	}
+}
+
+// countSuperseded counts one sync that stopped writing because events
+// arrived (reconciler.ApplyUntil).
+func (x *indexes) countSuperseded() {
+	if x == nil || x.superseded == nil {
+		return
+	}
+	x.superseded.Inc()
 }
 
 // countPath counts one sync by path.

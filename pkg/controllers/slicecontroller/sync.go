@@ -276,7 +276,18 @@ func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev
 			path = SyncPathIncremental
 		}
 		c.indexes.countPath(path)
-		err = c.reconciler.Apply(ctx, service, plan, desired, u.TriggerTime)
+		err = c.reconciler.ApplyUntil(ctx, service, plan, desired, u.TriggerTime, idx.HasPending)
+	}
+	if reconciler.IsSuperseded(err) {
+		// Events arrived while the writes waited for the client's rate
+		// limiter: the rest of the plan is planned again with them. The
+		// events queued the Service again; the index learns the slices
+		// written from the informer, and the unwritten ones stay to be
+		// evaluated, so nothing is rebuilt.
+		idx.CarryTriggerTime(u.TriggerTime)
+		c.indexes.countSuperseded()
+		klog.FromContext(ctx).V(4).Info("Plan superseded by new events, planning again", c.logKV("key", key, "err", err)...)
+		return nil
 	}
 	if err != nil {
 		// The index learnt the slices it was given; the failed writes

@@ -71,6 +71,9 @@ type ServiceIndex struct {
 	rv      string
 	skipped map[string]struct{} // Pods skipped for a missing Node
 	opts    Options
+	// carried is the trigger time of a sync whose writes were not all
+	// made (CarryTriggerTime), for the next Update.
+	carried time.Time
 }
 
 // NewServiceIndex returns an empty index; its first Update rebuilds it.
@@ -104,6 +107,27 @@ func (x *ServiceIndex) Invalidate(reason string) {
 		x.invalid = reason
 	}
 	x.mu.Unlock()
+}
+
+// HasPending reports whether a Pod was given to PodChanged, or Invalidate
+// was called, since the last Update: the plan made from that Update no
+// longer covers every event (reconciler.ApplyUntil). Safe for concurrent
+// use.
+func (x *ServiceIndex) HasPending() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.pending) > 0 || x.invalid != ""
+}
+
+// CarryTriggerTime keeps t, the trigger time of a sync that stopped before
+// making all its writes, so that the next Update returns the earlier of t
+// and its own: the changes t stands for are written by the next sync, and
+// the trigger-time annotation (C25) must still point at the earliest of
+// them. Call it from the sync only.
+func (x *ServiceIndex) CarryTriggerTime(t time.Time) {
+	if !t.IsZero() && (x.carried.IsZero() || t.Before(x.carried)) {
+		x.carried = t
+	}
 }
 
 // Index returns the reconciler index to pass to reconciler.PlanIndexed.
@@ -154,6 +178,17 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector
 	if svc == nil || selector == nil || pods == nil || nodes == nil {
 		return IndexUpdate{}, errors.New("servicepods: Update needs a Service, a selector, a PodLister and a NodeGetter")
 	}
+	u, err := x.update(ctx, svc, selector, pods, nodes, tt)
+	if u.Ready && tt != nil && !x.carried.IsZero() {
+		if u.TriggerTime.IsZero() || x.carried.Before(u.TriggerTime) {
+			u.TriggerTime = x.carried
+		}
+		x.carried = time.Time{}
+	}
+	return u, err
+}
+
+func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes NodeGetter, tt *TriggerTimeTracker) (IndexUpdate, error) {
 	x.mu.Lock()
 	pending, invalid := x.pending, x.invalid
 	x.pending, x.invalid = map[string]struct{}{}, ""
