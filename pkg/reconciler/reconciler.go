@@ -116,6 +116,23 @@ func WithMetrics(m *metrics.Metrics) Option {
 	}
 }
 
+// Pacer tells when the API client can send a request at once: WaitAvailable
+// blocks until its rate limiter has a token available, without taking it,
+// and returns an error (the context's when ctx ends) when it gave up.
+// ratelimit.TokenBucket (pkg/ratelimit), set as the client's rate limiter,
+// is one.
+type Pacer interface {
+	WaitAvailable(ctx context.Context) error
+}
+
+// WithPacer makes ApplyUntil wait on p before every write but the first
+// and only then ask whether the plan was superseded, so that the check
+// covers the events that arrived while the write waited for the client's
+// rate limiter (p must tell about the client's limiter). Without it, or
+// when ApplyUntil is given no superseded function (Apply), nothing waits
+// on a pacer.
+func WithPacer(p Pacer) Option { return func(r *Reconciler) { r.pacer = p } }
+
 // WithEventRecorder records hint events and write failures on the owner.
 func WithEventRecorder(rec record.EventRecorder) Option {
 	return func(r *Reconciler) { r.recorder = rec }
@@ -132,6 +149,7 @@ type Reconciler struct {
 	metrics       *metrics.Metrics
 	metricsCache  *metrics.Cache
 	recorder      record.EventRecorder
+	pacer         Pacer
 }
 
 // New returns a Reconciler that writes through client. It returns an error
@@ -236,10 +254,19 @@ func IsSuperseded(err error) bool {
 // of changes costs fewer writes (a removal and an addition that fall into
 // one plan share a slice write). At least one write is made per call, so
 // a steady stream of events cannot stop progress.
+//
+// With a pacer (WithPacer) and superseded not nil, every write but the
+// first first waits for the pacer (a token of the client's rate limiter
+// available) and only then asks superseded, so that the write that
+// follows goes out at once and no event of the wait is left to a later
+// write. When the pacer returns an error (the context ended), ApplyUntil
+// stops before that write and returns the error, wrapped, as a failed
+// write; the writes made before are recorded. The first write does not
+// wait: the caller waits on the pacer before planning.
 func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, desired *Desired, triggerTime time.Time, superseded func() bool) error {
 	var gate *writeGate
 	if superseded != nil {
-		gate = &writeGate{superseded: superseded}
+		gate = &writeGate{superseded: superseded, pacer: r.pacer}
 	}
 	logger := klog.FromContext(ctx)
 	var errs []error
@@ -266,7 +293,7 @@ func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, de
 		r.metrics.ObserveEndpointsRemovedPerSync(atp.Removed)
 		complete, err := r.applyAddressType(ctx, owner, atp, triggerTime, gate)
 		if gate != nil && gate.stopped {
-			return &SupersededError{Written: gate.written}
+			return r.stopped(owner, gate, errs)
 		}
 		if err != nil {
 			errs = append(errs, err)
@@ -294,8 +321,8 @@ func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, de
 		r.metricsCache.UpdateTrafficDistributionForService(ownerNN(owner), td)
 	}
 	for _, s := range plan.DeleteUnsupported {
-		if gate.stop() {
-			return &SupersededError{Written: gate.written}
+		if gate.stop(ctx) {
+			return r.stopped(owner, gate, errs)
 		}
 		if err := r.delete(ctx, s); err != nil {
 			errs = append(errs, fmt.Errorf("deleting %s EndpointSlice %s for %s %s: %w", s.AddressType, s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err))
@@ -324,6 +351,19 @@ func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, de
 	return nil
 }
 
+// stopped is ApplyUntil's result when gate stopped it: the write errors of
+// the address types before (errs), which a retry must see, else the
+// pacer's error, else a *SupersededError.
+func (r *Reconciler) stopped(owner Owner, gate *writeGate, errs []error) error {
+	if gate.err != nil {
+		errs = append(errs, fmt.Errorf("waiting for the client's rate limiter to write EndpointSlices for %s %s: %w", r.cfg.OwnerGVK.Kind, klog.KObj(owner), gate.err))
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	return &SupersededError{Written: gate.written}
+}
+
 func ownerNN(owner Owner) types.NamespacedName {
 	return types.NamespacedName{Namespace: owner.GetNamespace(), Name: owner.GetName()}
 }
@@ -334,7 +374,7 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 	client := r.client.DiscoveryV1().EndpointSlices(owner.GetNamespace())
 	if owner.GetDeletionTimestamp() == nil {
 		for _, s := range atp.Create {
-			if gate.stop() {
+			if gate.stop(ctx) {
 				return false, nil
 			}
 			setTriggerTime(s, triggerTime)
@@ -350,7 +390,7 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 		}
 	}
 	for _, s := range atp.Update {
-		if gate.stop() {
+		if gate.stop(ctx) {
 			return false, nil
 		}
 		setTriggerTime(s, triggerTime)
@@ -362,7 +402,7 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 		r.metrics.IncEndpointSliceChanges("update")
 	}
 	for _, s := range atp.Delete {
-		if gate.stop() {
+		if gate.stop(ctx) {
 			return false, nil
 		}
 		if err := r.delete(ctx, s); err != nil {
@@ -427,23 +467,35 @@ func generateNamePrefix(name string) string {
 	return prefix
 }
 
-// writeGate is ApplyUntil's state: it lets the first write through and
-// asks superseded before every later one.
+// writeGate is ApplyUntil's state: it lets the first write through and,
+// before every later one, waits for the pacer (when not nil) and then
+// asks superseded.
 type writeGate struct {
 	superseded func() bool
+	pacer      Pacer
 	written    int
 	stopped    bool
+	// err is the pacer's error that stopped the writes.
+	err error
 }
 
 // stop reports whether the next write must not be made, and otherwise
 // counts it. A nil gate never stops.
-func (g *writeGate) stop() bool {
+func (g *writeGate) stop(ctx context.Context) bool {
 	if g == nil {
 		return false
 	}
-	if g.written > 0 && g.superseded() {
-		g.stopped = true
-		return true
+	if g.written > 0 {
+		if g.pacer != nil {
+			if err := g.pacer.WaitAvailable(ctx); err != nil {
+				g.err, g.stopped = err, true
+				return true
+			}
+		}
+		if g.superseded() {
+			g.stopped = true
+			return true
+		}
 	}
 	g.written++
 	return false
