@@ -119,5 +119,6 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		QueueName:              serviceQueueName,
 		EventRecorder:          opts.EventRecorder,
 		EventSourceComponent:   EventSourceComponent,
+		Pacer:                  opts.Pacer,
 	})
 }

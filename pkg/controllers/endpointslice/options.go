@@ -95,6 +95,15 @@ type Options struct {
 	// field manager. Default: DefaultConflictReportInterval. Must not be
 	// negative.
 	ConflictReportInterval time.Duration
+
+	// Pacer, when not nil, tells when the client's rate limiter has a
+	// token available (ratelimit.TokenBucket set as the client's
+	// rest.Config.RateLimiter; `slicekit run` passes its client's): a sync
+	// then waits for a token before it plans, and every write but the
+	// first waits for one before it checks whether new Pod events
+	// superseded the plan (slicecontroller.Options.Pacer). nil: plans are
+	// made at once.
+	Pacer reconciler.Pacer
 }
 
 // complete returns a copy of o with defaults filled in. The fields are

@@ -54,5 +54,6 @@ func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Con
 		SelectorRemovalCleanup:     &cleanup,
 		Registerer:                 ic.Registerer,
 		EventRecorder:              ic.EventRecorder,
+		Pacer:                      ic.Pacer,
 	})
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
 // Controller is a controller the manager runs and `slicekit render`
@@ -91,6 +92,12 @@ type InitContext struct {
 	// EventRecorder records the controller's events; nil means the
 	// controller records them to the API server itself.
 	EventRecorder record.EventRecorder
+	// Pacer, when not nil, tells when Client's rate limiter has a token
+	// available without taking it (the manager's ratelimit.TokenBucket);
+	// a controller may wait on it to plan its writes as late as the
+	// limiter allows (the EndpointSlice controller does). nil (render,
+	// tests) means none.
+	Pacer reconciler.Pacer
 }
 
 // Registration describes one controller to the manager.

@@ -224,6 +224,9 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	if c.metrics != nil {
 		recOpts = append(recOpts, reconciler.WithMetrics(c.metrics))
 	}
+	if opts.Pacer != nil {
+		recOpts = append(recOpts, reconciler.WithPacer(opts.Pacer))
+	}
 	c.reconciler, err = reconciler.New(client, reconciler.Config{
 		ControllerName:       opts.ManagedBy,
 		OwnerGVK:             reconciler.ServiceGVK,

@@ -94,6 +94,17 @@
 // together share one slice write. Every sync makes at least one write.
 // <subsystem>_superseded_syncs_total counts the syncs that stopped.
 //
+// With Options.Pacer (the manager passes its client's rate limiter, a
+// ratelimit.TokenBucket) the plan is made as late as the limiter allows:
+// the sync waits until a token is available before it lists the slices,
+// reads the Pods and plans, so that its first write goes out at once with
+// the events of that wait; and before every later write it waits for a
+// token first and only then checks for new events (reconciler.WithPacer),
+// so that a write does not carry a plan made before its own wait (unless
+// another worker takes the token in between). The waits take no token:
+// the write takes it. Without a pacer (library use, render, tests) the
+// check comes before the write's wait in the client.
+//
 // Pod-address sources (source.PodAddresses: secondary networks, CEL
 // profiles) do not implement the capability yet and keep the full path:
 // their per-Pod step also reports Problems, which would need a per-Pod

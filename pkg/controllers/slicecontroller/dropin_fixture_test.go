@@ -43,6 +43,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/testharness/testobjects"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
@@ -65,6 +66,7 @@ type dropInOptions struct {
 	Registerer                                                        prometheus.Registerer
 	EventRecorder                                                     record.EventRecorder
 	ConflictReportInterval                                            time.Duration
+	Pacer                                                             reconciler.Pacer
 
 	// Source replaces source.PodIPs(servicepods.Options{}) when set (not an
 	// endpointslice.Options field: the incremental equality test runs the
@@ -100,6 +102,7 @@ func newDropIn(ctx context.Context, client kubernetes.Interface, factory informe
 		QueueName:              "endpoint_slice",
 		EventRecorder:          o.EventRecorder,
 		EventSourceComponent:   "endpoint-slice-controller",
+		Pacer:                  o.Pacer,
 	})
 }
 

@@ -195,6 +195,17 @@ type Options struct {
 
 	// Name prefixes New's and Run's errors. Default: ControllerName.
 	Name string
+
+	// Pacer, when not nil, tells when the client's rate limiter has a
+	// token available (ratelimit.TokenBucket, set as the client's
+	// rest.Config.RateLimiter; the manager passes its client's). The
+	// incremental path (an incremental Source) then plans as late as the
+	// limiter allows: a sync waits for a token before it reads the Pods
+	// and plans, and every write but the first waits for one before it
+	// checks whether new events superseded the plan
+	// (reconciler.WithPacer). nil: plans are made at once and each write
+	// waits inside the client.
+	Pacer reconciler.Pacer
 }
 
 // selectorless reports whether the slicekit.dev/selector annotation

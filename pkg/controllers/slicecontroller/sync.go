@@ -247,6 +247,16 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 // those of the full path; the path taken is counted in
 // <subsystem>_syncs_by_path_total.
 func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev1.Service, selector labels.Selector) error {
+	// Plan as late as the client's rate limiter allows: wait until the
+	// first write can go out at once, so that the events of that wait
+	// are in the plan instead of left to a later write of the same slice.
+	// Nothing is read or changed yet: on an error (the context ended) the
+	// pending events stay for the next sync.
+	if c.opts.Pacer != nil {
+		if err := c.opts.Pacer.WaitAvailable(ctx); err != nil {
+			return fmt.Errorf("syncing Service %s: waiting for the client's rate limiter: %w", key, err)
+		}
+	}
 	// The slices are listed before the index reads the Pods, as the full
 	// path does: a stale cache returns before the trigger-time tracker
 	// is updated.
