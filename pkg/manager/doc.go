@@ -56,7 +56,11 @@
 // # Manager
 //
 // New builds the clients (QPS 20, burst 30, protobuf, user agent
-// slicekit/<version>), one informer factory shared by all controllers, a
+// slicekit/<version>; the main client's rate limiter is a
+// ratelimit.TokenBucket, which the controllers get as
+// registry.InitContext.Pacer to plan their writes as late as it allows,
+// while the preflight and leader election clients have limiters of their
+// own), one informer factory shared by all controllers, a
 // Prometheus registry injected into every controller (no global metrics),
 // and binds the /metrics and probe listeners. Run starts the informers,
 // competes for a Lease (coordination.k8s.io, client-go leaderelection) when

@@ -34,7 +34,11 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/ratelimit"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
 // protobuf is the content type KCM's clients use for built-in types.
@@ -74,7 +78,11 @@ type Manager struct {
 	opts  *Options
 	build BuildInfo
 
-	client      kubernetes.Interface
+	client kubernetes.Interface
+	// pacer is client's rate limiter, given to the controllers to plan
+	// as late as it allows (registry.InitContext.Pacer); nil when
+	// RESTConfig brought a rate limiter of its own that cannot tell.
+	pacer       reconciler.Pacer
 	leaseClient kubernetes.Interface
 	// preflightClient asks the permission preflight's questions: a client
 	// of its own, so that its rate limiter is not the controllers'.
@@ -126,6 +134,7 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 	// slicekit's cold start 0.8 s slower than KCM's for 100 Services when
 	// the preflight shared the controllers' limiter.
 	pfCfg := rest.CopyConfig(cfg)
+	pfCfg.RateLimiter = m.ownRateLimiter()
 	pfCfg.UserAgent += " preflight"
 	if m.preflightClient, err = kubernetes.NewForConfig(pfCfg); err != nil {
 		return nil, fmt.Errorf("creating the preflight client: %w", err)
@@ -145,6 +154,7 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 	if opts.LeaderElection.LeaderElect {
 		m.registry.MustRegister(m.leaderStatus)
 		leCfg := rest.CopyConfig(cfg)
+		leCfg.RateLimiter = m.ownRateLimiter()
 		leCfg.UserAgent += " leader-election"
 		// A hung request must not cost the lease (client-go's heuristic,
 		// resourcelock.NewFromKubeconfig).
@@ -170,6 +180,7 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 		InformerFactory: m.factory,
 		Options:         &opts.ControllerOptions,
 		Registerer:      m.registry,
+		Pacer:           m.pacer,
 	}); err != nil {
 		return nil, err
 	}
@@ -198,9 +209,13 @@ func (e *ClientConfigError) Error() string { return e.Err.Error() }
 // Unwrap returns Err.
 func (e *ClientConfigError) Unwrap() error { return e.Err }
 
-// restConfig builds the client configuration: RESTConfig, else the
+// restConfig builds the main client's configuration: RESTConfig, else the
 // kubeconfig file, else the in-cluster configuration; with KCM's QPS and
-// burst, protobuf, no compression, and slicekit's user agent.
+// burst, protobuf, no compression, and slicekit's user agent. Its
+// RateLimiter is a ratelimit.TokenBucket with that QPS and burst (what
+// client-go would build from them), kept in m.pacer for the controllers;
+// a RateLimiter RESTConfig sets is kept, and is the pacer only when it
+// can tell when a token is available.
 func (m *Manager) restConfig() (*rest.Config, error) {
 	var cfg *rest.Config
 	var err error
@@ -218,6 +233,10 @@ func (m *Manager) restConfig() (*rest.Config, error) {
 	}
 	cfg.QPS = m.opts.KubeAPIQPS
 	cfg.Burst = int(m.opts.KubeAPIBurst)
+	if cfg.RateLimiter == nil {
+		cfg.RateLimiter = ratelimit.NewTokenBucket(cfg.QPS, cfg.Burst)
+	}
+	m.pacer, _ = cfg.RateLimiter.(reconciler.Pacer)
 	cfg.UserAgent = m.build.UserAgent()
 	cfg.ContentType = protobuf
 	cfg.AcceptContentTypes = protobuf + ",application/json"
@@ -227,6 +246,18 @@ func (m *Manager) restConfig() (*rest.Config, error) {
 	// 7% of slicekit's CPU.
 	cfg.DisableCompression = true
 	return cfg, nil
+}
+
+// ownRateLimiter returns the rate limiter of a client other than the main
+// one (preflight, leader election): nil, so that client-go builds one of
+// its own from QPS and burst and the client's requests do not use up the
+// controllers' tokens; or RESTConfig's RateLimiter when it has one, which
+// every client shares (as without a pacer).
+func (m *Manager) ownRateLimiter() flowcontrol.RateLimiter {
+	if m.opts.RESTConfig != nil && m.opts.RESTConfig.RateLimiter != nil {
+		return m.opts.RESTConfig.RateLimiter
+	}
+	return nil
 }
 
 // resyncPeriod returns a random period in [minPeriod, 2*minPeriod), so that

@@ -282,7 +282,10 @@ type Options struct {
 	// Kubeconfig is the kubeconfig file; "" means in-cluster configuration.
 	Kubeconfig string
 	// RESTConfig, when not nil, is used instead of Kubeconfig (for tests
-	// and embedding; no flag). QPS, Burst and UserAgent are still set.
+	// and embedding; no flag). QPS, Burst and UserAgent are still set. Its
+	// RateLimiter, when set, replaces slicekit's token bucket in every
+	// client (New), and paces the controllers only when it has a
+	// WaitAvailable method (reconciler.Pacer) as ratelimit.TokenBucket.
 	RESTConfig *rest.Config
 	// KubeAPIQPS and KubeAPIBurst limit the requests to the API server.
 	KubeAPIQPS   float32

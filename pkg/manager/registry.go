@@ -29,6 +29,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
 // Controller is a controller the manager runs and `slicekit render`
@@ -54,6 +55,9 @@ type InitContext struct {
 	// EventRecorder records the controllers' events; nil means each
 	// controller records them to the API server itself.
 	EventRecorder record.EventRecorder
+	// Pacer tells when Client's rate limiter has a token available
+	// (registry.InitContext.Pacer); nil means none.
+	Pacer reconciler.Pacer
 }
 
 // byName maps a --controllers name to its registration.
@@ -230,5 +234,6 @@ func (o *ControllerOptions) initContext(name string, ic InitContext) registry.In
 		Options:         o.For(name),
 		Registerer:      ic.Registerer,
 		EventRecorder:   ic.EventRecorder,
+		Pacer:           ic.Pacer,
 	}
 }
