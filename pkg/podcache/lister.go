@@ -82,3 +82,22 @@ func (l namespaceLister) Get(name string) (*corev1.Pod, error) {
 	}
 	return pod, nil
 }
+
+// Names returns the names of the cached Pods of the lister's namespace
+// whose labels match selector, in no particular order, without making Pod
+// objects: a caller that needs every Pod of a large Service gets them one
+// at a time with Get, so that they are not all live at once
+// (servicepods.ServiceIndex rebuilds this way). Pods are identified as by
+// List; entries of other types are skipped.
+func (l namespaceLister) Names(selector labels.Selector) ([]string, error) {
+	var out []string
+	err := cache.ListAllByNamespace(l.indexer, l.namespace, selector, func(obj any) {
+		switch o := obj.(type) {
+		case *Record:
+			out = append(out, o.Name)
+		case *corev1.Pod:
+			out = append(out, o.Name)
+		}
+	})
+	return out, err
+}

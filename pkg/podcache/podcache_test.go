@@ -308,6 +308,17 @@ func TestLister(t *testing.T) {
 			}
 		})
 	}
+	nl, ok := l.Pods("a").(interface {
+		Names(labels.Selector) ([]string, error)
+	})
+	if !ok {
+		t.Fatal("the namespaced lister has no Names")
+	}
+	gotNames, err := nl.Names(x)
+	slices.Sort(gotNames)
+	if err != nil || !slices.Equal(gotNames, []string{"p1", "r1"}) {
+		t.Errorf("Names(app=x) in a = %v, %v; want [p1 r1]", gotNames, err)
+	}
 	if p, err := l.Pods("a").Get("r2"); err != nil || p.Spec.NodeName != "n-r2" {
 		t.Errorf("Get(a/r2) = %v, %v", p, err)
 	}
