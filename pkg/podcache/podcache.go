@@ -61,7 +61,12 @@ type Record struct {
 	podIP                         string
 	podIPs                        []corev1.PodIP
 	ready                         *readyCondition
-	containers                    []container
+	// containers is shared with the records of the same containers and
+	// ports (intern.go); nil without containers.
+	containers *shared[[]container]
+	// labels keeps ObjectMeta.Labels, shared with the records of the same
+	// labels (intern.go), alive; nil without labels.
+	labels *shared[map[string]string]
 }
 
 // readyCondition is what the endpoint rules read of the Ready condition:
@@ -122,17 +127,29 @@ func New(pod *corev1.Pod, annotations []string) *Record {
 		}
 	}
 	if n := len(pod.Spec.Containers) + len(pod.Spec.InitContainers); n > 0 {
-		r.containers = make([]container, 0, n)
+		cs := make([]container, 0, n)
 		for i := range pod.Spec.Containers {
 			c := &pod.Spec.Containers[i]
-			r.containers = append(r.containers, container{name: c.Name, ports: c.Ports})
+			cs = append(cs, container{name: c.Name, ports: c.Ports})
 		}
 		for i := range pod.Spec.InitContainers {
 			c := &pod.Spec.InitContainers[i]
-			r.containers = append(r.containers, container{name: c.Name, ports: c.Ports, restartPolicy: c.RestartPolicy, init: true})
+			cs = append(cs, container{name: c.Name, ports: c.Ports, restartPolicy: c.RestartPolicy, init: true})
 		}
+		r.containers = internContainers(cs)
+	}
+	if r.labels = internLabels(pod.Labels); r.labels != nil {
+		r.Labels = r.labels.v
 	}
 	return r
+}
+
+// containerList returns the record's containers (nil without any).
+func (r *Record) containerList() []container {
+	if r.containers == nil {
+		return nil
+	}
+	return r.containers.v
 }
 
 // Pod returns a new *corev1.Pod holding the record's fields: the Pod as the
@@ -159,10 +176,10 @@ func (r *Record) Pod() *corev1.Pod {
 	if r.ready != nil {
 		pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: r.ready.status, LastTransitionTime: r.ready.lastTransitionTime}}
 	}
-	if len(r.containers) > 0 {
+	if cs := r.containerList(); len(cs) > 0 {
 		var nc, ni int
-		for i := range r.containers {
-			if r.containers[i].init {
+		for i := range cs {
+			if cs[i].init {
 				ni++
 			} else {
 				nc++
@@ -174,8 +191,8 @@ func (r *Record) Pod() *corev1.Pod {
 		if ni > 0 {
 			pod.Spec.InitContainers = make([]corev1.Container, 0, ni)
 		}
-		for i := range r.containers {
-			c := &r.containers[i]
+		for i := range cs {
+			c := &cs[i]
 			if c.init {
 				pod.Spec.InitContainers = append(pod.Spec.InitContainers, corev1.Container{Name: c.name, Ports: c.ports, RestartPolicy: c.restartPolicy})
 			} else {
@@ -208,9 +225,13 @@ func (r *Record) DeepCopyObject() runtime.Object {
 		rc.lastTransitionTime = *r.ready.lastTransitionTime.DeepCopy()
 		out.ready = &rc
 	}
+	if r.labels != nil {
+		out.labels = &shared[map[string]string]{v: out.Labels}
+	}
 	if r.containers != nil {
-		out.containers = make([]container, len(r.containers))
-		for i, c := range r.containers {
+		cs := make([]container, len(r.containers.v))
+		out.containers = &shared[[]container]{v: cs}
+		for i, c := range r.containers.v {
 			if c.ports != nil {
 				c.ports = append([]corev1.ContainerPort(nil), c.ports...)
 			}
@@ -218,7 +239,7 @@ func (r *Record) DeepCopyObject() runtime.Object {
 				p := *c.restartPolicy
 				c.restartPolicy = &p
 			}
-			out.containers[i] = c
+			cs[i] = c
 		}
 	}
 	return out

@@ -198,7 +198,7 @@ func TestRecordDeepCopy(t *testing.T) {
 	if !ok {
 		t.Fatalf("DeepCopyObject returned %T", r.DeepCopyObject())
 	}
-	if d := cmp.Diff(r, cp, cmp.AllowUnexported(Record{}, readyCondition{}, container{})); d != "" {
+	if d := cmp.Diff(r, cp, cmp.AllowUnexported(Record{}, readyCondition{}, container{}, shared[map[string]string]{}, shared[[]container]{})); d != "" {
 		t.Fatalf("copy differs (-want +got):\n%s", d)
 	}
 	want := r.Pod()
@@ -207,8 +207,8 @@ func TestRecordDeepCopy(t *testing.T) {
 	cp.Annotations["keep"] = "changed"
 	cp.podIPs[0].IP = "changed"
 	cp.ready.lastTransitionTime = metav1.Unix(1, 0)
-	cp.containers[0].ports[0].ContainerPort = 1
-	*cp.containers[2].restartPolicy = "changed"
+	cp.containers.v[0].ports[0].ContainerPort = 1
+	*cp.containers.v[2].restartPolicy = "changed"
 	cp.DeletionTimestamp.Time = cp.DeletionTimestamp.Add(1)
 	if d := cmp.Diff(want, r.Pod()); d != "" {
 		t.Errorf("changing the copy changed the original (-want +got):\n%s", d)
