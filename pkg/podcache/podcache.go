@@ -21,7 +21,8 @@
 // another 400 bytes. The endpoint rules read a dozen fields of a Pod
 // (pkg/informertransform lists them), so at 10,000 Pods the cache held
 // about 15 MB of mostly empty structs, which the garbage collector's heap
-// goal doubles. A Pod record holds the same fields in about 450 bytes.
+// goal doubles. A Pod record holds the same fields in about 450 bytes
+// (unsafe.Sizeof(Record{}) is asserted below half a Pod's in the tests).
 //
 // Consumers keep their *corev1.Pod types: Lister (a client-go
 // corelisters.PodLister over the informer's indexer) and FromObject (for
@@ -31,6 +32,11 @@
 // *corev1.Pod objects, returned as they are: when a controller reads every
 // field of a Pod (informertransform.Reads.AllPodFields, for example a CEL
 // expression), Pods are cached whole and no record is made.
+//
+// Records of Pods with equal labels, or equal container names and ports,
+// share one copy of them (the Pods of a ReplicaSet differ only in name):
+// a table of weak pointers finds it by content, and forgets it after the
+// last record using it is collected (intern.go).
 //
 // Records, and the Pods made from them, share the cache's maps and slices
 // (labels, annotations, IPs, container ports): like every cached object
