@@ -37,7 +37,12 @@
 //     restartPolicy, for sidecars); status.phase, podIP(s) and the Ready
 //     condition's type, status and lastTransitionTime; the declared
 //     annotations. What KCM's EndpointSlice and Endpoints
-//     controllers read (docs/kep4770.md C15–C24).
+//     controllers read (docs/kep4770.md C15–C24). The transform caches
+//     them as a compact *podcache.Record, not a *corev1.Pod (a Pod struct
+//     is 1.2 KB however few fields are set): read a transformed Pod
+//     informer with podcache.NewLister and podcache.FromObject, never with
+//     the factory's Pods().Lister(), whose type assertion would panic on a
+//     record.
 //   - Service: everything but managedFields and the
 //     kubectl.kubernetes.io/last-applied-configuration annotation.
 //   - EndpointSlice: everything, with each managedFields entry reduced to

@@ -25,6 +25,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/slicekit/slicekit/pkg/podcache"
 )
 
 // Informer names one informer of a shared factory.
@@ -170,10 +172,12 @@ func trimmedMeta(m *metav1.ObjectMeta) metav1.ObjectMeta {
 }
 
 // PodTransform returns a Pod transform keeping what the endpoint rules read
-// (package doc) plus the given annotations. Like every transform here it
-// builds a new object (the argument is never modified), returns objects of
-// other types (cache.DeletedFinalStateUnknown) as they are, and is
-// idempotent, as client-go requires.
+// (package doc) plus the given annotations, as a compact *podcache.Record
+// instead of a *corev1.Pod (read the cache with podcache.NewLister and
+// podcache.FromObject, which give the Pod back as a *corev1.Pod). Like
+// every transform here it never modifies its argument, returns objects of
+// other types (cache.DeletedFinalStateUnknown, a record already made) as
+// they are, and is idempotent, as client-go requires.
 func PodTransform(annotations ...string) cache.TransformFunc {
 	keep := slices.Clone(annotations)
 	return func(obj any) (any, error) {
@@ -181,60 +185,8 @@ func PodTransform(annotations ...string) cache.TransformFunc {
 		if !ok {
 			return obj, nil
 		}
-		out := &corev1.Pod{
-			TypeMeta:   pod.TypeMeta,
-			ObjectMeta: trimmedMeta(&pod.ObjectMeta),
-			Spec: corev1.PodSpec{
-				NodeName:  pod.Spec.NodeName,
-				Hostname:  pod.Spec.Hostname,
-				Subdomain: pod.Spec.Subdomain,
-			},
-			Status: corev1.PodStatus{
-				Phase:      pod.Status.Phase,
-				PodIP:      pod.Status.PodIP,
-				PodIPs:     pod.Status.PodIPs,
-				Conditions: readyCondition(pod.Status.Conditions),
-			},
-		}
-		for _, k := range keep {
-			if v, ok := pod.Annotations[k]; ok {
-				if out.Annotations == nil {
-					out.Annotations = map[string]string{}
-				}
-				out.Annotations[k] = v
-			}
-		}
-		if len(pod.Spec.Containers) > 0 {
-			out.Spec.Containers = make([]corev1.Container, len(pod.Spec.Containers))
-			for i := range pod.Spec.Containers {
-				c := &pod.Spec.Containers[i]
-				out.Spec.Containers[i] = corev1.Container{Name: c.Name, Ports: c.Ports}
-			}
-		}
-		if len(pod.Spec.InitContainers) > 0 {
-			out.Spec.InitContainers = make([]corev1.Container, len(pod.Spec.InitContainers))
-			for i := range pod.Spec.InitContainers {
-				c := &pod.Spec.InitContainers[i]
-				out.Spec.InitContainers[i] = corev1.Container{Name: c.Name, Ports: c.Ports, RestartPolicy: c.RestartPolicy}
-			}
-		}
-		return out, nil
+		return podcache.New(pod, keep), nil
 	}
-}
-
-// readyCondition returns the Pod's Ready condition reduced to its type,
-// status and lastTransitionTime (IsPodReady reads the status, the
-// trigger-time tracker the time, KCM's util/controller_utils.go and
-// trigger_time_tracker.go), or nil without one. The other conditions, and
-// the reasons, messages and probe times, are read by no endpoint rule and
-// are most of a Pod's conditions in memory.
-func readyCondition(conds []corev1.PodCondition) []corev1.PodCondition {
-	for i := range conds {
-		if c := &conds[i]; c.Type == corev1.PodReady {
-			return []corev1.PodCondition{{Type: c.Type, Status: c.Status, LastTransitionTime: c.LastTransitionTime}}
-		}
-	}
-	return nil
 }
 
 // withoutLastApplied returns annotations without kubectl's last-applied

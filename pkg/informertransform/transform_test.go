@@ -30,6 +30,8 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/pkg/podcache"
 )
 
 const networkStatus = "k8s.v1.cni.cncf.io/network-status"
@@ -98,8 +100,8 @@ func TestTransforms(t *testing.T) {
 		in        runtime.Object
 		want      runtime.Object
 	}{
-		{"pod", PodTransform(), pod, trimmedPod},
-		{"pod keeping an annotation", PodTransform(networkStatus, "absent"), pod, withStatus},
+		{"pod", asPods(PodTransform()), pod, trimmedPod},
+		{"pod keeping an annotation", asPods(PodTransform(networkStatus, "absent")), pod, withStatus},
 		{"service", TransformService, svc, func() runtime.Object {
 			s := svc.DeepCopy()
 			s.ManagedFields = nil
@@ -152,6 +154,19 @@ func TestTransforms(t *testing.T) {
 	}
 }
 
+// asPods wraps a Pod transform so that it returns the Pod its compact record
+// stands for (podcache.Record.Pod), which the tests compare with the Pod
+// the transform keeps.
+func asPods(fn cache.TransformFunc) cache.TransformFunc {
+	return func(obj any) (any, error) {
+		out, err := fn(obj)
+		if r, ok := out.(*podcache.Record); ok {
+			return r.Pod(), err
+		}
+		return out, err
+	}
+}
+
 // kept applies the composed Pod transform to testPod and returns the
 // annotations kept, or "whole" when Pods are cached whole.
 func kept(t *testing.T, tr Transforms) string {
@@ -168,7 +183,11 @@ func kept(t *testing.T, tr Transforms) string {
 		t.Fatal(err)
 	}
 	var keys []string
-	for k := range out.(*corev1.Pod).Annotations {
+	pod, ok := podcache.FromObject(out)
+	if !ok {
+		t.Fatalf("the Pod transform returned a %T", out)
+	}
+	for k := range pod.Annotations {
 		keys = append(keys, k)
 	}
 	return strings.Join(keys, ",")
@@ -240,7 +259,7 @@ func TestInstall(t *testing.T) {
 	if started := len(factory.WaitForCacheSync(ctx.Done())); started != 1 {
 		t.Errorf("%d informers started, want only the Pod informer", started)
 	}
-	pod, err := factory.Core().V1().Pods().Lister().Pods("ns").Get("pod0")
+	pod, err := podcache.NewLister(factory.Core().V1().Pods().Informer().GetIndexer()).Pods("ns").Get("pod0")
 	if err != nil {
 		t.Fatal(err)
 	}

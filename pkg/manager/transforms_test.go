@@ -29,6 +29,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
+	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -109,9 +110,15 @@ func TestNewControllersComposesTransforms(t *testing.T) {
 			}
 			got := kept{"unused", "unused", "unused", "unused", "unused"}
 			if started[reflect.TypeOf(&corev1.Pod{})] {
-				p, err := factory.Core().V1().Pods().Lister().Pods("ns").Get("p")
+				indexer := factory.Core().V1().Pods().Informer().GetIndexer()
+				p, err := podcache.NewLister(indexer).Pods("ns").Get("p")
 				if err != nil {
 					t.Fatal(err)
+				}
+				// Trimmed Pods are cached as compact records, whole ones as Pods.
+				cachedObj, _, _ := indexer.GetByKey("ns/p")
+				if _, isRecord := cachedObj.(*podcache.Record); isRecord != (tc.want.Pod != "whole") {
+					t.Errorf("Pod cached as %T with kept annotations %q", cachedObj, tc.want.Pod)
 				}
 				got.Pod = annotations(p)
 				if tc.want.Pod == "whole" && p.Spec.Containers[0].Image != "img" {

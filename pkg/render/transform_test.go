@@ -23,6 +23,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -73,7 +74,7 @@ func TestCachesApplyTheRunTransforms(t *testing.T) {
 			var cached *corev1.Pod
 			for _, s := range c.sources {
 				if s.kind == "Pod" {
-					cached = s.indexer.List()[0].(*corev1.Pod)
+					cached, _ = podcache.FromObject(s.indexer.List()[0])
 				}
 			}
 			var got []string

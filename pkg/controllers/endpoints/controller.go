@@ -29,6 +29,7 @@ import (
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -129,7 +130,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	podInformer := factory.Core().V1().Pods()
 	endpointsInformer := factory.Core().V1().Endpoints()
 	c.serviceLister = serviceInformer.Lister()
-	c.podLister = podInformer.Lister()
+	c.podLister = podcache.NewLister(podInformer.Informer().GetIndexer())
 	c.endpointsLister = endpointsInformer.Lister()
 
 	var handlers controllerkit.Handlers

@@ -30,6 +30,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -59,28 +60,34 @@ func TestReadsKeepNetworkStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := out.(*corev1.Pod)
+	got, ok := podcache.FromObject(out)
+	if !ok {
+		t.Fatalf("the composed Pod transform returned a %T", out)
+	}
 	if diff := cmp.Diff(before, pod); diff != "" {
 		t.Errorf("input modified:\n%s", diff)
 	}
 	// A superset of the EndpointSlice controller's transform.
 	base, _ := informertransform.Compose(endpointslice.Registration.Reads)[informertransform.Pods](pod.DeepCopy())
-	want := base.(*corev1.Pod)
+	want, ok := podcache.FromObject(base)
+	if !ok {
+		t.Fatalf("the Pod transform returned a %T", base)
+	}
 	want.Annotations = map[string]string{wellknown.AnnotationNetworkStatus: "[]", wellknown.AnnotationNetworkStatusLegacy: "[{}]"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// Idempotent, and other objects pass through.
-	again, _ := composed(got)
-	if diff := cmp.Diff(got, again); diff != "" {
-		t.Errorf("not idempotent:\n%s", diff)
+	again, _ := composed(out)
+	if again != out {
+		t.Errorf("not idempotent: a record came back as %T", again)
 	}
 	if o, _ := composed("x"); o != "x" {
 		t.Errorf("non-pod: %v", o)
 	}
-	noAnn, _ := composed(&corev1.Pod{})
-	if noAnn.(*corev1.Pod).Annotations != nil {
-		t.Errorf("annotations of a pod without any: %v", noAnn.(*corev1.Pod).Annotations)
+	noAnnObj, _ := composed(&corev1.Pod{})
+	if noAnn, _ := podcache.FromObject(noAnnObj); noAnn == nil || noAnn.Annotations != nil {
+		t.Errorf("annotations of a pod without any: %v", noAnn)
 	}
 }
 

@@ -33,6 +33,7 @@ import (
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
@@ -201,7 +202,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	nodeInformer := factory.Core().V1().Nodes()
 
 	c.serviceLister = serviceInformer.Lister()
-	c.podLister = podInformer.Lister()
+	c.podLister = podcache.NewLister(podInformer.Informer().GetIndexer())
 	c.sliceLister = sliceInformer.Lister()
 	c.nodeLister = nodeInformer.Lister()
 

@@ -27,6 +27,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
+	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -68,16 +69,11 @@ func serviceFromObject(obj any) *corev1.Service {
 	return nil
 }
 
-// podFromObject returns the Pod of an event, also from a tombstone, or nil.
+// podFromObject returns the Pod of an event, also from a tombstone and from
+// the Pod transform's compact record (podcache.FromObject), or nil.
 func podFromObject(obj any) *corev1.Pod {
-	switch o := obj.(type) {
-	case *corev1.Pod:
-		return o
-	case cache.DeletedFinalStateUnknown:
-		pod, _ := o.Obj.(*corev1.Pod)
-		return pod
-	}
-	return nil
+	pod, _ := podcache.FromObject(obj)
+	return pod
 }
 
 // onPodUpdate queues the Pod's projection key on add, update and delete

@@ -266,26 +266,77 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 	return u, errors.Join(errs...)
 }
 
-// rebuild lists every selected Pod and rebuilds the index.
+// podNameLister is an optional interface of a PodLister whose List makes a
+// new Pod object per call (podcache's lister, over compact records): Names
+// lists the selected Pods' names without making any, so that a rebuild
+// gets them one at a time and never holds every Pod of a large Service at
+// once (the garbage collector's heap goal would double that peak).
+type podNameLister interface {
+	Names(selector labels.Selector) ([]string, error)
+}
+
+// rebuild lists every selected Pod and rebuilds the index, in Pod name
+// order.
 func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods PodLister, nodes NodeGetter, selector labels.Selector, tt *TriggerTimeTracker, reason string) (IndexUpdate, error) {
 	x.built = false
-	all, err := pods.List(selector)
-	if err != nil {
+	fail := func(err error) (IndexUpdate, error) {
 		x.failed = true
 		x.index.Reset(AddressTypes(svc), Hints(svc, x.opts), reason)
 		return IndexUpdate{}, fmt.Errorf("listing Pods for Service %s: %w", klog.KObj(svc), err)
 	}
-	sorted := make([]*corev1.Pod, 0, len(all))
-	for _, p := range all {
-		if p != nil && p.Namespace == svc.Namespace {
-			sorted = append(sorted, p)
+	// Either the names (then each Pod is got in the loop) or the Pods.
+	var names []string
+	var listed []*corev1.Pod
+	if nl, ok := pods.(podNameLister); ok {
+		var err error
+		if names, err = nl.Names(selector); err != nil {
+			return fail(err)
 		}
+		sort.Strings(names)
+	} else {
+		all, err := pods.List(selector)
+		if err != nil {
+			return fail(err)
+		}
+		for _, p := range all {
+			if p != nil && p.Namespace == svc.Namespace {
+				listed = append(listed, p)
+			}
+		}
+		sort.Slice(listed, func(i, j int) bool { return listed[i].Name < listed[j].Name })
 	}
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	x.index.Reset(AddressTypes(svc), Hints(svc, x.opts), reason)
 	x.skipped = map[string]struct{}{}
+	var podTimes map[string]time.Time
+	if tt != nil {
+		podTimes = make(map[string]time.Time, len(names)+len(listed))
+	}
 	var errs []error
-	for _, pod := range sorted {
+	n := 0
+	for i := range max(len(names), len(listed)) {
+		var pod *corev1.Pod
+		if names != nil {
+			p, err := pods.Get(names[i])
+			switch {
+			case apierrors.IsNotFound(err):
+				continue // deleted since Names: its event marks it pending
+			case err != nil:
+				x.failed = true
+				return IndexUpdate{}, fmt.Errorf("getting Pod %s/%s for Service %s: %w", svc.Namespace, names[i], klog.KObj(svc), err)
+			}
+			if p.Namespace != svc.Namespace || !selector.Matches(labels.Set(p.Labels)) {
+				continue // changed since Names: as above
+			}
+			pod = p
+		} else {
+			pod = listed[i]
+		}
+		n++
+		if podTimes != nil {
+			if pt := podTriggerTime(pod); !pt.IsZero() {
+				podTimes[pod.Name] = pt
+			}
+		}
 		item, err := podItem(ctx, svc, pod, nodes)
 		var skip *SkippedPodError
 		switch {
@@ -299,9 +350,9 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 		x.index.SetItem(pod.Namespace+"/"+pod.Name, item)
 	}
 	x.built, x.failed, x.uid, x.rv = true, false, svc.UID, svc.ResourceVersion
-	u := IndexUpdate{Ready: true, Rebuilt: reason, Pods: len(sorted)}
+	u := IndexUpdate{Ready: true, Rebuilt: reason, Pods: n}
 	if tt != nil {
-		u.TriggerTime = tt.ComputeEndpointLastChangeTriggerTime(svc.Namespace, svc, all)
+		u.TriggerTime = tt.computeFromPodTimes(svc.Namespace, svc, podTimes)
 	}
 	return u, errors.Join(errs...)
 }

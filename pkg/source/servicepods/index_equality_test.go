@@ -38,9 +38,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
+	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
@@ -212,6 +214,25 @@ type eqWorld struct {
 	maxPer   int
 	dual     bool
 	lastStep string
+	// records: the incremental side reads the Pods as the informer caches
+	// them in slicekit run, compact records through podcache's lister
+	// (which lists names and gets each Pod, podNameLister), while the full
+	// side reads the whole Pods.
+	records bool
+}
+
+// podLister returns what the incremental side reads the Pods from.
+func (w *eqWorld) podLister() PodLister {
+	if !w.records {
+		return w.pods
+	}
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	for _, p := range w.pods {
+		if err := indexer.Add(podcache.New(p, nil)); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	return podcache.NewLister(indexer).Pods(w.svc.Namespace)
 }
 
 var eqZones = []string{"zone-a", "zone-b", "zone-c"}
@@ -221,6 +242,7 @@ func newEqWorld(t testing.TB, rnd chooser) *eqWorld {
 		reasons: map[string]int{}, clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	w.maxPer = 3 + rnd.Intn(8)
 	w.dual = rnd.Intn(3) == 0
+	w.records = rnd.Intn(2) == 0
 	for i := 0; i < 3; i++ {
 		name := fmt.Sprintf("node-%d", i)
 		w.nodes[name] = &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{corev1.LabelTopologyZone: eqZones[i]}}}
@@ -517,7 +539,7 @@ func (w *eqWorld) step() bool {
 	}
 	ttFull := w.ttFull.ComputeEndpointLastChangeTriggerTime(w.svc.Namespace, w.svc, pods)
 
-	u, uerr := w.idx.Update(w.ctx, w.svc, labels.Set(w.svc.Spec.Selector).AsSelectorPreValidated(), w.pods, w.nodes, w.ttInc)
+	u, uerr := w.idx.Update(w.ctx, w.svc, labels.Set(w.svc.Spec.Selector).AsSelectorPreValidated(), w.podLister(), w.nodes, w.ttInc)
 	if (derr == nil) != (uerr == nil) || (derr != nil && derr.Error() != uerr.Error()) {
 		w.t.Errorf("step %d (%s): errors differ: full %v, incremental %v", w.steps, w.lastStep, derr, uerr)
 		w.diffs++

@@ -24,6 +24,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/slicekit/slicekit/pkg/podcache"
 )
 
 // PodProjectionKey is what a Pod event means for Services: the Pod's
@@ -164,8 +166,10 @@ func podFromObject(obj any) *corev1.Pod {
 		return nil
 	case *corev1.Pod:
 		return o
+	case *podcache.Record:
+		return o.Pod()
 	case cache.DeletedFinalStateUnknown:
-		if pod, ok := o.Obj.(*corev1.Pod); ok {
+		if pod, ok := podcache.FromObject(o.Obj); ok {
 			return pod
 		}
 		utilruntime.HandleError(fmt.Errorf("tombstone contained an object that is not a Pod: %#v", obj))

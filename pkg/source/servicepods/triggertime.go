@@ -61,20 +61,27 @@ func NewTriggerTimeTracker() *TriggerTimeTracker {
 //     call; the zero time when none changed (the reconciler then removes
 //     the annotation from the slices it writes).
 func (t *TriggerTimeTracker) ComputeEndpointLastChangeTriggerTime(namespace string, service *corev1.Service, pods []*corev1.Pod) time.Time {
+	podTimes := make(map[string]time.Time, len(pods))
+	for _, pod := range pods {
+		if pt := podTriggerTime(pod); !pt.IsZero() {
+			podTimes[pod.Name] = pt
+		}
+	}
+	return t.computeFromPodTimes(namespace, service, podTimes)
+}
+
+// computeFromPodTimes is ComputeEndpointLastChangeTriggerTime given the
+// Pods' non-zero trigger times by Pod name (podTriggerTime); it keeps
+// podTimes as the Service's state.
+func (t *TriggerTimeTracker) computeFromPodTimes(namespace string, service *corev1.Service, podTimes map[string]time.Time) time.Time {
 	key := types.NamespacedName{Namespace: namespace, Name: service.Name}
 	t.mu.Lock()
 	state, wasKnown := t.states[key]
 	t.mu.Unlock()
 
 	var minChanged time.Time
-	podTimes := make(map[string]time.Time, len(pods))
-	for _, pod := range pods {
-		pt := podTriggerTime(pod)
-		if pt.IsZero() {
-			continue
-		}
-		podTimes[pod.Name] = pt
-		if pt.After(state.lastPodTriggerTimes[pod.Name]) {
+	for name, pt := range podTimes {
+		if pt.After(state.lastPodTriggerTimes[name]) {
 			minChanged = minTime(minChanged, pt)
 		}
 	}
