@@ -59,8 +59,7 @@ func TestInternShares(t *testing.T) {
 func TestContainerKeyCoversEveryField(t *testing.T) {
 	base := container{name: "c", ports: []corev1.ContainerPort{{Name: "p", HostPort: 1, ContainerPort: 2, Protocol: "TCP", HostIP: "h"}}}
 	key := func(c container) string {
-		var b = internKeyOf([]container{c})
-		return b
+		return internKeyOf([]container{c})
 	}
 	seen := map[string]string{key(base): "base"}
 	check := func(what string, c container) {
@@ -102,15 +101,16 @@ func TestContainerKeyCoversEveryField(t *testing.T) {
 // and its table entry goes.
 func TestInternForgets(t *testing.T) {
 	before := labelSets.size()
-	recs := make([]*Record, 100)
-	for i := range recs {
-		recs[i] = New(podWith(fmt.Sprint(i), map[string]string{"forget-test": fmt.Sprint(i)}), nil)
-	}
-	if got := labelSets.size(); got < before+100 {
-		t.Fatalf("%d entries after 100 distinct label sets, want at least %d", got, before+100)
-	}
-	runtime.KeepAlive(recs)
-	recs = nil
+	func() {
+		recs := make([]*Record, 100)
+		for i := range recs {
+			recs[i] = New(podWith(fmt.Sprint(i), map[string]string{"forget-test": fmt.Sprint(i)}), nil)
+		}
+		if got := labelSets.size(); got < before+100 {
+			t.Fatalf("%d entries after 100 distinct label sets, want at least %d", got, before+100)
+		}
+		runtime.KeepAlive(recs)
+	}()
 	for i := 0; i < 200 && labelSets.size() >= before+100; i++ {
 		runtime.GC()
 		runtime.Gosched()
