@@ -113,6 +113,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		ConflictReportInterval: opts.ConflictReportInterval,
 		MaxEndpointsPerSlice:   opts.MaxEndpointsPerSlice,
 		BatchPeriod:            opts.BatchPeriod,
+		BurstQuietPeriod:       opts.BurstQuietPeriod,
 		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
 		Registerer:             opts.Registerer,
 		SelectorRemovalMetric:  SelectorRemovalMetricName,

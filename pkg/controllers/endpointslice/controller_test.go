@@ -54,6 +54,7 @@ func TestNewOptions(t *testing.T) {
 		{name: "max too large", opts: Options{MaxEndpointsPerSlice: 1001}, wantErr: "MaxEndpointsPerSlice"},
 		{name: "max negative", opts: Options{MaxEndpointsPerSlice: -1}, wantErr: "MaxEndpointsPerSlice"},
 		{name: "negative batch", opts: Options{BatchPeriod: -time.Second}, wantErr: "BatchPeriod"},
+		{name: "negative burst quiet period", opts: Options{BurstQuietPeriod: -time.Millisecond}, wantErr: "BurstQuietPeriod"},
 		{name: "negative interval", opts: Options{ConflictReportInterval: -time.Second}, wantErr: "ConflictReportInterval"},
 	}
 	for _, tc := range tests {

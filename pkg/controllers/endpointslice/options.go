@@ -54,6 +54,17 @@ type Options struct {
 	// Must not be negative.
 	BatchPeriod time.Duration
 
+	// BurstQuietPeriod, when positive, makes a sync of a Service with Pod
+	// events of two or more Pods pending wait until no new event has come
+	// for BurstQuietPeriod, at most ten periods after the first, and plan
+	// them together: a rolling update's deletions and the new Pods that
+	// follow then make one write per slice instead of two
+	// (slicecontroller.Options.BurstQuietPeriod; slicekit's, KCM has no
+	// such delay). One Pod's change is planned at once. Default: 0 (off);
+	// `slicekit run` uses registry.DefaultEndpointUpdatesBurstQuietPeriod.
+	// Must not be negative.
+	BurstQuietPeriod time.Duration
+
 	// ExternalEndpointController is the KEP-4770 feature gate: when true,
 	// Services labelled service.kubernetes.io/endpoint-controller-name with
 	// a value other than ControllerName are left to that controller and

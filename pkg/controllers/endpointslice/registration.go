@@ -28,7 +28,8 @@ const RegistrationName = "endpointslice"
 // Registration registers this controller with the manager (pkg/manager):
 // enabled by default, --concurrent-service-endpoint-syncs workers, the
 // shared --controller-name, --max-endpoints-per-slice,
-// --endpoint-updates-batch-period and feature gates, no options of its
+// --endpoint-updates-batch-period, --endpoint-updates-burst-quiet-period
+// and feature gates, no options of its
 // own. It reads Pods, Services, EndpointSlices and Nodes, no Pod
 // annotation; its managed-by value is the shared --controller-name, which
 // the manager always checks.
@@ -50,6 +51,7 @@ func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Con
 		ControllerName:             ic.Shared.ControllerName,
 		MaxEndpointsPerSlice:       ic.Shared.MaxEndpointsPerSlice,
 		BatchPeriod:                ic.Shared.EndpointUpdatesBatchPeriod,
+		BurstQuietPeriod:           ic.Shared.EndpointUpdatesBurstQuietPeriod,
 		ExternalEndpointController: &gate,
 		SelectorRemovalCleanup:     &cleanup,
 		Registerer:                 ic.Registerer,

@@ -35,8 +35,11 @@ func TestSharedFlags(t *testing.T) {
 	}{
 		{name: "defaults", check: func(s *registry.Shared) bool {
 			return s.MaxEndpointsPerSlice == 100 && s.ConcurrentServiceEndpointSyncs == 5 && s.ControllerName == "endpointslice-controller.k8s.io" &&
-				s.ExternalEndpointControllerEnabled() && s.SelectorRemovalCleanupEnabled()
+				s.ExternalEndpointControllerEnabled() && s.SelectorRemovalCleanupEnabled() &&
+				s.EndpointUpdatesBurstQuietPeriod == registry.DefaultEndpointUpdatesBurstQuietPeriod
 		}},
+		{name: "burst quiet period off", args: []string{"--endpoint-updates-burst-quiet-period=0"}, check: func(s *registry.Shared) bool { return s.EndpointUpdatesBurstQuietPeriod == 0 }},
+		{name: "negative burst quiet period", args: []string{"--endpoint-updates-burst-quiet-period=-1ms"}, wantErr: "--endpoint-updates-burst-quiet-period=-1ms must not be negative"},
 		{name: "alias", args: []string{"--endpointslice-updates-batch-period=2s"}, check: func(s *registry.Shared) bool { return s.EndpointUpdatesBatchPeriod.String() == "2s" }},
 		{name: "alias agrees", args: []string{"--endpoint-updates-batch-period=2s", "--endpointslice-updates-batch-period=2s"}},
 		{name: "alias disagrees", args: []string{"--endpoint-updates-batch-period=1s", "--endpointslice-updates-batch-period=2s"}, wantErr: "disagree"},

@@ -36,6 +36,13 @@ const (
 	// MaxConcurrentServiceEndpointSyncs is the largest value KCM accepts for
 	// --concurrent-service-endpoint-syncs (and the other worker counts).
 	MaxConcurrentServiceEndpointSyncs = 50
+	// DefaultEndpointUpdatesBurstQuietPeriod is the default of
+	// --endpoint-updates-burst-quiet-period (slicekit's; KCM has none):
+	// long enough for a rolling update's deletions and the creations that
+	// follow them to be planned together (measured with make bench-live:
+	// 957 → 914 writes for 1,000 Pods replaced 25 at a time; 50ms wrote
+	// 913), short enough not to matter beside the client's rate limit.
+	DefaultEndpointUpdatesBurstQuietPeriod = 20 * time.Millisecond
 )
 
 // NewFeatureGate returns a feature gate with slicekit's features
@@ -76,6 +83,13 @@ type Shared struct {
 	// EndpointUpdatesBatchPeriod delays the syncs that Pod changes trigger
 	// so that several changes make one write; 0 disables batching.
 	EndpointUpdatesBatchPeriod time.Duration
+	// EndpointUpdatesBurstQuietPeriod is how long the EndpointSlice
+	// controller's incremental sync waits for a burst of Pod events of one
+	// Service (two or more Pods pending) to pause before it plans, at most
+	// ten such periods; one readiness flip is never delayed
+	// (endpointslice.Options.BurstQuietPeriod). 0 disables it. Default
+	// DefaultEndpointUpdatesBurstQuietPeriod.
+	EndpointUpdatesBurstQuietPeriod time.Duration
 	// FeatureGates holds --feature-gates.
 	FeatureGates featuregate.MutableVersionedFeatureGate
 
@@ -91,6 +105,8 @@ func NewShared() Shared {
 		ConcurrentServiceEndpointSyncs: DefaultConcurrentServiceEndpointSyncs,
 		MaxEndpointsPerSlice:           reconciler.DefaultMaxEndpointsPerSlice,
 		FeatureGates:                   NewFeatureGate(),
+
+		EndpointUpdatesBurstQuietPeriod: DefaultEndpointUpdatesBurstQuietPeriod,
 	}
 }
 
@@ -103,6 +119,9 @@ func (s *Shared) AddFlags(fs *pflag.FlagSet) {
 		"How long the EndpointSlice controller waits after a Pod change before syncing its Services, so that several changes make one write. 0 syncs at once.")
 	fs.Var(&optionalDuration{p: &s.batchPeriodAlias}, "endpointslice-updates-batch-period",
 		"KCM's name of --endpoint-updates-batch-period; give one of the two.")
+	fs.DurationVar(&s.EndpointUpdatesBurstQuietPeriod, "endpoint-updates-burst-quiet-period", s.EndpointUpdatesBurstQuietPeriod,
+		"While Pod events of two or more Pods of one Service keep arriving (a rolling update), the EndpointSlice controller waits for a pause this long before writing, "+
+			"at most ten such periods, so that deletions and the Pods that replace them make one write per slice. A single Pod change is written at once. 0 disables it.")
 }
 
 // AddRenderFlags adds the shared flags that shape output to fs:
@@ -145,6 +164,9 @@ func (s *Shared) Validate() error {
 		errs = append(errs, err)
 	}
 	if err := NonNegative("--endpoint-updates-batch-period", s.EndpointUpdatesBatchPeriod); err != nil {
+		errs = append(errs, err)
+	}
+	if err := NonNegative("--endpoint-updates-burst-quiet-period", s.EndpointUpdatesBurstQuietPeriod); err != nil {
 		errs = append(errs, err)
 	}
 	for _, err := range s.FeatureGates.Validate() {

@@ -105,6 +105,16 @@
 // the write takes it. Without a pacer (library use, render, tests) the
 // check comes before the write's wait in the client.
 //
+// With Options.BurstQuietPeriod (`slicekit run`: 20ms,
+// --endpoint-updates-burst-quiet-period) a sync that finds Pod events of
+// two or more Pods pending first waits, before the pacer, until no new
+// event has come for that period, at most ten periods after the first
+// pending event (servicepods.ServiceIndex.BurstWait): a rolling update's
+// deletions and the creations that follow are then planned together, the
+// new endpoints filling the slices the deletions update anyway. One Pod's
+// change (a readiness flip) is planned at once. The wait holds the worker;
+// it ends with the context, leaving the events pending.
+//
 // Pod-address sources (source.PodAddresses: secondary networks, CEL
 // profiles) do not implement the capability yet and keep the full path:
 // their per-Pod step also reports Problems, which would need a per-Pod

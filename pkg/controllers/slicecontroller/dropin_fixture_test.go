@@ -67,6 +67,7 @@ type dropInOptions struct {
 	EventRecorder                                                     record.EventRecorder
 	ConflictReportInterval                                            time.Duration
 	Pacer                                                             reconciler.Pacer
+	BurstQuietPeriod                                                  time.Duration
 
 	// Source replaces source.PodIPs(servicepods.Options{}) when set (not an
 	// endpointslice.Options field: the incremental equality test runs the
@@ -103,6 +104,7 @@ func newDropIn(ctx context.Context, client kubernetes.Interface, factory informe
 		EventRecorder:          o.EventRecorder,
 		EventSourceComponent:   "endpoint-slice-controller",
 		Pacer:                  o.Pacer,
+		BurstQuietPeriod:       o.BurstQuietPeriod,
 	})
 }
 

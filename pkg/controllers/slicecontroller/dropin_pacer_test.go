@@ -41,13 +41,21 @@ func (p *hookPacer) WaitAvailable(context.Context) error {
 	return nil
 }
 
-// pacerFixture is the drop-in fixture of the pacer tests: one Service
-// with six ready Pods in three slices of two (pod1,pod2 | pod3,pod4 |
-// pod5,pod6), synced once, and a function that makes Pod i not ready at
-// a given time and delivers the event as the informer would.
+// pacerFixture is sixPodFixture with pacer.
 func pacerFixture(t *testing.T, pacer *hookPacer) (*dropInFixture, func(i int, at time.Time)) {
 	t.Helper()
-	f := newDropInFixture(t, dropInOptions{MaxEndpointsPerSlice: 2, Pacer: pacer})
+	return sixPodFixture(t, dropInOptions{Pacer: pacer})
+}
+
+// sixPodFixture is the drop-in fixture of the pacer and burst tests, with
+// o and two endpoints per slice: one Service with six ready Pods in three
+// slices of two (pod1,pod2 | pod3,pod4 | pod5,pod6), synced once, and a
+// function that makes Pod i not ready at a given time and delivers the
+// event as the informer would.
+func sixPodFixture(t *testing.T, o dropInOptions) (*dropInFixture, func(i int, at time.Time)) {
+	t.Helper()
+	o.MaxEndpointsPerSlice = 2
+	f := newDropInFixture(t, o)
 	f.add(newService("web"), newNode("node-1", "zone-a"))
 	pods := make([]*corev1.Pod, 6)
 	for i := range pods {

@@ -206,6 +206,14 @@ type Options struct {
 	// (reconciler.WithPacer). nil: plans are made at once and each write
 	// waits inside the client.
 	Pacer reconciler.Pacer
+	// BurstQuietPeriod, when positive, lets an incremental sync wait while
+	// a burst of Pod events for its Service goes on: with two or more Pods
+	// pending and the latest event less than BurstQuietPeriod old, the
+	// plan waits for a pause of that length, at most ten of them after the
+	// first pending event (servicepods.ServiceIndex.BurstWait). A single
+	// event (one readiness flip) is planned at once. slicekit's own (KCM
+	// has no such wait). Default 0: off. Must not be negative.
+	BurstQuietPeriod time.Duration
 }
 
 // selectorless reports whether the slicekit.dev/selector annotation
@@ -276,6 +284,9 @@ func (o Options) complete() (Options, error) {
 	}
 	if o.BatchPeriod < 0 {
 		errs = append(errs, fmt.Errorf("BatchPeriod %s is negative", o.BatchPeriod))
+	}
+	if o.BurstQuietPeriod < 0 {
+		errs = append(errs, fmt.Errorf("BurstQuietPeriod %s is negative", o.BurstQuietPeriod))
 	}
 	if o.ConflictReportInterval < 0 {
 		errs = append(errs, fmt.Errorf("ConflictReportInterval %s is negative", o.ConflictReportInterval))

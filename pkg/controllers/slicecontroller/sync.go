@@ -252,6 +252,23 @@ func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev
 	// are in the plan instead of left to a later write of the same slice.
 	// Nothing is read or changed yet: on an error (the context ended) the
 	// pending events stay for the next sync.
+	idx := c.indexes.get(key)
+	// A burst of Pod events (several Pods pending, the latest less than
+	// BurstQuietPeriod ago) is planned once it pauses, within ten quiet
+	// periods; a single event is planned at once.
+	for {
+		d := idx.BurstWait(time.Now(), c.opts.BurstQuietPeriod)
+		if d <= 0 {
+			break
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("syncing Service %s: %w", key, ctx.Err())
+		case <-t.C:
+		}
+	}
 	if c.opts.Pacer != nil {
 		if err := c.opts.Pacer.WaitAvailable(ctx); err != nil {
 			return fmt.Errorf("syncing Service %s: waiting for the client's rate limiter: %w", key, err)
@@ -264,7 +281,6 @@ func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev
 	if err != nil {
 		return err
 	}
-	idx := c.indexes.get(key)
 	u, srcErr := idx.Update(ctx, service, selector, c.podLister.Pods(service.Namespace), c.nodeLister, c.triggerTimes)
 	// The Pod source reports no Problems; clear any standing ones as
 	// Desired's empty list would.

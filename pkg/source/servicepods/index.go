@@ -62,6 +62,10 @@ type ServiceIndex struct {
 	mu      sync.Mutex
 	pending map[string]struct{}
 	invalid string
+	// firstEvent and lastEvent are when the first and the latest of the
+	// pending Pod events were recorded (BurstWait).
+	firstEvent, lastEvent time.Time
+	now                   func() time.Time
 
 	// Owned by the sync (one at a time per Service).
 	index   *reconciler.Index
@@ -83,6 +87,7 @@ func NewServiceIndex(opts Options) *ServiceIndex {
 		index:   reconciler.NewIndex(),
 		skipped: map[string]struct{}{},
 		opts:    opts,
+		now:     time.Now,
 	}
 }
 
@@ -91,9 +96,39 @@ func NewServiceIndex(opts Options) *ServiceIndex {
 // selector. Call it from the Pod event handlers for every Service the old
 // or the new Pod matches. Safe for concurrent use.
 func (x *ServiceIndex) PodChanged(name string) {
+	now := x.now()
 	x.mu.Lock()
+	if len(x.pending) == 0 {
+		x.firstEvent = now
+	}
+	x.lastEvent = now
 	x.pending[name] = struct{}{}
 	x.mu.Unlock()
+}
+
+// BurstWait returns how long the Service's sync should wait, at now,
+// before planning, so that a burst of Pod events is planned at once
+// instead of being written as it arrives (a rolling update's deletions and
+// the additions that refill the same slices, for instance): while at least
+// two Pods are pending and the latest event is less than quiet old, the
+// rest of quiet since it; never past 10 × quiet after the first pending
+// event. It returns 0 (plan now) for a single pending Pod (one readiness
+// flip is planned at once), when nothing is pending, and when quiet is not
+// positive. Safe for concurrent use.
+func (x *ServiceIndex) BurstWait(now time.Time, quiet time.Duration) time.Duration {
+	if quiet <= 0 {
+		return 0
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.pending) < 2 {
+		return 0
+	}
+	wait := quiet - now.Sub(x.lastEvent)
+	if limit := 10*quiet - now.Sub(x.firstEvent); limit < wait {
+		wait = limit
+	}
+	return max(wait, 0)
 }
 
 // Invalidate makes the next Update rebuild the index from every Pod and
