@@ -47,11 +47,11 @@ func pacerFixture(t *testing.T, pacer *hookPacer) (*dropInFixture, func(i int, a
 	return sixPodFixture(t, dropInOptions{Pacer: pacer})
 }
 
-// sixPodFixture is the drop-in fixture of the pacer and burst tests, with
-// o and two endpoints per slice: one Service with six ready Pods in three
-// slices of two (pod1,pod2 | pod3,pod4 | pod5,pod6), synced once, and a
-// function that makes Pod i not ready at a given time and delivers the
-// event as the informer would.
+// sixPodFixture is the drop-in fixture of the pacer, burst and superseded
+// tests, with o and two endpoints per slice: one Service with six ready
+// Pods in three slices of two (pod1,pod2 | pod3,pod4 | pod5,pod6), synced
+// once, and a function that makes Pod i not ready at a given time and
+// delivers the event as the informer would.
 func sixPodFixture(t *testing.T, o dropInOptions) (*dropInFixture, func(i int, at time.Time)) {
 	t.Helper()
 	o.MaxEndpointsPerSlice = 2

@@ -19,10 +19,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	k8stesting "k8s.io/client-go/testing"
-	"k8s.io/utils/ptr"
 )
 
 // TestSupersededSyncFoldsNewEvents: a Pod event that arrives while a sync
@@ -32,41 +30,7 @@ import (
 // is still the earliest change's.
 func TestSupersededSyncFoldsNewEvents(t *testing.T) {
 	const metric = "endpoint_slice_controller_" + SupersededSyncsMetricName
-	f := newDropInFixture(t, dropInOptions{MaxEndpointsPerSlice: 2})
-	svc := newService("web")
-	f.add(svc, newNode("node-1", "zone-a"))
-	pods := make([]*corev1.Pod, 6) // slices pod1,pod2 | pod3,pod4 | pod5,pod6
-	for i := range pods {
-		pods[i] = newPod(i+1, "web", true)
-		f.add(pods[i])
-	}
-	podEvent := func(i int, at time.Time) {
-		t.Helper()
-		old := pods[i]
-		cur := old.DeepCopy()
-		cur.ResourceVersion = f.nextResourceVersion()
-		cur.Status.Conditions[0].Status = corev1.ConditionFalse
-		cur.Status.Conditions[0].LastTransitionTime = metav1.NewTime(at)
-		pods[i] = cur
-		if err := f.podStore.Update(cur); err != nil {
-			t.Fatal(err)
-		}
-		f.c.onPodUpdate(old, cur)
-		for f.c.podQueue.Len() > 0 {
-			key, _ := f.c.podQueue.Get()
-			if err := f.c.syncPod(key); err != nil {
-				t.Fatal(err)
-			}
-			f.c.podQueue.Done(key)
-		}
-	}
-	if err := f.sync(testNS, "web"); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(f.ownSlices(testNS, "web")); n != 3 {
-		t.Fatalf("%d slices, want 3", n)
-	}
-
+	f, podEvent := sixPodFixture(t, dropInOptions{})
 	t0 := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
 	podEvent(0, t0)                  // pod1: first slice
 	podEvent(2, t0.Add(time.Second)) // pod3: second slice
@@ -95,13 +59,7 @@ func TestSupersededSyncFoldsNewEvents(t *testing.T) {
 	if got := len(f.writes()) - before; got != 2 {
 		t.Errorf("%d writes for the three flips, want 2 (the second slice once)", got)
 	}
-	notReady := map[string]bool{}
 	for _, s := range f.ownSlices(testNS, "web") {
-		for _, ep := range s.Endpoints {
-			if !ptr.Deref(ep.Conditions.Ready, true) {
-				notReady[ep.Addresses[0]] = true
-			}
-		}
 		for _, ep := range s.Endpoints {
 			if ep.Addresses[0] == "10.0.0.4" { // pod3's slice, written by the second sync
 				want := t0.Format(time.RFC3339Nano)
@@ -111,7 +69,7 @@ func TestSupersededSyncFoldsNewEvents(t *testing.T) {
 			}
 		}
 	}
-	if len(notReady) != 3 || !notReady["10.0.0.2"] || !notReady["10.0.0.4"] || !notReady["10.0.0.5"] {
+	if notReady := notReadyAddresses(f); len(notReady) != 3 || !notReady["10.0.0.2"] || !notReady["10.0.0.4"] || !notReady["10.0.0.5"] {
 		t.Errorf("not ready: %v, want pod1, pod3 and pod4's addresses", notReady)
 	}
 	if got := f.metric(metric, nil); got != 1 {
