@@ -18,6 +18,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -39,7 +40,10 @@ func TestSharedFlags(t *testing.T) {
 				s.EndpointUpdatesBurstQuietPeriod == registry.DefaultEndpointUpdatesBurstQuietPeriod
 		}},
 		{name: "burst quiet period off", args: []string{"--endpoint-updates-burst-quiet-period=0"}, check: func(s *registry.Shared) bool { return s.EndpointUpdatesBurstQuietPeriod == 0 }},
-		{name: "negative burst quiet period", args: []string{"--endpoint-updates-burst-quiet-period=-1ms"}, wantErr: "--endpoint-updates-burst-quiet-period=-1ms must not be negative"},
+		{name: "negative burst quiet period", args: []string{"--endpoint-updates-burst-quiet-period=-1ms"}, wantErr: "--endpoint-updates-burst-quiet-period=-1ms must be between 0 and 1s"},
+		{name: "burst quiet period at the limit", args: []string{"--endpoint-updates-burst-quiet-period=1s"}, check: func(s *registry.Shared) bool { return s.EndpointUpdatesBurstQuietPeriod == time.Second }},
+		{name: "burst quiet period too long", args: []string{"--endpoint-updates-burst-quiet-period=10h"}, wantErr: "--endpoint-updates-burst-quiet-period=10h0m0s must be between 0 and 1s"},
+		{name: "negative alias names the alias", args: []string{"--endpointslice-updates-batch-period=-1s"}, wantErr: "--endpointslice-updates-batch-period=-1s must not be negative"},
 		{name: "alias", args: []string{"--endpointslice-updates-batch-period=2s"}, check: func(s *registry.Shared) bool { return s.EndpointUpdatesBatchPeriod.String() == "2s" }},
 		{name: "alias agrees", args: []string{"--endpoint-updates-batch-period=2s", "--endpointslice-updates-batch-period=2s"}},
 		{name: "alias disagrees", args: []string{"--endpoint-updates-batch-period=1s", "--endpointslice-updates-batch-period=2s"}, wantErr: "disagree"},

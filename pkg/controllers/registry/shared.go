@@ -43,6 +43,11 @@ const (
 	// 957 → 914 writes for 1,000 Pods replaced 25 at a time; 50ms wrote
 	// 913), short enough not to matter beside the client's rate limit.
 	DefaultEndpointUpdatesBurstQuietPeriod = 20 * time.Millisecond
+	// MaxEndpointUpdatesBurstQuietPeriod is the largest
+	// --endpoint-updates-burst-quiet-period accepted: the wait holds a
+	// Service worker for up to ten periods, so a larger value would let a
+	// few Services under constant churn stall the controller.
+	MaxEndpointUpdatesBurstQuietPeriod = time.Second
 )
 
 // NewFeatureGate returns a feature gate with slicekit's features
@@ -120,8 +125,8 @@ func (s *Shared) AddFlags(fs *pflag.FlagSet) {
 	fs.Var(&optionalDuration{p: &s.batchPeriodAlias}, "endpointslice-updates-batch-period",
 		"KCM's name of --endpoint-updates-batch-period; give one of the two.")
 	fs.DurationVar(&s.EndpointUpdatesBurstQuietPeriod, "endpoint-updates-burst-quiet-period", s.EndpointUpdatesBurstQuietPeriod,
-		"While Pod events of two or more Pods of one Service keep arriving (a rolling update), the EndpointSlice controller waits for a pause this long before writing, "+
-			"at most ten such periods, so that deletions and the Pods that replace them make one write per slice. A single Pod change is written at once. 0 disables it.")
+		"While Pod events of two or more Pods of one Service keep arriving (a rolling update), the EndpointSlice controller waits for a pause this long before planning, "+
+			"at most ten such periods, so that deletions and the Pods that replace them make one write per slice. A single Pod change is planned at once. 0 disables it; at most 1s.")
 }
 
 // AddRenderFlags adds the shared flags that shape output to fs:
@@ -141,6 +146,9 @@ func (s *Shared) AddRenderFlags(fs *pflag.FlagSet) {
 func (s *Shared) Complete() error {
 	if s.batchPeriodAlias == nil {
 		return nil
+	}
+	if err := NonNegative("--endpointslice-updates-batch-period", *s.batchPeriodAlias); err != nil {
+		return err
 	}
 	if s.EndpointUpdatesBatchPeriod != 0 && s.EndpointUpdatesBatchPeriod != *s.batchPeriodAlias {
 		return fmt.Errorf("--endpoint-updates-batch-period=%s and --endpointslice-updates-batch-period=%s disagree; give one",
@@ -166,8 +174,8 @@ func (s *Shared) Validate() error {
 	if err := NonNegative("--endpoint-updates-batch-period", s.EndpointUpdatesBatchPeriod); err != nil {
 		errs = append(errs, err)
 	}
-	if err := NonNegative("--endpoint-updates-burst-quiet-period", s.EndpointUpdatesBurstQuietPeriod); err != nil {
-		errs = append(errs, err)
+	if d := s.EndpointUpdatesBurstQuietPeriod; d < 0 || d > MaxEndpointUpdatesBurstQuietPeriod {
+		errs = append(errs, fmt.Errorf("--endpoint-updates-burst-quiet-period=%s must be between 0 and %s", d, MaxEndpointUpdatesBurstQuietPeriod))
 	}
 	for _, err := range s.FeatureGates.Validate() {
 		errs = append(errs, fmt.Errorf("--feature-gates: %w", err))
