@@ -106,13 +106,18 @@ func (x *ServiceIndex) PodChanged(name string) {
 	x.mu.Unlock()
 }
 
+// BurstQuietPeriodsMax bounds ServiceIndex.BurstWait: a burst is planned
+// at the latest this many quiet periods after its first pending event,
+// however long it goes on.
+const BurstQuietPeriodsMax = 10
+
 // BurstWait returns how long the Service's sync should wait, at now,
 // before planning, so that a burst of Pod events is planned at once
 // instead of being written as it arrives (a rolling update's deletions and
 // the additions that refill the same slices, for instance): while at least
 // two Pods are pending and the latest event is less than quiet old, the
-// rest of quiet since it; never past 10 × quiet after the first pending
-// event. It returns 0 (plan now) for a single pending Pod (one readiness
+// rest of quiet since it; never past BurstQuietPeriodsMax × quiet after
+// the first pending event. It returns 0 (plan now) for a single pending Pod (one readiness
 // flip is planned at once), when nothing is pending, and when quiet is not
 // positive. Safe for concurrent use.
 func (x *ServiceIndex) BurstWait(now time.Time, quiet time.Duration) time.Duration {
@@ -125,7 +130,7 @@ func (x *ServiceIndex) BurstWait(now time.Time, quiet time.Duration) time.Durati
 		return 0
 	}
 	wait := quiet - now.Sub(x.lastEvent)
-	if limit := 10*quiet - now.Sub(x.firstEvent); limit < wait {
+	if limit := BurstQuietPeriodsMax*quiet - now.Sub(x.firstEvent); limit < wait {
 		wait = limit
 	}
 	return max(wait, 0)
