@@ -126,7 +126,8 @@ func (s *Shared) AddFlags(fs *pflag.FlagSet) {
 		"KCM's name of --endpoint-updates-batch-period; give one of the two.")
 	fs.DurationVar(&s.EndpointUpdatesBurstQuietPeriod, "endpoint-updates-burst-quiet-period", s.EndpointUpdatesBurstQuietPeriod,
 		"While Pod events of two or more Pods of one Service keep arriving (a rolling update), the EndpointSlice controller waits for a pause this long before planning, "+
-			"at most ten such periods, so that deletions and the Pods that replace them make one write per slice. A single Pod change is planned at once. 0 disables it; at most 1s.")
+			fmt.Sprintf("at most ten such periods, so that deletions and the Pods that replace them make one write per slice. A single Pod change is planned at once. 0 disables it; at most %s.",
+				MaxEndpointUpdatesBurstQuietPeriod))
 }
 
 // AddRenderFlags adds the shared flags that shape output to fs:

@@ -237,6 +237,28 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	return nil
 }
 
+// awaitBurstPause waits, with Options.BurstQuietPeriod, while a burst of
+// Pod events of the Service goes on (several Pods pending, the latest less
+// than the quiet period ago; servicepods.ServiceIndex.BurstWait), so that
+// the burst is planned once it pauses; a single event is planned at once.
+// It returns the context's error, wrapped, if the context ends first; the
+// pending events then stay for the next sync.
+func (c *Controller) awaitBurstPause(ctx context.Context, key string, idx *servicepods.ServiceIndex) error {
+	for {
+		d := idx.BurstWait(time.Now(), c.opts.BurstQuietPeriod)
+		if d <= 0 {
+			return nil
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("syncing Service %s: %w", key, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
 // syncIndexed is step 5 of SyncService for an incremental source
 // (source.IncrementalSource): the Service's index reads only the
 // Pods marked changed since its last sync (servicepods.ServiceIndex.Update;
@@ -247,28 +269,15 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 // those of the full path; the path taken is counted in
 // <subsystem>_syncs_by_path_total.
 func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev1.Service, selector labels.Selector) error {
+	idx := c.indexes.get(key)
+	if err := c.awaitBurstPause(ctx, key, idx); err != nil {
+		return err
+	}
 	// Plan as late as the client's rate limiter allows: wait until the
 	// first write can go out at once, so that the events of that wait
 	// are in the plan instead of left to a later write of the same slice.
 	// Nothing is read or changed yet: on an error (the context ended) the
 	// pending events stay for the next sync.
-	idx := c.indexes.get(key)
-	// A burst of Pod events (several Pods pending, the latest less than
-	// BurstQuietPeriod ago) is planned once it pauses, within ten quiet
-	// periods; a single event is planned at once.
-	for {
-		d := idx.BurstWait(time.Now(), c.opts.BurstQuietPeriod)
-		if d <= 0 {
-			break
-		}
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("syncing Service %s: %w", key, ctx.Err())
-		case <-t.C:
-		}
-	}
 	if c.opts.Pacer != nil {
 		if err := c.opts.Pacer.WaitAvailable(ctx); err != nil {
 			return fmt.Errorf("syncing Service %s: waiting for the client's rate limiter: %w", key, err)
