@@ -53,6 +53,13 @@
 //     many at once, create as many new ready ones, wait until the slices
 //     show the step): CPU, slice writes and wall time of the whole roll.
 //
+// With -watch-only (the default), a watch-only process (this binary with
+// the first argument "watch-only": client-go shared informers for Pods,
+// Services, Nodes and EndpointSlices, nothing else) runs beside each
+// controller from its convergence on, and its CPU over the flips and the
+// roll is reported too: the floor under any client-go controller's CPU,
+// and the controller's CPU above it.
+//
 // It prints a Markdown table per scenario, with the ratio KCM / slicekit,
 // and writes them to -out (rewritten after every scenario, so a failed
 // later scenario keeps the earlier tables). Component logs go to
@@ -104,9 +111,21 @@ type options struct {
 	// slicekitArgs are further arguments of `slicekit run` (-slicekit-args),
 	// after the benchmark's own: a later flag wins.
 	slicekitArgs []string
+	// watchOnly runs the watch-only process beside each controller
+	// (-watch-only).
+	watchOnly bool
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == watchOnlyCommand {
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+		defer stop()
+		if err := runWatchOnly(ctx, os.Args[2:]); err != nil {
+			fmt.Fprintf(os.Stderr, "benchlive %s: %v\n", watchOnlyCommand, err)
+			os.Exit(1)
+		}
+		return
+	}
 	o, err := parseFlags(os.Args[1:])
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -146,6 +165,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.burst, "burst", 30, "--kube-api-burst of both controllers (KCM's default)")
 	fs.IntVar(&o.verbosity, "v", 0, "log level -v of both controllers")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "bound of each wait for the slices")
+	fs.BoolVar(&o.watchOnly, "watch-only", true, "run a watch-only process (client-go informers for the same objects, nothing else) beside each controller and report its CPU: the floor under both")
 	slicekitArgs := fs.String("slicekit-args", "", "further arguments of `slicekit run`, space-separated, after the benchmark's (for example \"--profiling --metrics-bind-address=127.0.0.1:18080\" to take heap profiles)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -218,7 +238,10 @@ type bench struct {
 	client  kubernetes.Interface
 	tracker *tracker
 	// kubeconfig is the controllers' (admin) kubeconfig.
-	kubeconfig      string
+	kubeconfig string
+	// watchOnly is the watch-only process beside the controller being
+	// measured, or nil.
+	watchOnly       *procs.Proc
 	nextPod         int
 	nextIP          uint32
 	header, results []string
@@ -314,7 +337,7 @@ func (b *bench) describe() []string {
 	if len(loadFields) > 3 {
 		loadFields = loadFields[:3]
 	}
-	return []string{
+	lines := []string{
 		fmt.Sprintf("Run %s on %s: %d CPUs, load average at start %s.", time.Now().UTC().Format("2006-01-02 15:04 MST"), host, runtime.NumCPU(), strings.Join(loadFields, " ")),
 		fmt.Sprintf("kube-controller-manager: %s, `--controllers=endpointslice-controller`; slicekit: %s, `run --controllers=endpointslice`.",
 			version(filepath.Join(b.o.binDir, procs.KubeControllerManager), "--version"), version(b.o.slicekit, "version")),
@@ -323,6 +346,10 @@ func (b *bench) describe() []string {
 		fmt.Sprintf("Flips: %d per controller, one at a time (Ready patched through the status subresource, wait for the slice, pause %v); CPU is utime+stime from /proc over the flips and a 1 s settle.",
 			b.o.flips, b.o.flipPause),
 	}
+	if b.o.watchOnly {
+		lines = append(lines, "Floor: beside each controller, from its convergence on, a watch-only process (client-go shared informers for Pods, Services, Nodes and EndpointSlices over protobuf, no handler, no transform, no write) receives the same watch events; its CPU over the same windows is what watching alone costs any client-go controller.")
+	}
+	return lines
 }
 
 // document is the Markdown written to -out.
@@ -435,6 +462,19 @@ func (b *bench) measure(ctx context.Context, sc scenario, w *world, c string) (*
 	}
 	r.ColdRequests = req1 - req0
 	fmt.Printf("   %s: cold start %v, %d slice writes\n", c, r.ColdStart.Round(time.Millisecond), r.ColdWrites)
+	if b.o.watchOnly {
+		wo, err := b.startWatchOnly(ctx, dir)
+		if err != nil {
+			return r, err
+		}
+		b.watchOnly = wo
+		defer func() {
+			b.watchOnly = nil
+			if err := wo.Stop(); err != nil {
+				fmt.Fprintf(os.Stderr, "benchlive: %v\n", err)
+			}
+		}()
+	}
 
 	// Idle: let any tail of the cold start pass, then measure.
 	if err := settle(ctx, 2*time.Second); err != nil {
@@ -506,7 +546,7 @@ func (b *bench) flips(ctx context.Context, w *world, p *procs.Proc, r *result) e
 		return err
 	}
 	r.Flips = b.o.flips
-	r.FlipCPU, r.FlipWrites, r.FlipRequests = d.cpu, d.writes, d.requests
+	r.FlipCPU, r.FlipWrites, r.FlipRequests, r.FlipWatchOnlyCPU = d.cpu, d.writes, d.requests, d.watchOnlyCPU
 	return nil
 }
 
@@ -540,17 +580,18 @@ func (b *bench) roll(ctx context.Context, w *world, sc scenario, p *procs.Proc, 
 		return err
 	}
 	r.RollPods, r.RollStep = len(old), b.o.rollStep
-	r.RollCPU, r.RollWrites, r.RollRequests = d.cpu, d.writes, d.requests
+	r.RollCPU, r.RollWrites, r.RollRequests, r.RollWatchOnlyCPU = d.cpu, d.writes, d.requests, d.watchOnlyCPU
 	return nil
 }
 
 // usage is what a controller has used so far: its CPU time, and the slice
 // writes seen on the watch and counted by the API server (all
-// controllers').
+// controllers'); watchOnlyCPU is the watch-only process's CPU time (0
+// without one).
 type usage struct {
-	cpu      time.Duration
-	writes   int
-	requests float64
+	cpu, watchOnlyCPU time.Duration
+	writes            int
+	requests          float64
 }
 
 // usage reads the usage of the controller process p now.
@@ -563,7 +604,13 @@ func (b *bench) usage(ctx context.Context, p *procs.Proc) (usage, error) {
 	if err != nil {
 		return usage{}, err
 	}
-	return usage{cpu: cpu, writes: b.tracker.count(), requests: req}, nil
+	var floor time.Duration
+	if b.watchOnly != nil {
+		if floor, err = procCPU(b.watchOnly.Pid()); err != nil {
+			return usage{}, errors.Join(err, b.watchOnly.Exited())
+		}
+	}
+	return usage{cpu: cpu, watchOnlyCPU: floor, writes: b.tracker.count(), requests: req}, nil
 }
 
 // usageSince waits 1 s (for the controller to finish what the last change
@@ -576,7 +623,7 @@ func (b *bench) usageSince(ctx context.Context, p *procs.Proc, u0 usage) (usage,
 	if err != nil {
 		return usage{}, err
 	}
-	return usage{cpu: u1.cpu - u0.cpu, writes: u1.writes - u0.writes, requests: u1.requests - u0.requests}, nil
+	return usage{cpu: u1.cpu - u0.cpu, watchOnlyCPU: u1.watchOnlyCPU - u0.watchOnlyCPU, writes: u1.writes - u0.writes, requests: u1.requests - u0.requests}, nil
 }
 
 // requests returns the API server's count of EndpointSlice write requests.

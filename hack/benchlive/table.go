@@ -38,6 +38,9 @@ type result struct {
 	FlipWrites   int
 	FlipRequests float64
 	Latencies    []time.Duration
+	// FlipWatchOnlyCPU and RollWatchOnlyCPU are the watch-only process's
+	// CPU over the same windows as FlipCPU and RollCPU (0: not run).
+	FlipWatchOnlyCPU, RollWatchOnlyCPU time.Duration
 	// Mem is read after the flips.
 	Mem memory
 	// RollPods were replaced in steps of RollStep, using RollCPU and
@@ -81,6 +84,9 @@ func rows() []row {
 		{"flip → slice p99 (watch)", func(r *result) (float64, bool) {
 			return ms(percentile(r.Latencies, 99)), len(r.Latencies) > 0
 		}, showMs},
+		{"watch-only process: CPU per flip (floor)", func(r *result) (float64, bool) {
+			return ms(r.FlipWatchOnlyCPU) / float64(r.Flips), r.Flips > 0 && r.FlipWatchOnlyCPU > 0
+		}, showMs},
 		{"slice writes per flip (watch events)", func(r *result) (float64, bool) {
 			return float64(r.FlipWrites) / float64(r.Flips), r.Flips > 0
 		}, showNum},
@@ -90,6 +96,12 @@ func rows() []row {
 		{"VmRSS after the flips", func(r *result) (float64, bool) { return float64(r.Mem.RSS), r.Mem.RSS > 0 }, showBytes},
 		{"VmHWM (peak RSS)", func(r *result) (float64, bool) { return float64(r.Mem.HWM), r.Mem.HWM > 0 }, showBytes},
 		{"rolling update: CPU", func(r *result) (float64, bool) { return ms(r.RollCPU), r.RollPods > 0 }, showMs},
+		{"rolling update: watch-only process CPU (floor)", func(r *result) (float64, bool) {
+			return ms(r.RollWatchOnlyCPU), r.RollPods > 0 && r.RollWatchOnlyCPU > 0
+		}, showMs},
+		{"rolling update: CPU above the floor", func(r *result) (float64, bool) {
+			return ms(r.RollCPU - r.RollWatchOnlyCPU), r.RollPods > 0 && r.RollWatchOnlyCPU > 0
+		}, showMs},
 		{"rolling update: slice writes (watch events)", func(r *result) (float64, bool) {
 			return float64(r.RollWrites), r.RollPods > 0
 		}, showCount},
