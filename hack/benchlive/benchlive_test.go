@@ -16,6 +16,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -221,6 +222,25 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 
+	if strings.Contains(got, "watch-only") || strings.Contains(got, "above the floor") {
+		t.Errorf("watch-only rows without a watch-only process:\n%s", got)
+	}
+
+	// With the watch-only process: its CPU per flip and over the roll, and
+	// the roll's CPU above it.
+	kcm.FlipWatchOnlyCPU, kcm.RollWatchOnlyCPU = 200*time.Millisecond, 500*time.Millisecond
+	sk.FlipWatchOnlyCPU, sk.RollWatchOnlyCPU = 150*time.Millisecond, 200*time.Millisecond
+	got = scenarioResult{Title: "x", KCM: kcm, Slicekit: sk}.markdown()
+	for _, line := range []string{
+		"| watch-only process: CPU per flip (floor) | 2.00 ms | 1.50 ms | 1.33× |",
+		"| rolling update: watch-only process CPU (floor) | 500 ms | 200 ms | 2.50× |",
+		"| rolling update: CPU above the floor | 1.00 s | 100 ms | 10.00× |",
+	} {
+		if !strings.Contains(got, line+"\n") {
+			t.Errorf("table lacks the line\n%s\ntable:\n%s", line, got)
+		}
+	}
+
 	// One side missing (it failed): its column says "-", no ratio; rows
 	// no side has (no roll) are left out.
 	sk.RollPods = 0
@@ -362,5 +382,16 @@ func TestTracker(t *testing.T) {
 	tr.apply(watch.Deleted, slice("ns", "a", "svc", nil), later, true)
 	if ok(map[string]bool{"10.0.0.3": true}) != true {
 		t.Error("a deleted slice is still counted")
+	}
+}
+
+func TestRunWatchOnlyArguments(t *testing.T) {
+	for _, args := range [][]string{nil, {"-kubeconfig", ""}, {"-unknown"}} {
+		if err := runWatchOnly(t.Context(), args); err == nil {
+			t.Errorf("runWatchOnly(%q) = nil, want an error", args)
+		}
+	}
+	if err := runWatchOnly(t.Context(), []string{"-kubeconfig", filepath.Join(t.TempDir(), "missing")}); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("runWatchOnly with a missing kubeconfig = %v, want an error naming it", err)
 	}
 }
