@@ -394,7 +394,7 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 			return false, nil
 		}
 		setTriggerTime(s, triggerTime)
-		updated, err := client.Update(ctx, s, metav1.UpdateOptions{FieldManager: r.cfg.ControllerName})
+		updated, err := r.updateSlice(ctx, owner.GetNamespace(), s, metav1.UpdateOptions{FieldManager: r.cfg.ControllerName})
 		if err != nil {
 			return false, fmt.Errorf("updating EndpointSlice %s for %s %s: %w", s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
 		}
