@@ -228,11 +228,11 @@ func TestMarkdown(t *testing.T) {
 
 	// With the watch-only process: its CPU per flip and over the roll, and
 	// the roll's CPU above it.
-	kcm.FlipWatchOnlyCPU, kcm.RollWatchOnlyCPU = 200*time.Millisecond, 500*time.Millisecond
-	sk.FlipWatchOnlyCPU, sk.RollWatchOnlyCPU = 150*time.Millisecond, 200*time.Millisecond
+	kcm.WatchOnly, kcm.FlipWatchOnlyCPU, kcm.RollWatchOnlyCPU = true, 200*time.Millisecond, 500*time.Millisecond
+	sk.WatchOnly, sk.FlipWatchOnlyCPU, sk.RollWatchOnlyCPU = true, 0, 200*time.Millisecond
 	got = scenarioResult{Title: "x", KCM: kcm, Slicekit: sk}.markdown()
 	for _, line := range []string{
-		"| watch-only process: CPU per flip (floor) | 2.00 ms | 1.50 ms | 1.33× |",
+		"| watch-only process: CPU per flip (floor) | 2.00 ms | 0.00 ms | - |",
 		"| rolling update: watch-only process CPU (floor) | 500 ms | 200 ms | 2.50× |",
 		"| rolling update: CPU above the floor | 1.00 s | 100 ms | 10.00× |",
 	} {
@@ -386,7 +386,7 @@ func TestTracker(t *testing.T) {
 }
 
 func TestRunWatchOnlyArguments(t *testing.T) {
-	for _, args := range [][]string{nil, {"-kubeconfig", ""}, {"-unknown"}} {
+	for _, args := range [][]string{nil, {"-kubeconfig", ""}, {"-unknown"}, {"-kubeconfig", "k", "extra"}} {
 		if err := runWatchOnly(t.Context(), args); err == nil {
 			t.Errorf("runWatchOnly(%q) = nil, want an error", args)
 		}

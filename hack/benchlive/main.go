@@ -148,7 +148,7 @@ func parseFlags(args []string) (options, error) {
 	fs := flag.NewFlagSet("benchlive", flag.ContinueOnError)
 	defaultBin, _ := testenv.BinDir()
 	fs.StringVar(&o.binDir, "bin", defaultBin, "directory with etcd, kube-apiserver and kube-controller-manager ($SLICEKIT_BIN_DIR, else bin/)")
-	fs.StringVar(&o.slicekit, "slicekit", "bin/slicekit", "the slicekit binary to run (built from this checkout by `make build`)")
+	fs.StringVar(&o.slicekit, "slicekit", "bin/slicekit", "the slicekit `binary` to run (built from this checkout by make build)")
 	fs.StringVar(&o.out, "out", "bin/bench-live.md", "file for the Markdown tables")
 	fs.StringVar(&o.artifacts, "artifacts", "bin/bench-live", "directory for the component logs")
 	sizes := fs.String("sizes", "1000,10000", "Pods of the one-Service scenarios, comma-separated (empty: none)")
@@ -166,7 +166,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.verbosity, "v", 0, "log level -v of both controllers")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "bound of each wait for the slices")
 	fs.BoolVar(&o.watchOnly, "watch-only", true, "run a watch-only process (client-go informers for the same objects, nothing else) beside each controller and report its CPU: the floor under both")
-	slicekitArgs := fs.String("slicekit-args", "", "further arguments of `slicekit run`, space-separated, after the benchmark's (for example \"--profiling --metrics-bind-address=127.0.0.1:18080\" to take heap profiles)")
+	slicekitArgs := fs.String("slicekit-args", "", "further `arguments` of slicekit run, space-separated, after the benchmark's (for example \"--profiling --metrics-bind-address=127.0.0.1:18080\" to take heap profiles)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -468,6 +468,7 @@ func (b *bench) measure(ctx context.Context, sc scenario, w *world, c string) (*
 			return r, err
 		}
 		b.watchOnly = wo
+		r.WatchOnly = true
 		defer func() {
 			b.watchOnly = nil
 			if err := wo.Stop(); err != nil {

@@ -38,8 +38,10 @@ type result struct {
 	FlipWrites   int
 	FlipRequests float64
 	Latencies    []time.Duration
-	// FlipWatchOnlyCPU and RollWatchOnlyCPU are the watch-only process's
-	// CPU over the same windows as FlipCPU and RollCPU (0: not run).
+	// WatchOnly says whether the watch-only process ran beside the
+	// controller; FlipWatchOnlyCPU and RollWatchOnlyCPU are its CPU over
+	// the same windows as FlipCPU and RollCPU.
+	WatchOnly                          bool
 	FlipWatchOnlyCPU, RollWatchOnlyCPU time.Duration
 	// Mem is read after the flips.
 	Mem memory
@@ -85,7 +87,7 @@ func rows() []row {
 			return ms(percentile(r.Latencies, 99)), len(r.Latencies) > 0
 		}, showMs},
 		{"watch-only process: CPU per flip (floor)", func(r *result) (float64, bool) {
-			return ms(r.FlipWatchOnlyCPU) / float64(r.Flips), r.Flips > 0 && r.FlipWatchOnlyCPU > 0
+			return ms(r.FlipWatchOnlyCPU) / float64(r.Flips), r.Flips > 0 && r.WatchOnly
 		}, showMs},
 		{"slice writes per flip (watch events)", func(r *result) (float64, bool) {
 			return float64(r.FlipWrites) / float64(r.Flips), r.Flips > 0
@@ -97,10 +99,10 @@ func rows() []row {
 		{"VmHWM (peak RSS)", func(r *result) (float64, bool) { return float64(r.Mem.HWM), r.Mem.HWM > 0 }, showBytes},
 		{"rolling update: CPU", func(r *result) (float64, bool) { return ms(r.RollCPU), r.RollPods > 0 }, showMs},
 		{"rolling update: watch-only process CPU (floor)", func(r *result) (float64, bool) {
-			return ms(r.RollWatchOnlyCPU), r.RollPods > 0 && r.RollWatchOnlyCPU > 0
+			return ms(r.RollWatchOnlyCPU), r.RollPods > 0 && r.WatchOnly
 		}, showMs},
 		{"rolling update: CPU above the floor", func(r *result) (float64, bool) {
-			return ms(r.RollCPU - r.RollWatchOnlyCPU), r.RollPods > 0 && r.RollWatchOnlyCPU > 0
+			return ms(r.RollCPU - r.RollWatchOnlyCPU), r.RollPods > 0 && r.WatchOnly
 		}, showMs},
 		{"rolling update: slice writes (watch events)", func(r *result) (float64, bool) {
 			return float64(r.RollWrites), r.RollPods > 0

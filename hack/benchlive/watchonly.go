@@ -50,7 +50,13 @@ func runWatchOnly(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet(watchOnlyCommand, flag.ContinueOnError)
 	kubeconfig := fs.String("kubeconfig", "", "kubeconfig of the API server")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *kubeconfig == "" {
 		return errors.New("-kubeconfig is required")
