@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -65,8 +66,11 @@ func runWatchOnly(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", *kubeconfig, err)
 	}
-	cfg.ContentType = "application/vnd.kubernetes.protobuf"
-	cfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
+	// The client settings both controllers use (KCM's options.go, slicekit's
+	// pkg/manager): protobuf, no gzip.
+	cfg.ContentType = runtime.ContentTypeProtobuf
+	cfg.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
+	cfg.DisableCompression = true
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err

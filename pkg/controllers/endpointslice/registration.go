@@ -29,9 +29,9 @@ const RegistrationName = "endpointslice"
 // enabled by default, --concurrent-service-endpoint-syncs workers, the
 // shared --controller-name, --max-endpoints-per-slice,
 // --endpoint-updates-batch-period, --endpoint-updates-burst-quiet-period
-// and feature gates, no options of its own. It reads Pods, Services, EndpointSlices and Nodes, no Pod
-// annotation; its managed-by value is the shared --controller-name, which
-// the manager always checks.
+// and feature gates, no options of its own. It reads Pods, Services,
+// EndpointSlices and Nodes, no Pod annotation; its managed-by value is the
+// shared --controller-name, which the manager always checks.
 var Registration = registry.Registration{
 	Name:             RegistrationName,
 	Aliases:          []string{"endpointslice-controller"},
