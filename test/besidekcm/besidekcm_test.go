@@ -326,8 +326,14 @@ func (r *recorder) watch(t *testing.T, ctx context.Context, client kubernetes.In
 // (the selector removal) on. It fails when, at the end, an EndpointSlice
 // or Endpoints object of the Service still lists a primary address; when
 // primary addresses come back once no object listed one any more (a
-// built-in controller rewriting what the clean-up deleted); or when one
-// object lists primary and secondary addresses together. It logs the window: from the selector removal until no object
+// built-in controller rewriting what the clean-up deleted), except a
+// slice of KCM's own controllers within staleCacheGrace of the first
+// clean-up: KCM's mirroring controller may still mirror, from its cache,
+// an Endpoints object the clean-up has just deleted (seen in CI: the
+// Endpoints deleted at +21ms, KCM's mirrored slice created at +35ms and
+// deleted by the clean-up at +41ms); that slice is logged and must go
+// again; or when one object lists primary and secondary addresses
+// together. It logs the window: from the selector removal until no object
 // of the Service listed a primary address any more.
 func checkPrimaryWindow(t *testing.T, events []event, removedAt time.Time, service string, primary []string) {
 	t.Helper()
@@ -346,8 +352,15 @@ func checkPrimaryWindow(t *testing.T, events []event, removedAt time.Time, servi
 		}
 		return false
 	}
+	// staleCacheGrace bounds how long after the first clean-up KCM may
+	// still act on a cache that has not seen it; a rewrite later than that
+	// is a fight between controllers.
+	const staleCacheGrace = time.Second
+	kcmSlice := func(kind string) bool {
+		return kind == "EndpointSlice endpointslicemirroring-controller.k8s.io" || kind == "EndpointSlice endpointslice-controller.k8s.io"
+	}
 	var timeline []string
-	var cleanAt time.Time
+	var cleanAt, firstCleanAt time.Time
 	primaryAtRemoval := false
 	for _, e := range events {
 		if e.service != service {
@@ -370,9 +383,16 @@ func checkPrimaryWindow(t *testing.T, events []event, removedAt time.Time, servi
 		timeline = append(timeline, fmt.Sprintf("+%v %s %s %s %v", e.at.Sub(removedAt).Round(time.Millisecond), e.typ, e.kind, e.name, e.addresses))
 		if before && !any() {
 			cleanAt = e.at
+			if firstCleanAt.IsZero() {
+				firstCleanAt = e.at
+			}
 		}
 		if !before && any() && !cleanAt.IsZero() {
-			t.Errorf("primary addresses of %s came back after the clean-up: %s", service, timeline[len(timeline)-1])
+			if kcmSlice(e.kind) && e.at.Sub(firstCleanAt) <= staleCacheGrace {
+				t.Logf("KCM rewrote primary addresses of %s from a cache older than the clean-up: %s", service, timeline[len(timeline)-1])
+			} else {
+				t.Errorf("primary addresses of %s came back after the clean-up: %s", service, timeline[len(timeline)-1])
+			}
 		}
 	}
 	t.Logf("events of %s after the selector removal:\n%s", service, strings.Join(timeline, "\n"))
