@@ -42,7 +42,9 @@ func Source(get ClaimGetter) source.PodAddresses {
 			}
 			return res.Addresses, nil
 		},
-		Serving:      func(_ context.Context, svc *corev1.Service, pod *corev1.Pod) (bool, error) { return Serving(svc, pod, get), nil },
+		Serving: func(_ context.Context, svc *corev1.Service, pod *corev1.Pod) (bool, error) {
+			return Serving(svc, pod, get), nil
+		},
 		CheckService: func(_ context.Context, svc *corev1.Service) error { _, err := annotationRef(svc); return err },
 		AddressTypes: AddressTypes,
 		PodChanged:   PodChanged,
@@ -88,4 +90,3 @@ func PodChanged(oldPod, curPod *corev1.Pod) bool {
 	return !apiequality.Semantic.DeepEqual(oldPod.Spec.ResourceClaims, curPod.Spec.ResourceClaims) ||
 		!apiequality.Semantic.DeepEqual(oldPod.Status.ResourceClaimStatuses, curPod.Status.ResourceClaimStatuses)
 }
-
