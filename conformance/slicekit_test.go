@@ -28,7 +28,9 @@ import (
 	"github.com/slicekit/slicekit/conformance/utils/suite"
 	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
+	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
+	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -79,7 +81,7 @@ func TestSlicekitDefaultController(t *testing.T) {
 		SupportedFeatures: suite.DefaultControllerFeatures(),
 		PodMode:           conformance.PodModeStatusSubresource,
 	})
-	checkSummary(t, rep, 12, suite.SupportControllerNameLabel)
+	checkSummary(t, rep, 12, suite.SupportControllerNameLabel, suite.SupportDRANetworkData)
 }
 
 // celControllerName is the CEL profile (and so the KEP-4770 label value
@@ -137,19 +139,77 @@ func TestSlicekitCELController(t *testing.T) {
 		SupportedFeatures: append(suite.LabelledControllerFeatures(), suite.SupportSelectorlessForm),
 		PodMode:           conformance.PodModeStatusSubresource,
 	})
-	checkSummary(t, rep, 14, suite.SupportDefaultController)
+	checkSummary(t, rep, 14, suite.SupportDefaultController, suite.SupportDRANetworkData)
 }
 
 // checkSummary fails t unless passed tests passed, none failed, and the
-// others were skipped for lack of feature unsupported.
-func checkSummary(t *testing.T, rep *conformance.Report, passed int, unsupported suite.Feature) {
+// others were skipped for lack of one of the features unsupported.
+func checkSummary(t *testing.T, rep *conformance.Report, passed int, unsupported ...suite.Feature) {
 	t.Helper()
 	if rep.Summary.Failed > 0 || rep.Summary.Passed != passed {
 		t.Errorf("summary %+v, want %d passed and none failed", rep.Summary, passed)
 	}
 	for _, r := range rep.Tests {
-		if r.Result == suite.ResultSkipped && !strings.HasPrefix(r.Reason, "unsupported features: "+string(unsupported)) {
+		if r.Result != suite.ResultSkipped {
+			continue
+		}
+		ok := false
+		for _, f := range unsupported {
+			ok = ok || strings.HasPrefix(r.Reason, "unsupported features: "+string(f))
+		}
+		if !ok {
 			t.Errorf("%s skipped: %s", r.ShortName, r.Reason)
 		}
 	}
+}
+
+// startDRANetworkController runs slicekit's dra-network controller with
+// the informer transforms `slicekit run` installs for it.
+func startDRANetworkController(t *testing.T, env *testenv.Env) {
+	t.Helper()
+	logger := ktesting.NewLogger(t, ktesting.NewConfig(ktesting.Verbosity(0)))
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logger))
+	factory := informers.NewSharedInformerFactory(env.Client, 0)
+	if err := informertransform.Compose(dranetwork.Registration.Reads).Install(factory, dranetwork.ResourceClaimKind); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	c, err := dranetwork.New(ctx, env.Client, factory, dranetwork.Options{})
+	if err != nil {
+		cancel()
+		t.Fatalf("dranetwork.New: %v", err)
+	}
+	factory.Start(ctx.Done())
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if err := c.Run(ctx, 2); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+		factory.Shutdown()
+	})
+}
+
+// TestSlicekitDRANetworkController runs the suite's DRA feature against
+// slicekit's dra-network controller (pkg/controllers/dranetwork), beside
+// the default controller. Its addresses are not status.podIPs, which the
+// other tests expect, so it claims the DRA feature only.
+func TestSlicekitDRANetworkController(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: needs the local control plane (make controlplane); skipped with -short")
+	}
+	env := testenv.Shared(t)
+	startDefaultController(t, env)
+	startDRANetworkController(t, env)
+	rep := conformance.RunConformance(t, conformance.Options{
+		RestConfig:        env.Config,
+		ControllerName:    wellknown.DRANetworkControllerName,
+		Implementation:    conformance.Implementation{Name: "slicekit dra-network controller", URL: "https://github.com/slicekit/slicekit"},
+		SupportedFeatures: []suite.Feature{suite.SupportDRANetworkData},
+		PodMode:           conformance.PodModeStatusSubresource,
+	})
+	checkSummary(t, rep, 1, suite.SupportEndpointSlices)
 }

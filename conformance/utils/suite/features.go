@@ -25,7 +25,9 @@ const (
 	// kubernetes.io/service-name and endpointslice.kubernetes.io/managed-by
 	// (its name), owned by the Service through a controller ownerReference,
 	// with the Service's ports resolved on each Pod, and only the selected,
-	// running Pods. Every implementation claims it.
+	// running Pods. Every implementation that publishes status.podIPs
+	// claims it (a DRA networkData controller claims SupportDRANetworkData
+	// instead).
 	SupportEndpointSlices Feature = "EndpointSlices"
 
 	// SupportEndpointConditions: ready, serving and terminating follow the
@@ -70,6 +72,21 @@ const (
 	// this form works where they cannot be turned off. A slicekit
 	// extension; not in LabelledControllerFeatures.
 	SupportSelectorlessForm Feature = "SelectorlessForm"
+
+	// SupportDRANetworkData: the endpoints of a Service labelled for the
+	// controller and annotated slicekit.dev/dra-claim "<pod claim
+	// name>/<request name>" carry the addresses the Pods' network devices
+	// report in their ResourceClaims (status.devices[].networkData.ips,
+	// KEP-4817, prefix length stripped), never status.podIPs; a Pod whose
+	// claim has no networkData yet, or is reserved for another consumer
+	// too, has no endpoint; a driver's status write alone updates the
+	// slices. slicekit's dra-network controller
+	// (docs/dra-network.md); not in LabelledControllerFeatures. The suite
+	// writes the claims' status as a driver would, so the test runs in the
+	// StatusSubresource mode only. It needs no other feature: such a
+	// controller's addresses are not status.podIPs, which the other tests
+	// expect.
+	SupportDRANetworkData Feature = "DRANetworkData"
 )
 
 // AllFeatures returns every feature.
@@ -77,7 +94,7 @@ func AllFeatures() []Feature {
 	return []Feature{
 		SupportEndpointSlices, SupportEndpointConditions, SupportPublishNotReadyAddresses,
 		SupportEndpointTopology, SupportForeignSlices, SupportDefaultController, SupportControllerNameLabel,
-		SupportSelectorlessForm,
+		SupportSelectorlessForm, SupportDRANetworkData,
 	}
 }
 

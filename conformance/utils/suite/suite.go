@@ -225,8 +225,8 @@ func NewConformanceTestSuite(opts Options) (*ConformanceTestSuite, error) {
 	if features.Has(SupportDefaultController) && features.Has(SupportControllerNameLabel) {
 		errs = append(errs, fmt.Errorf("features %s and %s exclude each other", SupportDefaultController, SupportControllerNameLabel))
 	}
-	if !features.Has(SupportEndpointSlices) {
-		errs = append(errs, fmt.Errorf("feature %s is required", SupportEndpointSlices))
+	if !features.Has(SupportEndpointSlices) && !features.Has(SupportDRANetworkData) {
+		errs = append(errs, fmt.Errorf("feature %s is required (or %s, for a controller of DRA networkData addresses)", SupportEndpointSlices, SupportDRANetworkData))
 	}
 	mode := opts.PodMode
 	switch mode {
