@@ -116,10 +116,13 @@ func Decode(file string, data []byte) ([]runtime.Object, error) {
 const listPageSize = 500
 
 // LoadCluster lists Services, Pods, Endpoints and EndpointSlices in
-// namespace ("" means all namespaces) and all Nodes through client, in
-// pages. A kind other than EndpointSlices that the caller may not list
-// (Forbidden) is left out and marked as missing in Have, so that the rules
-// needing it are skipped; any other error is returned as an *InputError.
+// namespace ("" means all namespaces), all Nodes, and the kinds the
+// controllers declare beyond those (builtin.InputKinds: ResourceClaims)
+// through client, in pages. A kind other than EndpointSlices that the
+// caller may not list (Forbidden), or a declared kind the cluster does not
+// serve (NotFound), is left out and marked as missing in Have, so that the
+// rules needing it are skipped; any other error is returned as an
+// *InputError.
 func LoadCluster(ctx context.Context, client kubernetes.Interface, namespace string) (*Inventory, error) {
 	logger := klog.FromContext(ctx)
 	inv := &Inventory{}

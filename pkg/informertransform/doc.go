@@ -17,7 +17,9 @@
 // `slicekit render`.
 //
 // Each controller declares what it reads (Reads: which informers it uses,
-// which Pod annotations it reads, whether it may read any field of a Pod or
+// which Pod annotations and which Pod fields beyond the endpoint rules' it
+// reads (podcache.Field), which other kinds it reads (pkg/inputkinds, each
+// with its own transform), whether it may read any field of a Pod or
 // Service, as CEL expressions do). Compose takes the declarations of the
 // enabled controllers and returns one transform per informer that keeps the
 // union of what they read, so that the caches hold no more than some
@@ -36,8 +38,10 @@
 //     containers' and init containers' names and ports (init containers'
 //     restartPolicy, for sidecars); status.phase, podIP(s) and the Ready
 //     condition's type, status and lastTransitionTime; the declared
-//     annotations. What KCM's EndpointSlice and Endpoints
-//     controllers read (docs/kep4770.md C15–C24). The transform caches
+//     annotations and the declared Pod fields (podcache.ResourceClaims:
+//     spec.resourceClaims and status.resourceClaimStatuses). What KCM's
+//     EndpointSlice and Endpoints controllers read (docs/kep4770.md
+//     C15–C24). The transform caches
 //     them as a compact *podcache.Record, not a *corev1.Pod (a Pod struct
 //     is 1.2 KB however few fields are set): read a transformed Pod
 //     informer with podcache.NewLister and podcache.FromObject, never with
