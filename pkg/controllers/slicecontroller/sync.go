@@ -486,9 +486,24 @@ func (c *Controller) sweep(ctx context.Context) {
 // to a fixed point (the manager's Controller interface).
 //
 // With an incremental source every Service is synced with the full planner
-// (InvalidateSyncAll): render fills the indexers without events.
+// (InvalidateSyncAll): render fills the indexers without events. With
+// topology hints, the cached Nodes are fed to the topology cache first, as
+// Node events feed it live, so that render computes the hints (regression
+// case 39).
 func (c *Controller) SyncAll(ctx context.Context) error {
 	c.indexes.invalidateAll(InvalidateSyncAll)
+	if c.topologyCache != nil {
+		// Live, Node events feed the topology cache
+		// (checkNodeTopologyDistribution); offline there are none, so the
+		// cached Nodes are fed before the Services are synced, and
+		// topology-aware hints are computed as a running controller that
+		// has seen these Nodes computes them.
+		nodes, err := c.nodeLister.List(labels.Everything())
+		if err != nil {
+			return fmt.Errorf("%s: listing Nodes for topology hints: %w", c.opts.Name, err)
+		}
+		c.topologyCache.SetNodes(klog.FromContext(ctx), nodes)
+	}
 	return controllerkit.SyncAll(ctx, c.serviceKeys, c.SyncService)
 }
 
