@@ -181,6 +181,7 @@ func (c *checker) checkReadyUnset(ref ObjectRef, s *discovery.EndpointSlice) {
 }
 
 func (c *checker) checkPortUnset(ref ObjectRef, s *discovery.EndpointSlice) {
+	svc := c.consumerService(s)
 	for i, p := range s.Ports {
 		name := fmt.Sprintf("port #%d", i)
 		if p.Name != nil {
@@ -189,6 +190,10 @@ func (c *checker) checkPortUnset(ref ObjectRef, s *discovery.EndpointSlice) {
 		switch {
 		case p.Port == nil:
 			c.add(SeverityError, RulePortUnset, ref, "%s has no number: Envoy Gateway dereferences it and panics; kube-proxy and Cilium skip the port", name)
+		case *p.Port == 0 && svc != nil && p.Name != nil && undefaultedTargetPort(svc, *p.Name):
+			// KCM's FindPort copies the zero targetPort of a Service
+			// object no API server defaulted (a hand-made input).
+			c.add(SeverityWarning, RulePortUnset, ref, "%s has number 0, copied from Service %s's port without targetPort (an object no API server defaulted): kube-proxy skips the port", name, svc.Name)
 		case *p.Port == 0:
 			c.add(SeverityError, RulePortUnset, ref, "%s has number 0: kube-proxy skips the port and the API server rejects it", name)
 		}
@@ -199,6 +204,17 @@ func (c *checker) checkPortUnset(ref ObjectRef, s *discovery.EndpointSlice) {
 			c.add(SeverityWarning, RulePortUnset, ref, "%s has no protocol: kube-proxy dereferences it and panics (the API server would default it to TCP)", name)
 		}
 	}
+}
+
+// undefaultedTargetPort reports whether svc has a port of that name with
+// the zero targetPort, which the API server defaults to the port.
+func undefaultedTargetPort(svc *corev1.Service, name string) bool {
+	for i := range svc.Spec.Ports {
+		if sp := &svc.Spec.Ports[i]; sp.Name == name {
+			return unsetTargetPortZero(sp, 0)
+		}
+	}
+	return false
 }
 
 func (c *checker) checkMultipleAddresses(ref ObjectRef, s *discovery.EndpointSlice) {

@@ -25,6 +25,7 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
@@ -140,6 +141,15 @@ func TestConsumerRules(t *testing.T) {
 			mutate: func(f *fixture) { f.slice.Ports[0].Port = ptr.To[int32](0) },
 			want:   []string{"error port-unset " + webSlice},
 			reason: "kube-proxy skips the port",
+		},
+		{
+			name: "port 0 copied from a Service never defaulted (no targetPort)",
+			mutate: func(f *fixture) {
+				f.web.Spec.Ports[0].TargetPort = intstr.IntOrString{}
+				f.slice.Ports[0].Port = ptr.To[int32](0)
+			},
+			want:   []string{"warning port-unset " + webSlice},
+			reason: "no API server defaulted",
 		},
 		{
 			name:   "port without name and protocol",
