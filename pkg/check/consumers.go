@@ -85,10 +85,10 @@ func consumerRules() []Rule {
 			"A slice port without a number, or 0 (error: Envoy Gateway dereferences the number and panics, kube-proxy and Cilium skip the port), or without a name or protocol (warning: kube-proxy skips a port without name and dereferences the protocol; the API server defaults both, so only objects that never went through it lack them).",
 			"docs/consumers.md (rule 4); kube-proxy pkg/proxy/endpointslicecache.go endpointInfoByServicePort; Envoy Gateway internal/gatewayapi/route.go"},
 		{RuleMultipleAddresses, "warning",
-			"An endpoint with more than one address: kube-proxy uses only the first, while CoreDNS and Cilium use all of them, so DNS answers and proxied traffic disagree. The built-in controllers write one address per endpoint.",
+			"An endpoint of an IPv4 or IPv6 slice with more than one address: kube-proxy uses only the first, while CoreDNS and Cilium use all of them, so DNS answers and proxied traffic disagree. The built-in controllers write one address per endpoint.",
 			"docs/consumers.md (rule 5); kube-proxy pkg/proxy/endpointslicecache.go addEndpoints (Addresses[0]); discovery.k8s.io/v1 Endpoint.addresses (kubernetes#106267)"},
 		{RuleLocalPolicyNodeName, "error",
-			"An endpoint that can serve (ready or serving, nil counts as true) without nodeName, for a Service with internalTrafficPolicy or externalTrafficPolicy Local: kube-proxy never counts it as local, so traffic meant for it is dropped; with externalTrafficPolicy Local, MetalLB and kube-vip do not announce its node. Endpoints of a Pod that names no Node (when the input has Pods) are left out: no writer can know the node.",
+			"An endpoint that can serve (ready or serving, nil counts as true) without nodeName, for a Service (not headless) with internalTrafficPolicy or externalTrafficPolicy Local: kube-proxy never counts it as local, so traffic meant for it is dropped; with externalTrafficPolicy Local, MetalLB and kube-vip do not announce its node. Endpoints of a Pod that names no Node (when the input has Pods) are left out: no writer can know the node.",
 			"docs/consumers.md (rule 6); kube-proxy pkg/proxy/endpointslicecache.go (isLocal), topology.go; MetalLB speaker/layer2_controller.go nodesWithEndpoint"},
 		{RulePartialHints, "warning",
 			"Some ready endpoints of a Service port (one address family, across all slices of the service-name, whatever their controller) have zone (or node) hints and others have none: kube-proxy then ignores every zone (node) hint of the port and routes cluster-wide; ingress-nginx too. KCM itself leaves an endpoint without zone (its Node has no topology.kubernetes.io/zone label) without hints.",
@@ -218,6 +218,9 @@ func undefaultedTargetPort(svc *corev1.Service, name string) bool {
 }
 
 func (c *checker) checkMultipleAddresses(ref ObjectRef, s *discovery.EndpointSlice) {
+	if s.AddressType != discovery.AddressTypeIPv4 && s.AddressType != discovery.AddressTypeIPv6 {
+		return // kube-proxy reads no FQDN slice
+	}
 	var multi []string
 	for i := range s.Endpoints {
 		e := &s.Endpoints[i]
@@ -357,6 +360,9 @@ func localPolicy(svc *corev1.Service) (policies []string, speakers bool) {
 func (c *checker) checkLocalPolicyNodeName(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service) {
 	if s.AddressType != discovery.AddressTypeIPv4 && s.AddressType != discovery.AddressTypeIPv6 {
 		return
+	}
+	if svc.Spec.ClusterIP == corev1.ClusterIPNone {
+		return // kube-proxy proxies no headless Service, and no speaker announces one
 	}
 	policies, speakers := localPolicy(svc)
 	if len(policies) == 0 {

@@ -171,6 +171,14 @@ func TestConsumerRules(t *testing.T) {
 			reason: "kube-proxy uses only the first address",
 		},
 
+		{
+			name: "FQDN slices are not read by kube-proxy",
+			mutate: func(f *fixture) {
+				f.mirror.AddressType = discovery.AddressTypeFQDN
+				f.mirror.Endpoints[0].Addresses = []string{"a.example.com", "b.example.com"}
+			},
+		},
+
 		// nodename-for-local-policy
 		{
 			name: "internalTrafficPolicy Local, nodeName missing",
@@ -202,6 +210,17 @@ func TestConsumerRules(t *testing.T) {
 			// kube-proxy reads it as serving, a terminating fallback).
 			want:   []string{"error nodename-for-local-policy " + mirSlice},
 			reason: "2 endpoints without nodeName",
+		},
+		{
+			name: "a headless Service is not proxied",
+			mutate: func(f *fixture) {
+				f.web.Spec.ClusterIP = corev1.ClusterIPNone
+				f.web.Spec.InternalTrafficPolicy = ptr.To(corev1.ServiceInternalTrafficPolicyLocal)
+				s := customSlice(f, "web-custom")
+				s.Labels[corev1.IsHeadlessService] = ""
+				s.Endpoints[0].NodeName = nil
+				f.slice = s
+			},
 		},
 		{
 			name: "Cluster policies need no nodeName",
