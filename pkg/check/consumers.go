@@ -82,7 +82,7 @@ func consumerRules() []Rule {
 			"An endpoint without conditions.ready. The API allows it and kube-proxy, CoreDNS, Cilium and Istio read it as ready, but ingress-nginx before PR #9550 and kyverno (#16543) dereference it and panic. Every built-in controller sets it.",
 			"docs/consumers.md (rule 3); ingress-nginx internal/ingress/controller/endpointslices.go; kube-proxy pkg/proxy/endpointslicecache.go addEndpoints"},
 		{RulePortUnset, "error|warning",
-			"A slice port without a number, or 0 (error: Envoy Gateway dereferences the number and panics, kube-proxy and Cilium skip the port), or without a name or protocol (warning: kube-proxy skips a port without name and dereferences the protocol; the API server defaults both, so only objects that never went through it lack them).",
+			"A slice port without a number, or 0 (error: Envoy Gateway dereferences the number and panics, kube-proxy and Cilium skip the port), or without a name or protocol (warning: kube-proxy skips a port without name and dereferences the protocol; the API server defaults both, so only objects that never went through it lack them). A 0 copied, as KCM does, from a Service port without targetPort (an object no API server defaulted) is a warning.",
 			"docs/consumers.md (rule 4); kube-proxy pkg/proxy/endpointslicecache.go endpointInfoByServicePort; Envoy Gateway internal/gatewayapi/route.go"},
 		{RuleMultipleAddresses, "warning",
 			"An endpoint of an IPv4 or IPv6 slice with more than one address: kube-proxy uses only the first, while CoreDNS and Cilium use all of them, so DNS answers and proxied traffic disagree. The built-in controllers write one address per endpoint.",
