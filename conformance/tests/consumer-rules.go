@@ -25,12 +25,12 @@ import (
 )
 
 // consumerServices are the Services of consumer-rules.yaml.
-var consumerServices = []string{"local", "lb-local", "headless"}
+var consumerServices = []string{"local", "nodeport-local", "headless"}
 
 func init() {
 	register(suite.ConformanceTest{
 		ShortName: "ConsumerRules",
-		Description: "The slices of a Service with internalTrafficPolicy Local and PreferClose, of a LoadBalancer with externalTrafficPolicy Local and of a headless Service " +
+		Description: "The slices of a Service with internalTrafficPolicy Local and PreferClose, of a NodePort Service with externalTrafficPolicy Local and of a headless Service " +
 			"pass slicekit check's consumer rules (what kube-proxy, CoreDNS, Cilium, Istio, Envoy Gateway, ingress-nginx, kyverno, MetalLB and kube-vip assume) " +
 			"and each Service has a slice with a readable last-change-trigger-time annotation.",
 		Features:  []suite.Feature{suite.SupportEndpointSlices, suite.SupportConsumerRules},
