@@ -532,3 +532,99 @@ func TestSelectorlessCleanupComponent(t *testing.T) {
 		t.Errorf("a Deployment running selectorless-cleanup does not validate: %v", err)
 	}
 }
+
+// draNetworkOverlay enables the dra-network controller beside the default
+// ones, with the component of its RBAC.
+const draNetworkOverlay = `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+- ../config
+components:
+- ../config/components/dra-network
+patches:
+- target:
+    kind: Deployment
+    name: slicekit
+  patch: |-
+    - op: replace
+      path: /spec/template/spec/containers/0/args/1
+      value: --controllers=*,dra-network
+`
+
+// TestDRANetworkComponent builds config/ with the optional component
+// components/dra-network: together with config/rbac, exactly what the
+// default controllers plus dra-network declare they need, bound to the
+// Deployment's service account, and valid arguments.
+func TestDRANetworkComponent(t *testing.T) {
+	fs := filesys.MakeFsInMemory()
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return fs.WriteFile(filepath.Join("/config", path), data)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.WriteFile("/overlay/kustomization.yaml", []byte(draNetworkOverlay)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, "/overlay")
+	if err != nil {
+		t.Fatalf("kustomize build of the overlay: %v", err)
+	}
+	out, err := m.AsYaml()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var granted []rbacv1.PolicyRule
+	var binding *rbacv1.ClusterRoleBinding
+	var dep *appsv1.Deployment
+	for _, o := range decodeAll(t, "kustomize build", out) {
+		switch v := o.(type) {
+		case *rbacv1.ClusterRole:
+			granted = append(granted, v.Rules...)
+		case *rbacv1.ClusterRoleBinding:
+			if v.Name == "slicekit-dra-network" {
+				binding = v
+			}
+		case *appsv1.Deployment:
+			dep = v
+		}
+	}
+	if binding == nil || dep == nil {
+		t.Fatalf("missing objects: binding %v, deployment %v", binding != nil, dep != nil)
+	}
+	names := append(manager.DefaultControllers(), manager.DRANetworkControllerName)
+	needed, err := manager.ControllerRBACRules(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := permissions(granted)
+	for _, p := range permissions(needed) {
+		if !slices.Contains(have, p) {
+			t.Errorf("%v need %s; config/rbac plus the component do not grant it", names, p)
+		}
+	}
+	sa := rbacv1.Subject{Kind: "ServiceAccount", Name: dep.Spec.Template.Spec.ServiceAccountName, Namespace: dep.Namespace}
+	if d := cmp.Diff([]rbacv1.Subject{sa}, binding.Subjects); d != "" {
+		t.Errorf("subjects (-want +got):\n%s", d)
+	}
+	o := manager.NewOptions()
+	flags := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	o.AddFlags(flags)
+	if err := flags.Parse(dep.Spec.Template.Spec.Containers[0].Args[1:]); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("POD_NAMESPACE", dep.Namespace)
+	if err := o.Complete(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Validate(); err != nil {
+		t.Errorf("a Deployment running dra-network does not validate: %v", err)
+	}
+}

@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	discovery "k8s.io/api/discovery/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -34,6 +33,8 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/slicekit/slicekit/pkg/inputkinds"
 )
 
 // InputError is one problem in the input: a file that cannot be read, a
@@ -125,6 +126,9 @@ type Ignored struct {
 	// APIVersion, Kind, Namespace and Name identify the object (Name may
 	// be empty).
 	APIVersion, Kind, Namespace, Name string
+	// reads says what is read instead, computed from the kinds table
+	// the object was decoded with; "" means the built-in kinds.
+	reads string
 }
 
 // String returns "ignored FILE document N: APIVERSION KIND ns/name: not a
@@ -137,52 +141,54 @@ func (i Ignored) String() string {
 	if id != "" {
 		id = " " + id
 	}
-	for gvk := range kinds {
-		if gvk.Kind == i.Kind {
-			// The right kind in another version (discovery.k8s.io/v1beta1).
-			return fmt.Sprintf("ignored %s: %s %s%s: slicekit reads %s only in %s",
-				where(i.File, i.Document, i.Item), i.APIVersion, i.Kind, id, gvk.Kind, gvk.GroupVersion())
-		}
+	reads := i.reads
+	if reads == "" {
+		reads = readsNote(nil, i.Kind)
 	}
-	return fmt.Sprintf("ignored %s: %s %s%s: not a kind slicekit reads (%s)",
-		where(i.File, i.Document, i.Item), i.APIVersion, i.Kind, id, strings.Join(kindNames(), ", "))
+	return fmt.Sprintf("ignored %s: %s %s%s: %s", where(i.File, i.Document, i.Item), i.APIVersion, i.Kind, id, reads)
 }
 
-// kind describes a kind that is read.
-type kind struct {
-	newObj     func() runtime.Object
-	namespaced bool
+// readsNote says what slicekit reads instead of an object of kind: the
+// same kind in its version, or the kinds of table (nil: the built-in
+// kinds).
+func readsNote(table inputkinds.Table, kind string) string {
+	table = tableOrBuiltin(table)
+	if k, ok := table.ByKind(kind); ok {
+		// The right kind in another version (discovery.k8s.io/v1beta1).
+		return fmt.Sprintf("slicekit reads %s only in %s", k.GVK.Kind, k.GVK.GroupVersion())
+	}
+	return fmt.Sprintf("not a kind slicekit reads (%s)", strings.Join(kindNames(table), ", "))
 }
 
-// kinds are the kinds slicekit reads from files.
-var kinds = map[schema.GroupVersionKind]kind{
-	corev1.SchemeGroupVersion.WithKind("Namespace"):        {func() runtime.Object { return &corev1.Namespace{} }, false},
-	corev1.SchemeGroupVersion.WithKind("Node"):             {func() runtime.Object { return &corev1.Node{} }, false},
-	corev1.SchemeGroupVersion.WithKind("Service"):          {func() runtime.Object { return &corev1.Service{} }, true},
-	corev1.SchemeGroupVersion.WithKind("Pod"):              {func() runtime.Object { return &corev1.Pod{} }, true},
-	corev1.SchemeGroupVersion.WithKind("Endpoints"):        {func() runtime.Object { return &corev1.Endpoints{} }, true},
-	discovery.SchemeGroupVersion.WithKind("EndpointSlice"): {func() runtime.Object { return &discovery.EndpointSlice{} }, true},
+// tableOrBuiltin returns table, or the built-in kinds when table is nil.
+func tableOrBuiltin(table inputkinds.Table) inputkinds.Table {
+	if table == nil {
+		t, _ := inputkinds.NewTable()
+		return t
+	}
+	return table
 }
 
 // listGVK is the kind of kubectl's generic list (kubectl get -o yaml).
 var listGVK = corev1.SchemeGroupVersion.WithKind("List")
 
-// kindNames returns the kinds read, sorted.
-func kindNames() []string {
+// kindNames returns the kinds of table, sorted.
+func kindNames(table inputkinds.Table) []string {
 	var out []string
-	for gvk := range kinds {
-		out = append(out, gvk.Kind)
+	for _, k := range table {
+		out = append(out, k.GVK.Kind)
 	}
 	slices.Sort(out)
 	return out
 }
 
-// SupportedKinds returns the "apiVersion Kind" strings that are read, plus
-// their typed lists and v1 List.
-func SupportedKinds() []string {
+// SupportedKinds returns the "apiVersion Kind" strings of table (nil: the
+// built-in kinds), plus their typed lists and v1 List.
+func SupportedKinds(table inputkinds.Table) []string {
 	var out []string
-	for gvk := range kinds {
-		out = append(out, gvk.GroupVersion().String()+" "+gvk.Kind, gvk.GroupVersion().String()+" "+gvk.Kind+"List")
+	for _, k := range tableOrBuiltin(table) {
+		gv := k.GVK.GroupVersion().String()
+		out = append(out, gv+" "+k.GVK.Kind, gv+" "+k.GVK.Kind+"List")
 	}
 	slices.Sort(out)
 	return append(out, "v1 List")
@@ -193,7 +199,7 @@ func SupportedKinds() []string {
 // than once is kept once when every copy is semantically equal (a
 // render output given with its inputs) and is an error otherwise. Every
 // problem of every file is returned, joined; each is an *InputError.
-func ReadObjects(names []string, stdin io.Reader) ([]Object, []Ignored, error) {
+func ReadObjects(names []string, stdin io.Reader, kinds inputkinds.Table) ([]Object, []Ignored, error) {
 	files, err := Read(names, stdin)
 	if err != nil {
 		var fe *Error
@@ -208,7 +214,7 @@ func ReadObjects(names []string, stdin io.Reader) ([]Object, []Ignored, error) {
 		errs    []error
 	)
 	for _, f := range files {
-		objs, ign, err := DecodeObjects(f.Name, f.Data)
+		objs, ign, err := DecodeObjects(f.Name, f.Data, kinds)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -281,12 +287,12 @@ func displayKey(obj runtime.Object) string {
 // documents are skipped. Every invalid document or object is reported: the
 // error joins one *InputError per problem, and the valid objects are
 // returned beside it.
-func DecodeObjects(file string, data []byte) ([]Object, []Ignored, error) {
+func DecodeObjects(file string, data []byte, kinds inputkinds.Table) ([]Object, []Ignored, error) {
 	raws, err := Documents(data)
 	if err != nil {
 		return nil, nil, &InputError{File: file, Document: len(raws) + 1, Err: err}
 	}
-	d := decoder{file: file}
+	d := decoder{file: file, kinds: tableOrBuiltin(kinds)}
 	for i, raw := range raws {
 		d.doc = i + 1
 		d.document(raw, 0, schema.GroupVersionKind{})
@@ -296,6 +302,8 @@ func DecodeObjects(file string, data []byte) ([]Object, []Ignored, error) {
 
 // decoder collects the objects, ignored objects and errors of one file.
 type decoder struct {
+	// kinds are the kinds read.
+	kinds   inputkinds.Table
 	file    string
 	doc     int
 	objs    []Object
@@ -350,25 +358,25 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 			return
 		}
 		if base, ok := strings.CutSuffix(gvk.Kind, "List"); ok {
-			if _, read := kinds[gvk.GroupVersion().WithKind(base)]; read {
+			if _, read := d.kinds.ByGVK(gvk.GroupVersion().WithKind(base)); read {
 				d.list(j, gvk, gvk.GroupVersion().WithKind(base))
 				return
 			}
 		}
 	}
-	k, ok := kinds[gvk]
+	k, ok := d.kinds.ByGVK(gvk)
 	if !ok && clientgoscheme.Scheme.IsVersionRegistered(gvk.GroupVersion()) && !clientgoscheme.Scheme.Recognizes(gvk) {
 		// A built-in API version without that kind (a typo such as
 		// "Servce"): the API server would reject it, so do not ignore it.
 		d.fail(item, gvk.Kind, fmt.Errorf("apiVersion %s has no kind %q (the API server would reject it; slicekit reads %s)",
-			gvk.GroupVersion(), gvk.Kind, strings.Join(SupportedKinds(), ", ")))
+			gvk.GroupVersion(), gvk.Kind, strings.Join(SupportedKinds(d.kinds), ", ")))
 		return
 	}
 	if !ok {
 		d.ignore(j, item, gvk)
 		return
 	}
-	obj := k.newObj()
+	obj := k.New()
 	if err := strictUnmarshal(j, obj); err != nil {
 		d.fail(item, gvk.Kind, err)
 		return
@@ -381,13 +389,17 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 	}
 	defaulted := false
 	switch {
-	case k.namespaced && m.GetNamespace() == "":
+	case k.Namespaced && m.GetNamespace() == "":
 		m.SetNamespace(metav1.NamespaceDefault)
 		defaulted = true
-	case !k.namespaced:
+	case !k.Namespaced:
 		m.SetNamespace("")
 	}
-	if errs := Validate(obj); len(errs) > 0 {
+	errs := Validate(obj)
+	if k.Validate != nil {
+		errs = append(errs, k.Validate(obj)...)
+	}
+	if len(errs) > 0 {
 		for _, e := range errs {
 			d.fail(item, displayKey(obj), e)
 		}
@@ -422,7 +434,8 @@ func (d *decoder) ignore(j []byte, item int, gvk schema.GroupVersionKind) {
 	}
 	_ = json.Unmarshal(j, &p) // best effort: the name only labels the note
 	d.ignored = append(d.ignored, Ignored{File: d.file, Document: d.doc, Item: item,
-		APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Namespace: p.Metadata.Namespace, Name: p.Metadata.Name})
+		APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Namespace: p.Metadata.Namespace, Name: p.Metadata.Name,
+		reads: readsNote(d.kinds, gvk.Kind)})
 }
 
 // strictUnmarshal decodes JSON case-sensitively, rejecting unknown and

@@ -95,7 +95,7 @@ func TestDecode(t *testing.T) {
 			wantErr: `in.yaml: document 1, item 2: Node: unknown field "spek"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			objs, ignored, err := DecodeObjects("in.yaml", []byte(tc.in))
+			objs, ignored, err := DecodeObjects("in.yaml", []byte(tc.in), nil)
 			if tc.wantErr != "" {
 				if err == nil {
 					t.Fatalf("no error, want %q", tc.wantErr)
@@ -142,17 +142,17 @@ func TestDecode(t *testing.T) {
 // converted to JSON without looking at the target type, so an unquoted
 // y/n/yes/no/on/off is a boolean.
 func TestDecodeYAML11Scalars(t *testing.T) {
-	_, _, err := DecodeObjects("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n"))
+	_, _, err := DecodeObjects("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n"), nil)
 	if err == nil || !strings.Contains(err.Error(), "cannot unmarshal bool") {
 		t.Errorf("error = %v", err)
 	}
-	if _, _, err := DecodeObjects("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: \"n\"\n")); err != nil {
+	if _, _, err := DecodeObjects("x", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: \"n\"\n"), nil); err != nil {
 		t.Errorf("quoted: %v", err)
 	}
 }
 
 func TestDecodeTypes(t *testing.T) {
-	objs, _, err := DecodeObjects("x", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nstatus:\n  podIPs:\n  - ip: 10.0.0.1\n---\napiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: e\naddressType: IPv6\n"))
+	objs, _, err := DecodeObjects("x", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nstatus:\n  podIPs:\n  - ip: 10.0.0.1\n---\napiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: e\naddressType: IPv6\n"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestReadObjects(t *testing.T) {
 	stdin := "apiVersion: v1\nkind: Node\nmetadata:\n  name: n3\n"
 
 	t.Run("files and stdin in order", func(t *testing.T) {
-		objs, _, err := ReadObjects([]string{a, StdinName}, strings.NewReader(stdin))
+		objs, _, err := ReadObjects([]string{a, StdinName}, strings.NewReader(stdin), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,34 +194,34 @@ func TestReadObjects(t *testing.T) {
 		}
 	})
 	t.Run("identical duplicate across files is kept once", func(t *testing.T) {
-		objs, _, err := ReadObjects([]string{a, b}, nil)
+		objs, _, err := ReadObjects([]string{a, b}, nil, nil)
 		if err != nil || len(objs) != 2 {
 			t.Errorf("objects %d, error %v; want 2 objects (n1 once, n2)", len(objs), err)
 		}
 	})
 	t.Run("different duplicate across files", func(t *testing.T) {
 		c := write("c.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels:\n    a: b\n")
-		_, _, err := ReadObjects([]string{a, c}, nil)
+		_, _, err := ReadObjects([]string{a, c}, nil, nil)
 		want := c + `: document 1: Node n1: given twice with different content (first in ` + a + ` document 1)`
 		if err == nil || err.Error() != want {
 			t.Errorf("error = %v\nwant      %s", err, want)
 		}
 	})
 	t.Run("missing file", func(t *testing.T) {
-		_, _, err := ReadObjects([]string{filepath.Join(dir, "nope.yaml")}, nil)
+		_, _, err := ReadObjects([]string{filepath.Join(dir, "nope.yaml")}, nil, nil)
 		var ie *InputError
 		if !errors.As(err, &ie) || !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("error = %v, want an InputError wrapping ErrNotExist", err)
 		}
 	})
 	t.Run("stdin twice", func(t *testing.T) {
-		_, _, err := ReadObjects([]string{StdinName, StdinName}, strings.NewReader(stdin))
+		_, _, err := ReadObjects([]string{StdinName, StdinName}, strings.NewReader(stdin), nil)
 		if err == nil || !strings.Contains(err.Error(), "more than once") {
 			t.Errorf("error = %v", err)
 		}
 	})
 	t.Run("no file", func(t *testing.T) {
-		if _, _, err := ReadObjects(nil, nil); !IsInputError(err) {
+		if _, _, err := ReadObjects(nil, nil, nil); !IsInputError(err) {
 			t.Errorf("error = %v", err)
 		}
 	})
@@ -247,7 +247,7 @@ func TestRegressionCasesAreValid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := DecodeObjects(f, data); err != nil {
+			if _, _, err := DecodeObjects(f, data, nil); err != nil {
 				t.Errorf("rejected: %v", err)
 			}
 		})
@@ -263,7 +263,7 @@ func TestRegressionCasesAreValid(t *testing.T) {
 // an error).
 func TestEndpointSlicePortWithoutProtocol(t *testing.T) {
 	const slice = "apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: s-1\n  namespace: ns\naddressType: IPv4\nendpoints: []\nports:\n- {name: http, port: 80%s}\n"
-	objs, _, err := DecodeObjects("in.yaml", []byte(fmt.Sprintf(slice, "")))
+	objs, _, err := DecodeObjects("in.yaml", []byte(fmt.Sprintf(slice, "")), nil)
 	if err != nil {
 		t.Fatalf("a port without protocol is rejected: %v", err)
 	}
@@ -274,7 +274,7 @@ func TestEndpointSlicePortWithoutProtocol(t *testing.T) {
 	if p := in[0].(*discovery.EndpointSlice).Ports[0].Protocol; p == nil || *p != corev1.ProtocolTCP {
 		t.Errorf("protocol %v, want TCP", p)
 	}
-	if _, _, err := DecodeObjects("in.yaml", []byte(fmt.Sprintf(slice, ", protocol: QUIC"))); err == nil || !strings.Contains(err.Error(), "ports[0].protocol") {
+	if _, _, err := DecodeObjects("in.yaml", []byte(fmt.Sprintf(slice, ", protocol: QUIC")), nil); err == nil || !strings.Contains(err.Error(), "ports[0].protocol") {
 		t.Errorf("an unknown protocol is not reported: %v", err)
 	}
 }

@@ -271,6 +271,78 @@ var caseFindings = map[string]map[string][]string{
 		// runs, the slice port carries the old one.
 		"before step 4": {"error port-mismatch EndpointSlice ns-a/svc-a-expected-0"},
 	},
+	// The Endpoints object was recreated: the mirrored slice still names
+	// the old uid as its owner until the mirroring controller runs.
+	"37-mirror-endpoints-recreated-new-uid": {
+		"input": {
+			"error owner-stale-uid EndpointSlice ns-a/svc-a-m1",
+		},
+	},
+	// Before step 3 the Pods started and only the placeholders exist
+	// (endpoints missing, empty slices stale); before step 7 svc-b gained a
+	// label its placeholder lacks.
+	"38-placeholder-slice-per-family": {
+		"before step 3": {
+			"error endpoint-missing Service ns-a/svc-a",
+			"error endpoint-missing Service ns-a/svc-a",
+			"error endpoint-missing Service ns-a/svc-b",
+			"warning empty-slice-stale EndpointSlice ns-a/svc-a-expected-0",
+			"warning empty-slice-stale EndpointSlice ns-a/svc-a-expected-1",
+			"warning empty-slice-stale EndpointSlice ns-a/svc-b-expected-2",
+		},
+		"before step 7": {
+			"warning labels-drift EndpointSlice ns-a/svc-b-expected-2",
+		},
+	},
+	// Before step 3 pod-c4 is gone but still listed; before step 5 a new
+	// Pod is not listed yet.
+	"39-topology-auto-overload-threshold": {
+		"before step 3": {
+			"error endpoint-pod-missing EndpointSlice ns-a/svc-a-expected-0",
+			"error endpoint-pod-missing EndpointSlice ns-a/svc-b-expected-1",
+			"error endpoint-pod-missing EndpointSlice ns-a/svc-c-expected-2",
+		},
+		"before step 5": {
+			"error endpoint-missing Service ns-a/svc-a",
+			"error endpoint-missing Service ns-a/svc-b",
+			"error endpoint-missing Service ns-a/svc-c",
+			"error endpoint-missing Service ns-a/svc-c",
+		},
+	},
+	// The Pod's IP changed (step 2) and the Pod was recreated on another
+	// Node (step 4): until the controller runs, the endpoint has the old IP,
+	// Node and zone.
+	"41-pod-ip-changed-or-recreated": {
+		"before step 3": {
+			"error endpoint-address-not-pod-ip EndpointSlice ns-a/svc-a-expected-0",
+			"error endpoint-address-not-pod-ip EndpointSlice ns-a/svc-b-expected-1",
+			"error endpoint-missing Service ns-a/svc-a",
+			"error endpoint-missing Service ns-a/svc-b",
+		},
+		"before step 5": {
+			"error endpoint-address-not-pod-ip EndpointSlice ns-a/svc-a-expected-0",
+			"error endpoint-address-not-pod-ip EndpointSlice ns-a/svc-b-expected-1",
+			"error endpoint-missing Service ns-a/svc-a",
+			"error endpoint-missing Service ns-a/svc-b",
+			"error endpoint-nodename EndpointSlice ns-a/svc-a-expected-0",
+			"error endpoint-nodename EndpointSlice ns-a/svc-b-expected-1",
+			"warning endpoint-zone EndpointSlice ns-a/svc-a-expected-0",
+			"warning endpoint-zone EndpointSlice ns-a/svc-b-expected-1",
+		},
+	},
+	// The driver wrote networkData for net-a3 (step 2) and changed
+	// net-a1's address (step 4): until the dra-network controller runs, the
+	// endpoint is missing or has the old address (checked with the
+	// controller's own source, pkg/controllers/dranetwork).
+	"45-dra-network-data": {
+		"before step 3": {
+			"error endpoint-missing Service ns-a/svc-a",
+		},
+		"before step 5": {
+			"error endpoint-address-not-pod-ip Service ns-a/svc-a",
+			"error endpoint-missing Service ns-a/svc-a",
+		},
+	},
 	"21-service-labels-copied": {
 		// svc-a-abc12 has team=red and old=leftover and lacks
 		// app.kubernetes.io/name.

@@ -74,6 +74,20 @@ type Config struct {
 	// endpoints the check derives from the Multus network-status of the
 	// Pods. Empty means DefaultSecondaryNetworkControllerName.
 	SecondaryNetworkControllerName string
+	// DRANetworkControllerName is the managed-by value (and KEP-4770
+	// label value) of the dra-network controller, whose desired endpoints
+	// the check derives from the networkData of the Pods' ResourceClaims
+	// (pkg/controllers/dranetwork). Empty means
+	// DefaultDRANetworkControllerName.
+	DRANetworkControllerName string
+}
+
+// podAddressController reports whether managed-by value name is one of
+// the pod-address controllers whose source the check runs (secondary
+// network, dra-network): they publish both families for a headless Service
+// and skip Pods on a missing Node (pkg/source Desired).
+func (c Config) podAddressController(name string) bool {
+	return name == c.SecondaryNetworkControllerName || name == c.DRANetworkControllerName
 }
 
 // withDefaults returns c with empty fields set to their defaults.
@@ -92,6 +106,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.SecondaryNetworkControllerName == "" {
 		c.SecondaryNetworkControllerName = DefaultSecondaryNetworkControllerName
+	}
+	if c.DRANetworkControllerName == "" {
+		c.DRANetworkControllerName = DefaultDRANetworkControllerName
 	}
 	return c
 }
@@ -112,6 +129,7 @@ func (c Config) validate() error {
 		{Flag: "--default-controller-name", Value: c.DefaultControllerName},
 		{Flag: "--mirroring-controller-name", Value: c.MirroringControllerName},
 		{Flag: "--secondary-network-controller-name", Value: c.SecondaryNetworkControllerName},
+		{Flag: "--dra-network-controller-name", Value: c.DRANetworkControllerName},
 	}
 	var errs []error
 	for _, n := range names {
@@ -603,15 +621,16 @@ func (c *checker) checkHeadless(ref ObjectRef, s *discovery.EndpointSlice, svc *
 // checkFamily checks the slice's address type against the Service's IP
 // families.
 //
-// The secondary-network controller publishes both families for a headless
-// Service whatever its spec.ipFamilies (secondary-network addresses are
-// not bound to the cluster's families; pkg/source/networkstatus
-// AddressTypes): its slices of a headless Service are not judged.
+// The secondary-network and dra-network controllers publish both families
+// for a headless Service whatever its spec.ipFamilies (their addresses are
+// not bound to the cluster's families; pkg/source/networkstatus and
+// pkg/controllers/dranetwork AddressTypes): their slices of a headless
+// Service are not judged.
 func (c *checker) checkFamily(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, r role) {
 	if len(svc.Spec.IPFamilies) == 0 {
 		return
 	}
-	if svc.Spec.ClusterIP == corev1.ClusterIPNone && s.Labels[discovery.LabelManagedBy] == c.cfg.SecondaryNetworkControllerName {
+	if svc.Spec.ClusterIP == corev1.ClusterIPNone && c.cfg.podAddressController(s.Labels[discovery.LabelManagedBy]) {
 		return
 	}
 	var fam corev1.IPFamily
@@ -707,11 +726,11 @@ func numericTarget(sp *corev1.ServicePort) int32 {
 func (c *checker) checkPodEndpoints(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, r role) {
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
 	// The controllers whose source the check runs skip Pods on a missing
-	// Node: the default one, and the secondary-network one for the
-	// Services delegated to it (pkg/source Desired).
+	// Node: the default one, and the secondary-network and dra-network
+	// ones for the Services delegated to them (pkg/source Desired).
 	target, delegated := c.delegatedTo(svc)
 	mgr := s.Labels[discovery.LabelManagedBy]
-	skipsMissingNodes := r == roleDefault || delegated && target == c.cfg.SecondaryNetworkControllerName && mgr == target
+	skipsMissingNodes := r == roleDefault || delegated && c.cfg.podAddressController(target) && mgr == target
 	slicePorts := map[string]*discovery.EndpointPort{}
 	for i := range s.Ports {
 		slicePorts[deref(s.Ports[i].Name)] = &s.Ports[i]

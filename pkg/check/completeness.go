@@ -22,11 +22,14 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
@@ -44,6 +47,21 @@ func (n inventoryNodes) Get(name string) (*corev1.Node, error) {
 		return node, nil
 	}
 	return nil, apierrors.NewNotFound(corev1.Resource("nodes"), name)
+}
+
+// claimGetter returns a dranetwork.ClaimGetter over the inventory's
+// ResourceClaims.
+func (c *checker) claimGetter() dranetwork.ClaimGetter {
+	byKey := make(map[types.NamespacedName]*resourceapi.ResourceClaim, len(c.inv.ResourceClaims))
+	for _, rc := range c.inv.ResourceClaims {
+		byKey[types.NamespacedName{Namespace: rc.Namespace, Name: rc.Name}] = rc
+	}
+	return func(namespace, name string) (*resourceapi.ResourceClaim, error) {
+		if rc := byKey[types.NamespacedName{Namespace: namespace, Name: name}]; rc != nil {
+			return rc, nil
+		}
+		return nil, apierrors.NewNotFound(resourceapi.Resource("resourceclaims"), name)
+	}
 }
 
 // oracle returns the managed-by value of the controller responsible for
@@ -78,6 +96,12 @@ func (c *checker) oracle(ctx context.Context, svc *corev1.Service) (managedBy st
 		// As above: Pods on a missing Node are left out (joined
 		// *SkippedPodError), the rest is desired.
 		d, _, _ := networkstatus.Desired(ctx, svc, pods, inventoryNodes{c})
+		return target, d, d != nil
+	case target == c.cfg.DRANetworkControllerName && c.inv.Have.ResourceClaims:
+		// The claims are the source's input: without them (a dump
+		// without ResourceClaims, or a cluster that may not list them)
+		// the Service is not judged.
+		d, _, _ := source.Desired(ctx, svc, pods, inventoryNodes{c}, dranetwork.Source(c.claimGetter()))
 		return target, d, d != nil
 	}
 	return "", nil, false

@@ -17,6 +17,7 @@ package check
 import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -34,6 +35,9 @@ type Kinds struct {
 	// Endpoints: the Endpoints objects are complete (mirrored slices can
 	// be judged).
 	Endpoints bool
+	// ResourceClaims: the ResourceClaims are complete (the dra-network
+	// controller's slices can be judged for completeness).
+	ResourceClaims bool
 }
 
 // Inventory is the set of objects Check reads. Check never modifies
@@ -45,6 +49,9 @@ type Inventory struct {
 	Pods      []*corev1.Pod
 	Nodes     []*corev1.Node
 	Endpoints []*corev1.Endpoints
+	// ResourceClaims are the Pods' claims (resource.k8s.io/v1), the
+	// dra-network controller's source.
+	ResourceClaims []*resourceapi.ResourceClaim
 	// EndpointSlices are the slices judged.
 	EndpointSlices []*discovery.EndpointSlice
 	// Have says which kinds are complete. NewInventory sets a kind when at
@@ -85,6 +92,9 @@ func (inv *Inventory) Add(obj runtime.Object) {
 		inv.Have.Endpoints = true
 	case *discovery.EndpointSlice:
 		inv.EndpointSlices = append(inv.EndpointSlices, o)
+	case *resourceapi.ResourceClaim:
+		inv.ResourceClaims = append(inv.ResourceClaims, o)
+		inv.Have.ResourceClaims = true
 	case *corev1.Namespace:
 		// Read (render's inputs carry them) but judged by no rule.
 	default:
@@ -112,6 +122,11 @@ func (inv *Inventory) InNamespace(namespace string) *Inventory {
 	for _, o := range inv.Endpoints {
 		if o.Namespace == namespace {
 			out.Endpoints = append(out.Endpoints, o)
+		}
+	}
+	for _, o := range inv.ResourceClaims {
+		if o.Namespace == namespace {
+			out.ResourceClaims = append(out.ResourceClaims, o)
 		}
 	}
 	for _, o := range inv.EndpointSlices {

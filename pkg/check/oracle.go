@@ -35,6 +35,9 @@ const (
 	// DefaultSecondaryNetworkControllerName is slicekit's default
 	// --secondary-network-controller-name.
 	DefaultSecondaryNetworkControllerName = wellknown.SecondaryNetworkControllerName
+	// DefaultDRANetworkControllerName is slicekit's default
+	// --dra-network-controller-name.
+	DefaultDRANetworkControllerName = wellknown.DRANetworkControllerName
 )
 
 // Rules that compare the slices with the desired state of the controller

@@ -61,17 +61,28 @@ func TestRenderedCasesCheckClean(t *testing.T) {
 				t.Fatal(err)
 			}
 			copts := manager.NewControllerOptions()
-			copts.Controllers = []string{"*", manager.SecondaryNetworkControllerName}
+			copts.Controllers = []string{"*", manager.SecondaryNetworkControllerName, manager.DRANetworkControllerName}
 			copts.For(manager.SecondaryNetworkControllerName).(*secondarynetwork.Flags).ControllerName = caseSecondaryName
 			w := casefile.NewWorld(c.Input)
 			renderAndCheck := func(state string) {
 				t.Helper()
 				// The controllers read no other kind (NetworkAttachmentDefinitions
-				// of the secondary-network cases only document the network).
+				// of the secondary-network cases only document the network; the
+				// ResourceClaimTemplate of case 45 documents the claim), as
+				// render's file reader leaves them out.
+				kinds, err := manager.InputKinds()
+				if err != nil {
+					t.Fatal(err)
+				}
 				var objs []runtime.Object
 				for _, o := range w.Objects() {
-					if _, other := o.(*unstructured.Unstructured); !other {
-						objs = append(objs, o)
+					if _, other := o.(*unstructured.Unstructured); other {
+						continue
+					}
+					if gvk, err := casefile.KindOf(o); err == nil {
+						if _, read := kinds.ByGVK(gvk); read {
+							objs = append(objs, o)
+						}
 					}
 				}
 				res, err := render.Render(ctx, objs, render.Options{Controllers: copts})

@@ -105,6 +105,7 @@ func NewOptions() *Options {
 			MaxEndpointsPerSlice:           DefaultMaxEndpointsPerSlice,
 			MirroringMaxEndpointsPerSubset: DefaultMirroringMaxEndpointsPerSubset,
 			SecondaryNetworkControllerName: DefaultSecondaryNetworkControllerName,
+			DRANetworkControllerName:       DefaultDRANetworkControllerName,
 		},
 		Output: OutputText,
 	}
@@ -139,6 +140,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"The mirroring controller's --mirroring-max-endpoints-per-subset (1..1000): addresses mirrored per Endpoints subset (mirror-drift).")
 	fs.StringVar(&o.SecondaryNetworkControllerName, "secondary-network-controller-name", o.SecondaryNetworkControllerName,
 		"The managed-by value of the secondary-network controller, whose endpoints are derived from the Pods' Multus network-status (endpoint-missing).")
+	fs.StringVar(&o.DRANetworkControllerName, "dra-network-controller-name", o.DRANetworkControllerName,
+		"The managed-by value of the dra-network controller, whose endpoints are derived from the networkData of the Pods' ResourceClaims (endpoint-missing).")
 	fs.BoolVar(&o.ListRules, "list-rules", o.ListRules, "Print the rules with their severities and exit (-o json: {\"rules\": [...]}).")
 
 	names := clientcmd.RecommendedConfigOverrideFlags("")

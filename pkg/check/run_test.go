@@ -213,7 +213,7 @@ func TestAddFlags(t *testing.T) {
 	}
 	want := Options{
 		Config: Config{DefaultControllerName: "d.example.com", MirroringControllerName: "m.example.com",
-			MaxEndpointsPerSlice: 7, MirroringMaxEndpointsPerSubset: 9, SecondaryNetworkControllerName: "s.example.com"},
+			MaxEndpointsPerSlice: 7, MirroringMaxEndpointsPerSubset: 9, SecondaryNetworkControllerName: "s.example.com", DRANetworkControllerName: wellknown.DRANetworkControllerName},
 		Files: []string{"a.yaml", "b.yaml"}, Kubeconfig: "k", Context: "c", Namespace: "ns", AllNamespaces: true, Output: OutputJSON, ListRules: true,
 	}
 	if d := cmp.Diff(want, *o, cmpopts.IgnoreUnexported(Options{})); d != "" {

@@ -31,7 +31,20 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/inputfile"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
+	"github.com/slicekit/slicekit/pkg/inputkinds"
 )
+
+// inputKinds returns the one table of input kinds (builtin.InputKinds),
+// or the built-in kinds alone if the registrations' kinds collide (a
+// programming error the registry tests catch).
+func inputKinds() inputkinds.Table {
+	t, err := builtin.InputKinds()
+	if err != nil {
+		return nil
+	}
+	return t
+}
 
 // StdinName is the file name that reads standard input.
 const StdinName = inputfile.StdinName
@@ -58,7 +71,7 @@ type Ignored = inputfile.Ignored
 // once when both copies are equal and is an error otherwise. Every problem
 // is reported; each is an *InputError.
 func ReadFiles(names []string, stdin io.Reader) ([]runtime.Object, []Ignored, error) {
-	objs, ignored, err := inputfile.ReadObjects(names, stdin)
+	objs, ignored, err := inputfile.ReadObjects(names, stdin, inputKinds())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -77,7 +90,7 @@ func ReadFiles(names []string, stdin io.Reader) ([]runtime.Object, []Ignored, er
 // *metav1.PartialObjectMetadata (NewInventory counts them as ignored).
 // Errors are *InputError, joined.
 func Decode(file string, data []byte) ([]runtime.Object, error) {
-	objs, ignored, err := inputfile.DecodeObjects(file, data)
+	objs, ignored, err := inputfile.DecodeObjects(file, data, inputKinds())
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +207,26 @@ func LoadCluster(ctx context.Context, client kubernetes.Interface, namespace str
 		}
 	} else if skip, err := forbidden("Nodes", err); !skip {
 		return nil, err
+	}
+
+	// The kinds the controllers declare beyond the built-in ones
+	// (builtin.InputKinds: ResourceClaims). A cluster without the API
+	// (NotFound) or a caller who may not list it leaves the kind out.
+	for _, k := range inputKinds().Extra() {
+		objs, err := k.ListAll(ctx, client, namespace, listPageSize)
+		if err != nil {
+			if apierrors.IsNotFound(err) || apierrors.IsForbidden(err) {
+				logger.Info("Cannot list a kind, skipping the rules that need it", "kind", k.GVK.Kind, "err", err)
+				continue
+			}
+			return nil, &InputError{File: "cluster", Err: err}
+		}
+		for _, o := range objs {
+			inv.Add(o)
+		}
+		if k.GVK.Kind == "ResourceClaim" {
+			inv.Have.ResourceClaims = true
+		}
 	}
 
 	logger.V(2).Info("Listed objects", "namespace", namespace, "endpointSlices", len(inv.EndpointSlices),

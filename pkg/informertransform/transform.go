@@ -26,19 +26,21 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/slicekit/slicekit/pkg/inputkinds"
 	"github.com/slicekit/slicekit/pkg/podcache"
 )
 
 // Informer names one informer of a shared factory.
 type Informer string
 
-// The informers slicekit's controllers use.
+// The informers of the built-in kinds (pkg/inputkinds); the informer of a
+// kind a source declares (Reads.Kinds) is Informer(kind.Resource).
 const (
-	Pods           Informer = "pods"
-	Services       Informer = "services"
-	EndpointSlices Informer = "endpointslices"
-	Nodes          Informer = "nodes"
-	Endpoints      Informer = "endpoints"
+	Pods           Informer = inputkinds.Pods
+	Services       Informer = inputkinds.Services
+	EndpointSlices Informer = inputkinds.EndpointSlices
+	Nodes          Informer = inputkinds.Nodes
+	Endpoints      Informer = inputkinds.Endpoints
 )
 
 // Reads is what one controller reads from the shared informers. The zero
@@ -52,6 +54,15 @@ type Reads struct {
 	// (for example the Multus network-status annotations); every other
 	// annotation is dropped from cached Pods.
 	PodAnnotations []string
+	// PodFields are the Pod fields beyond the endpoint rules' that the
+	// controller reads (for example podcache.ResourceClaims for a source
+	// that follows a Pod to its ResourceClaims); the cached Pods keep
+	// exactly those.
+	PodFields []podcache.Field
+	// Kinds are the kinds other than the built-in ones (pkg/inputkinds)
+	// whose informers the controller reads, each with its own transform
+	// (inputkinds.Kind.Transform). Their informers count as used.
+	Kinds []inputkinds.Kind
 	// AllPodFields: the controller may read any field of a Pod (a CEL
 	// expression can); Pods are then cached whole.
 	AllPodFields bool
@@ -78,6 +89,8 @@ type Transforms map[Informer]cache.TransformFunc
 func Compose(reads ...Reads) Transforms {
 	used := map[Informer]bool{}
 	annotations := map[string]bool{}
+	podFields := map[podcache.Field]bool{}
+	extra := map[Informer]cache.TransformFunc{}
 	allPod, allService, allEndpoints := false, false, false
 	for _, r := range reads {
 		for _, inf := range r.Informers {
@@ -85,6 +98,13 @@ func Compose(reads ...Reads) Transforms {
 		}
 		for _, k := range r.PodAnnotations {
 			annotations[k] = true
+		}
+		for _, f := range r.PodFields {
+			podFields[f] = true
+		}
+		for _, k := range r.Kinds {
+			used[Informer(k.Resource)] = true
+			extra[Informer(k.Resource)] = k.Transform
 		}
 		allPod = allPod || r.AllPodFields
 		allService = allService || r.AllServiceFields
@@ -95,7 +115,7 @@ func Compose(reads ...Reads) Transforms {
 		switch inf {
 		case Pods:
 			if !allPod {
-				t[inf] = PodTransform(slices.Sorted(maps.Keys(annotations))...)
+				t[inf] = PodTransformKeeping(slices.Sorted(maps.Keys(annotations)), slices.Sorted(maps.Keys(podFields)))
 			} else {
 				t[inf] = nil
 			}
@@ -115,39 +135,35 @@ func Compose(reads ...Reads) Transforms {
 			} else {
 				t[inf] = nil
 			}
+		default:
+			t[inf] = extra[inf]
 		}
 	}
 	return t
 }
 
 // Install sets each non-nil transform of t on the factory's informer,
-// requesting only informers present in t. It must be called before the
-// factory starts (client-go refuses to change a running informer's
-// transform); it returns the refusals joined, naming the informers. The
-// controllers work without the transforms, with more memory.
-func (t Transforms) Install(factory informers.SharedInformerFactory) error {
-	var errs []error
+// requesting only informers present in t. The informers of the built-in
+// kinds are known; kinds holds the other kinds t may use (the Kinds of the
+// composed Reads; manager.InputKinds gives them all). It must be called
+// before the factory starts (client-go refuses to change a running
+// informer's transform); it returns the refusals and unknown informers
+// joined, naming the informers. The controllers work without the
+// transforms, with more memory.
+func (t Transforms) Install(factory informers.SharedInformerFactory, kinds ...inputkinds.Kind) error {
+	table, err := inputkinds.NewTable(kinds...)
+	errs := []error{err}
 	for _, inf := range slices.Sorted(maps.Keys(t)) {
 		fn := t[inf]
 		if fn == nil {
 			continue
 		}
-		var informer cache.SharedIndexInformer
-		switch inf {
-		case Pods:
-			informer = factory.Core().V1().Pods().Informer()
-		case Services:
-			informer = factory.Core().V1().Services().Informer()
-		case EndpointSlices:
-			informer = factory.Discovery().V1().EndpointSlices().Informer()
-		case Nodes:
-			informer = factory.Core().V1().Nodes().Informer()
-		case Endpoints:
-			informer = factory.Core().V1().Endpoints().Informer() //nolint:staticcheck // v1 Endpoints are what the mirroring and Endpoints controllers read
-		default:
+		k, ok := table.ByResource(string(inf))
+		if !ok {
 			errs = append(errs, fmt.Errorf("informer transform: unknown informer %q", inf))
 			continue
 		}
+		informer := k.Informer(factory)
 		if err := informer.SetTransform(fn); err != nil {
 			errs = append(errs, fmt.Errorf("installing the %s informer transform: %w", inf, err))
 		}
@@ -179,13 +195,19 @@ func trimmedMeta(m *metav1.ObjectMeta) metav1.ObjectMeta {
 // other types (cache.DeletedFinalStateUnknown, a record already made) as
 // they are, and is idempotent, as client-go requires.
 func PodTransform(annotations ...string) cache.TransformFunc {
-	keep := slices.Clone(annotations)
+	return PodTransformKeeping(annotations, nil)
+}
+
+// PodTransformKeeping is PodTransform keeping also the given Pod fields
+// beyond the endpoint rules' (podcache.Field).
+func PodTransformKeeping(annotations []string, fields []podcache.Field) cache.TransformFunc {
+	keep := podcache.Keep{Annotations: slices.Clone(annotations), Fields: slices.Clone(fields)}
 	return func(obj any) (any, error) {
 		pod, ok := obj.(*corev1.Pod)
 		if !ok {
 			return obj, nil
 		}
-		return podcache.New(pod, keep), nil
+		return podcache.NewKeeping(pod, keep), nil
 	}
 }
 

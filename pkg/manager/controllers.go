@@ -15,27 +15,21 @@
 package manager
 
 import (
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
+	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/endpoints"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorlesscleanup"
 )
 
 // registrations are the controllers the manager knows, each declared in
-// its own package (pkg/controllers/registry). Adding a controller, such as
-// a Pod-address source on pkg/controllers/slicecontroller, is one line
-// here.
-var registrations = []registry.Registration{
-	celprofiles.Registration,
-	endpoints.Registration,
-	endpointslice.Registration,
-	mirroring.Registration,
-	secondarynetwork.Registration,
-	selectorlesscleanup.Registration,
-}
+// its own package (pkg/controllers/registry) and listed once in
+// pkg/controllers/builtin, which `slicekit render` and `slicekit check`
+// read too.
+var registrations = builtin.Registrations()
 
 // The --controllers names of the registered controllers.
 const (
@@ -54,6 +48,9 @@ const (
 	// CELControllerName is the CEL profile controllers (one per profile of
 	// --cel-config).
 	CELControllerName = celprofiles.RegistrationName
+	// DRANetworkControllerName is the dra-network controller (addresses
+	// from the Pods' ResourceClaims' networkData), opt-in.
+	DRANetworkControllerName = dranetwork.RegistrationName
 	// SelectorlessCleanupControllerName is the selectorless-cleanup
 	// controller, opt-in (README "On managed clusters").
 	SelectorlessCleanupControllerName = selectorlesscleanup.RegistrationName

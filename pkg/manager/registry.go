@@ -27,8 +27,10 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/inputkinds"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 )
 
@@ -179,7 +181,11 @@ func NewControllers(ctx context.Context, ic InitContext) ([]NamedController, err
 	if err != nil {
 		return nil, err
 	}
-	if err := transforms.Install(ic.InformerFactory); err != nil {
+	kinds, err := InputKinds()
+	if err != nil {
+		return nil, err
+	}
+	if err := transforms.Install(ic.InformerFactory, kinds.Extra()...); err != nil {
 		// The informers already run: they work untransformed, only with
 		// more memory.
 		klog.FromContext(ctx).Info("Could not install informer transforms", "err", err)
@@ -224,6 +230,10 @@ func (o *ControllerOptions) Transforms() (informertransform.Transforms, error) {
 	}
 	return informertransform.Compose(reads...), nil
 }
+
+// InputKinds returns the one table of the kinds slicekit reads
+// (builtin.InputKinds).
+func InputKinds() (inputkinds.Table, error) { return builtin.InputKinds() }
 
 // initContext returns the registry.InitContext of controller name.
 func (o *ControllerOptions) initContext(name string, ic InitContext) registry.InitContext {

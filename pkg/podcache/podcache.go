@@ -73,6 +73,36 @@ type Record struct {
 	// labels keeps ObjectMeta.Labels, shared with the records of the same
 	// labels (intern.go), alive; nil without labels.
 	labels *shared[map[string]string]
+	// claims are spec.resourceClaims and status.resourceClaimStatuses,
+	// kept only with the ResourceClaims field (Keep.Fields) and when the
+	// Pod has either; nil otherwise.
+	claims *resourceClaims
+}
+
+// Field names a Pod field beyond the endpoint rules' that a record keeps
+// when a source declares it reads it (informertransform.Reads.PodFields).
+type Field string
+
+// The fields a record can keep on request.
+const (
+	// ResourceClaims is spec.resourceClaims and
+	// status.resourceClaimStatuses: how a Pod names its ResourceClaims
+	// (Dynamic Resource Allocation), read by pkg/controllers/dranetwork.
+	ResourceClaims Field = "resourceClaims"
+)
+
+// Keep is what a record keeps beyond the endpoint rules' fields.
+type Keep struct {
+	// Annotations are the annotation keys kept; others are dropped.
+	Annotations []string
+	// Fields are the extra fields kept.
+	Fields []Field
+}
+
+// resourceClaims are a Pod's claim references (Field ResourceClaims).
+type resourceClaims struct {
+	spec   []corev1.PodResourceClaim
+	status []corev1.PodResourceClaimStatus
 }
 
 // readyCondition is what the endpoint rules read of the Ready condition:
@@ -99,6 +129,13 @@ type container struct {
 // never modifies pod, and shares its labels map, IPs and container port
 // slices (read-only, as the informer's decoded object is discarded).
 func New(pod *corev1.Pod, annotations []string) *Record {
+	return NewKeeping(pod, Keep{Annotations: annotations})
+}
+
+// NewKeeping is New keeping also keep.Fields (keep.Annotations are New's
+// annotations). The kept fields share pod's slices, read-only.
+func NewKeeping(pod *corev1.Pod, keep Keep) *Record {
+	annotations := keep.Annotations
 	r := &Record{
 		TypeMeta: pod.TypeMeta,
 		ObjectMeta: metav1.ObjectMeta{
@@ -147,6 +184,11 @@ func New(pod *corev1.Pod, annotations []string) *Record {
 	if r.labels = internLabels(pod.Labels); r.labels != nil {
 		r.Labels = r.labels.v
 	}
+	for _, f := range keep.Fields {
+		if f == ResourceClaims && (len(pod.Spec.ResourceClaims) > 0 || len(pod.Status.ResourceClaimStatuses) > 0) {
+			r.claims = &resourceClaims{spec: pod.Spec.ResourceClaims, status: pod.Status.ResourceClaimStatuses}
+		}
+	}
 	return r
 }
 
@@ -161,9 +203,9 @@ func (r *Record) containerList() []container {
 // Pod returns a new *corev1.Pod holding the record's fields: the Pod as the
 // transform keeps it (metadata as on Record, spec.nodeName, hostname,
 // subdomain, containers and init containers with their names and ports and
-// an init container's restartPolicy, status.phase, podIP, podIPs, and a
+// an init container's restartPolicy, status.phase, podIP, podIPs, a
 // Ready condition with its status and lastTransitionTime when the Pod had
-// one). It shares the record's maps and slices: read-only.
+// one, and the kept Fields). It shares the record's maps and slices: read-only.
 func (r *Record) Pod() *corev1.Pod {
 	pod := &corev1.Pod{
 		TypeMeta:   r.TypeMeta,
@@ -181,6 +223,10 @@ func (r *Record) Pod() *corev1.Pod {
 	}
 	if r.ready != nil {
 		pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: r.ready.status, LastTransitionTime: r.ready.lastTransitionTime}}
+	}
+	if r.claims != nil {
+		pod.Spec.ResourceClaims = r.claims.spec
+		pod.Status.ResourceClaimStatuses = r.claims.status
 	}
 	if cs := r.containerList(); len(cs) > 0 {
 		var nc, ni int
@@ -230,6 +276,11 @@ func (r *Record) DeepCopyObject() runtime.Object {
 		rc := *r.ready
 		rc.lastTransitionTime = *r.ready.lastTransitionTime.DeepCopy()
 		out.ready = &rc
+	}
+	if r.claims != nil {
+		p := &corev1.Pod{Spec: corev1.PodSpec{ResourceClaims: r.claims.spec}, Status: corev1.PodStatus{ResourceClaimStatuses: r.claims.status}}
+		p = p.DeepCopy()
+		out.claims = &resourceClaims{spec: p.Spec.ResourceClaims, status: p.Status.ResourceClaimStatuses}
 	}
 	if r.labels != nil {
 		out.labels = &shared[map[string]string]{v: out.Labels}

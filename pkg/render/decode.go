@@ -18,6 +18,8 @@ import (
 	"io"
 
 	"github.com/slicekit/slicekit/internal/inputfile"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
+	"github.com/slicekit/slicekit/pkg/inputkinds"
 )
 
 // StdinName is the file name that reads standard input.
@@ -40,25 +42,38 @@ type Object = inputfile.Object
 // each on standard error.
 type Ignored = inputfile.Ignored
 
-// SupportedKinds returns the "apiVersion Kind" strings render reads, their
-// typed lists and v1 List.
-func SupportedKinds() []string { return inputfile.SupportedKinds() }
+// SupportedKinds returns the "apiVersion Kind" strings render reads (the
+// kinds of builtin.InputKinds), their typed lists and v1 List.
+func SupportedKinds() []string { return inputfile.SupportedKinds(kinds()) }
+
+// kinds returns the table of input kinds (builtin.InputKinds), or the
+// built-in kinds alone if the registrations' kinds collide (a programming
+// error the registry tests catch; NewControllers reports it).
+func kinds() inputkinds.Table {
+	t, err := builtin.InputKinds()
+	if err != nil {
+		return nil
+	}
+	return t
+}
 
 // ReadFiles reads and decodes the named files in order; StdinName reads
 // stdin (at most once; os.Stdin when stdin is nil), and a directory
-// contributes its *.yaml, *.yml and *.json files in name order. Objects are
+// contributes its *.yaml, *.yml and *.json files in name order. Objects of
+// the kinds of builtin.InputKinds are
 // decoded strictly and validated as the API server would
 // (inputfile.ReadObjects); objects of other kinds come back as Ignored. An
 // object given twice is kept once when both copies are equal and an error
 // otherwise. Every problem is reported; each is an *InputError.
 func ReadFiles(names []string, stdin io.Reader) ([]Object, []Ignored, error) {
-	return inputfile.ReadObjects(names, stdin)
+	return inputfile.ReadObjects(names, stdin, kinds())
 }
 
-// Decode decodes multi-document YAML (or JSON) from file (a name used in
+// Decode decodes multi-document YAML (or JSON) of the kinds of
+// builtin.InputKinds from file (a name used in
 // errors) with inputfile.DecodeObjects: supported kinds decoded strictly
 // and validated, Lists replaced by their items, other kinds returned as
 // Ignored. Errors are *InputError, joined.
 func Decode(file string, data []byte) ([]Object, []Ignored, error) {
-	return inputfile.DecodeObjects(file, data)
+	return inputfile.DecodeObjects(file, data, kinds())
 }

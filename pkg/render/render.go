@@ -25,8 +25,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
@@ -34,6 +34,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/inputkinds"
 	"github.com/slicekit/slicekit/pkg/manager"
 )
 
@@ -116,7 +117,11 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	}
 	maxPasses := cmp.Or(opts.MaxPasses, DefaultMaxPasses)
 
-	seed, err := prepareSeed(objs)
+	kinds, err := manager.InputKinds()
+	if err != nil {
+		return nil, err
+	}
+	seed, err := prepareSeed(objs, kinds)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +145,7 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	caches := newCaches(client, factory, transforms)
+	caches := newCaches(client, factory, transforms, kinds)
 
 	prev, err := caches.refresh(ctx)
 	if err != nil {
@@ -173,12 +178,14 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	return nil, fmt.Errorf("no fixed point after %d passes: the controllers keep writing", maxPasses)
 }
 
-// kindOrder orders the seeded objects: what others refer to first.
-var kindOrder = map[string]int{"Namespace": 0, "Node": 1, "Service": 2, "Pod": 3, "Endpoints": 4, "EndpointSlice": 5}
-
 // prepareSeed deep-copies objs, gives a derived uid to objects without
-// one and sorts them by kind, namespace and name.
-func prepareSeed(objs []runtime.Object) ([]runtime.Object, error) {
+// one and sorts them by kind (kinds' Order: what others refer to first),
+// namespace and name. An object of a kind not in kinds is an error.
+func prepareSeed(objs []runtime.Object, kinds inputkinds.Table) ([]runtime.Object, error) {
+	kindOrder := map[string]int{}
+	for _, k := range kinds {
+		kindOrder[k.GVK.Kind] = k.Order
+	}
 	out := make([]runtime.Object, 0, len(objs))
 	for _, o := range objs {
 		o = o.DeepCopyObject()
@@ -219,6 +226,7 @@ type caches struct {
 // informer transform `slicekit run` would install on that informer.
 type source struct {
 	kind    string
+	gvk     schema.GroupVersionKind
 	list    func(ctx context.Context) ([]runtime.Object, error)
 	indexer cache.Indexer
 	// transform is applied to each object before it enters the indexer, as
@@ -229,51 +237,22 @@ type source struct {
 	stored []runtime.Object
 }
 
-// informerOf is the informer of each kind the controllers may read through
-// a transform.
-var informerOf = map[string]informertransform.Informer{
-	"Node":          informertransform.Nodes,
-	"Service":       informertransform.Services,
-	"Pod":           informertransform.Pods,
-	"Endpoints":     informertransform.Endpoints,
-	"EndpointSlice": informertransform.EndpointSlices,
-}
-
-// newCaches returns the caches of the factory's informers, filled from
-// client by refresh through transforms (manager.ControllerOptions.Transforms),
-// so that the controllers see the objects as `slicekit run` caches them.
-func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transforms informertransform.Transforms) *caches {
-	all := metav1.ListOptions{}
-	items := func(l runtime.Object, err error) ([]runtime.Object, error) {
-		if err != nil {
-			return nil, err
-		}
-		return meta.ExtractList(l)
-	}
-	c := &caches{client: client, sources: []source{
-		{"Namespace", func(ctx context.Context) ([]runtime.Object, error) {
-			return items(client.CoreV1().Namespaces().List(ctx, all))
-		}, f.Core().V1().Namespaces().Informer().GetIndexer(), nil, nil},
-		{"Node", func(ctx context.Context) ([]runtime.Object, error) {
-			return items(client.CoreV1().Nodes().List(ctx, all))
-		}, f.Core().V1().Nodes().Informer().GetIndexer(), nil, nil},
-		{"Service", func(ctx context.Context) ([]runtime.Object, error) {
-			return items(client.CoreV1().Services("").List(ctx, all))
-		}, f.Core().V1().Services().Informer().GetIndexer(), nil, nil},
-		{"Pod", func(ctx context.Context) ([]runtime.Object, error) {
-			return items(client.CoreV1().Pods("").List(ctx, all))
-		}, f.Core().V1().Pods().Informer().GetIndexer(), nil, nil},
-		{"Endpoints", func(ctx context.Context) ([]runtime.Object, error) {
-			return items(client.CoreV1().Endpoints("").List(ctx, all))
-		}, f.Core().V1().Endpoints().Informer().GetIndexer(), nil, nil},
-		{"EndpointSlice", func(ctx context.Context) ([]runtime.Object, error) {
-			return items(client.DiscoveryV1().EndpointSlices("").List(ctx, all))
-		}, f.Discovery().V1().EndpointSlices().Informer().GetIndexer(), nil, nil},
-	}}
-	for i := range c.sources {
-		if inf, ok := informerOf[c.sources[i].kind]; ok {
-			c.sources[i].transform = transforms[inf]
-		}
+// newCaches returns the caches of the factory's informers of every kind in
+// kinds, filled from client by refresh through transforms
+// (manager.ControllerOptions.Transforms), so that the controllers see the
+// objects as `slicekit run` caches them.
+func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transforms informertransform.Transforms, kinds inputkinds.Table) *caches {
+	c := &caches{client: client}
+	for _, k := range kinds {
+		c.sources = append(c.sources, source{
+			kind: k.GVK.Kind,
+			gvk:  k.GVK,
+			list: func(ctx context.Context) ([]runtime.Object, error) {
+				return k.ListAll(ctx, client, "", 0)
+			},
+			indexer:   k.Informer(f).GetIndexer(),
+			transform: transforms[informertransform.Informer(k.Resource)],
+		})
 	}
 	return c
 }
@@ -340,8 +319,7 @@ func (c *caches) others() []runtime.Object {
 		var objs []runtime.Object
 		for _, o := range s.stored {
 			cp := o.DeepCopyObject()
-			gv := corev1.SchemeGroupVersion
-			cp.GetObjectKind().SetGroupVersionKind(gv.WithKind(s.kind))
+			cp.GetObjectKind().SetGroupVersionKind(s.gvk)
 			objs = append(objs, cp)
 		}
 		slices.SortFunc(objs, func(a, b runtime.Object) int {

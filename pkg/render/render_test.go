@@ -50,7 +50,7 @@ func (b *renderBackend) Load(_ context.Context, objs []runtime.Object) error {
 }
 
 func (b *renderBackend) Settle(ctx context.Context) error {
-	out, err := renderYAML(ctx, b.world.Objects(), b.opts())
+	out, err := renderYAML(ctx, readable(b.t, b.world.Objects()), b.opts())
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (b *renderBackend) Settle(ctx context.Context) error {
 	b.world.SetEndpointSlices(slices)
 
 	// Idempotence: the output plus the other objects renders to itself.
-	again, err := renderYAML(ctx, b.world.Objects(), b.opts())
+	again, err := renderYAML(ctx, readable(b.t, b.world.Objects()), b.opts())
 	if err != nil {
 		return fmt.Errorf("rendering the output again: %w", err)
 	}
@@ -91,6 +91,28 @@ func (b *renderBackend) Slices(context.Context) ([]discovery.EndpointSlice, erro
 
 var _ casefile.Backend = (*renderBackend)(nil)
 
+// readable returns the objects of the kinds render reads
+// (manager.InputKinds), as the CLI's file reader leaves the others out as
+// ignored (a ResourceClaimTemplate of case 45, for instance).
+func readable(t *testing.T, objs []runtime.Object) []runtime.Object {
+	t.Helper()
+	kinds, err := manager.InputKinds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []runtime.Object
+	for _, o := range objs {
+		gvk, err := casefile.KindOf(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := kinds.ByGVK(gvk); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // renderYAML renders objs and returns the CLI's output.
 func renderYAML(ctx context.Context, objs []runtime.Object, opts Options) ([]byte, error) {
 	res, err := Render(ctx, objs, opts)
@@ -107,7 +129,7 @@ func renderYAML(ctx context.Context, objs []runtime.Object, opts Options) ([]byt
 // endpointSliceCases are the regression cases about the EndpointSlice
 // controller alone (issue 3); 18 also needs the mirroring controller and
 // is tested on its own below.
-var endpointSliceCases = []string{"02", "03", "04", "07", "08", "09", "11", "20", "21"}
+var endpointSliceCases = []string{"02", "03", "04", "07", "08", "09", "11", "20", "21", "38", "41"}
 
 func TestCases(t *testing.T) {
 	for _, id := range endpointSliceCases {
@@ -140,6 +162,39 @@ func TestSelectorRemovalCases(t *testing.T) {
 				return Options{Controllers: o}
 			}}
 			casefile.Report(t, casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true}))
+		})
+	}
+}
+
+// TestDRANetworkCase runs case 45 (the dra-network controller's
+// contract: addresses from the networkData of the Pods' ResourceClaims,
+// a claim status write alone changing the slices) through Render with
+// `--controllers=*,dra-network`; without the controller the case must
+// fail (KCM's primary addresses), so that it can.
+func TestDRANetworkCase(t *testing.T) {
+	for _, tc := range []struct {
+		controllers []string
+		wantFail    bool
+	}{
+		{controllers: []string{"*", manager.DRANetworkControllerName}},
+		{controllers: []string{"*"}, wantFail: true},
+	} {
+		t.Run(strings.Join(tc.controllers, ","), func(t *testing.T) {
+			ctx := testContext(t)
+			c := casefile.MustLoad(t, "45")
+			b := &renderBackend{t: t, opts: func() Options {
+				o := manager.NewControllerOptions()
+				o.Controllers = tc.controllers
+				return Options{Controllers: o}
+			}}
+			res := casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true})
+			if tc.wantFail {
+				if !res.Failed() {
+					t.Errorf("case 45 passed without the dra-network controller:\n%s", res)
+				}
+				return
+			}
+			casefile.Report(t, res)
 		})
 	}
 }

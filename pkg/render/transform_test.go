@@ -67,7 +67,11 @@ func TestCachesApplyTheRunTransforms(t *testing.T) {
 				t.Fatal(err)
 			}
 			client := memapi.NewClientset(append(scene(0), annotated())...)
-			c := newCaches(client, informers.NewSharedInformerFactory(client, 0), transforms)
+			kinds, err := manager.InputKinds()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newCaches(client, informers.NewSharedInformerFactory(client, 0), transforms, kinds)
 			if _, err := c.refresh(ctx); err != nil {
 				t.Fatal(err)
 			}

@@ -54,6 +54,11 @@ const (
 	// secondary network whose addresses the Service's endpoints carry
 	// (docs/multus-network-status.md).
 	AnnotationServiceNetwork = "k8s.v1.cni.cncf.io/service-network"
+	// AnnotationDRAClaim is the Service annotation of slicekit's
+	// dra-network controller naming the Pods' claim whose devices'
+	// networkData carries the endpoints' addresses: "<pod claim name>" or
+	// "<pod claim name>/<request name>" (docs/dra-network.md).
+	AnnotationDRAClaim = "slicekit.dev/dra-claim"
 )
 
 // Managed-by values: the values of endpointslice.kubernetes.io/managed-by
@@ -77,6 +82,9 @@ const (
 	// SecondaryNetworkControllerName is the default managed-by value and
 	// KEP-4770 label value of slicekit's secondary-network controller.
 	SecondaryNetworkControllerName = "secondary-network.slicekit.dev"
+	// DRANetworkControllerName is the default managed-by value and
+	// KEP-4770 label value of slicekit's dra-network controller.
+	DRANetworkControllerName = "dra-network.slicekit.dev"
 )
 
 // Feature gates (--feature-gates of `slicekit run`).

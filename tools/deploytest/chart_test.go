@@ -41,6 +41,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/endpoints"
 	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
@@ -283,6 +284,15 @@ func withCleanup(vals map[string]any) map[string]any {
 	return vals
 }
 
+// withDRA enables the dra-network controller in vals.
+func withDRA(vals map[string]any) map[string]any {
+	vals["controllers"].(map[string]any)["draNetwork"] = map[string]any{"enabled": true, "controllerName": "dra.example.com"}
+	return vals
+}
+
+// claimsRead is the ResourceClaims rule of the dra-network controller.
+var claimsRead = rbacv1.PolicyRule{APIGroups: []string{"resource.k8s.io"}, Resources: []string{"resourceclaims"}, Verbs: []string{"get", "list", "watch"}}
+
 // endpointsReadDelete is the Endpoints rule of selectorless-cleanup.
 var endpointsReadDelete = rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"endpoints"}, Verbs: []string{"get", "list", "watch", "delete"}}
 
@@ -305,6 +315,8 @@ func TestRBACFollowsControllers(t *testing.T) {
 			[]rbacv1.PolicyRule{readRule("services", "pods"), endpointsWrite, events}},
 		{"secondary-network", controllerValues(false, false, false, true, false), "*,-endpointslice,-endpointslice-mirroring,secondary-network", []string{"secondary-network"}, podSlices},
 		{"cel", controllerValues(false, false, false, false, true), "*,-endpointslice,-endpointslice-mirroring,cel", []string{"cel"}, podSlices},
+		{"dra-network", withDRA(controllerValues(false, false, false, false, false)), "*,-endpointslice,-endpointslice-mirroring,dra-network", []string{"dra-network"},
+			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), finalizers("services/finalizers"), slicesWrite, claimsRead, events}},
 		{"defaults plus endpoints", controllerValues(true, true, true, false, false), "*,endpoints", []string{"endpoints", "endpointslice", "endpointslice-mirroring"},
 			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsWrite, finalizers("services/finalizers", "endpoints/finalizers"), slicesWrite, events}},
 		{"secondary-network and selectorless-cleanup (managed cluster)", withCleanup(controllerValues(false, false, false, true, false)),
@@ -314,8 +326,8 @@ func TestRBACFollowsControllers(t *testing.T) {
 			"*,-endpointslice,-endpointslice-mirroring,selectorless-cleanup", []string{"selectorless-cleanup"},
 			[]rbacv1.PolicyRule{readRule("services"), endpointsReadDelete,
 				{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: []string{"get", "list", "watch", "delete"}}, events}},
-		{"all", controllerValues(true, true, true, true, true), "*,endpoints,secondary-network,cel", []string{"cel", "endpoints", "endpointslice", "endpointslice-mirroring", "secondary-network"},
-			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsWrite, finalizers("services/finalizers", "endpoints/finalizers"), slicesWrite, events}},
+		{"all", withDRA(controllerValues(true, true, true, true, true)), "*,endpoints,secondary-network,dra-network,cel", []string{"cel", "dra-network", "endpoints", "endpointslice", "endpointslice-mirroring", "secondary-network"},
+			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsWrite, finalizers("services/finalizers", "endpoints/finalizers"), slicesWrite, claimsRead, events}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := render(t, tc.vals)
@@ -429,6 +441,7 @@ func TestAllControllersArgs(t *testing.T) {
 	mir := c.For(mirroring.RegistrationName).(*mirroring.Flags)
 	eps := c.For(endpoints.RegistrationName).(*endpoints.Flags)
 	sec := c.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags)
+	dra := c.For(dranetwork.RegistrationName).(*dranetwork.Flags)
 	for _, check := range []struct {
 		what      string
 		got, want any
@@ -441,6 +454,7 @@ func TestAllControllersArgs(t *testing.T) {
 		{"--mirroring-endpointslice-updates-batch-period", mir.EndpointSliceUpdatesBatchPeriod.String(), "1s"},
 		{"--concurrent-endpoint-syncs", eps.ConcurrentEndpointSyncs, int32(2)},
 		{"--secondary-network-controller-name", sec.ControllerName, "secondary.example.com"},
+		{"--dra-network-controller-name", dra.ControllerName, "dra.example.com"},
 		{"--controller-name", c.ControllerName, "endpointslice-controller.k8s.io"},
 		{"--kube-api-qps", o.KubeAPIQPS, float32(50)},
 		{"--kube-api-burst", o.KubeAPIBurst, int32(100)},

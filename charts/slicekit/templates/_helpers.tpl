@@ -54,7 +54,7 @@ for. Names are pkg/manager's registry names.
 */}}
 {{- define "slicekit.controllers" -}}
 {{- $c := .Values.controllers }}
-{{- if not (or $c.endpointslice.enabled $c.mirroring.enabled $c.endpoints.enabled $c.secondaryNetwork.enabled $c.cel.enabled $c.selectorlessCleanup.enabled) }}
+{{- if not (or $c.endpointslice.enabled $c.mirroring.enabled $c.endpoints.enabled $c.secondaryNetwork.enabled $c.draNetwork.enabled $c.cel.enabled $c.selectorlessCleanup.enabled) }}
 {{- fail "controllers: enable at least one controller" }}
 {{- end }}
 {{- if and $c.selectorlessCleanup.dryRun (not $c.selectorlessCleanup.enabled) }}
@@ -65,6 +65,7 @@ for. Names are pkg/manager's registry names.
 {{- if not $c.mirroring.enabled }}{{ $l = append $l "-endpointslice-mirroring" }}{{ end }}
 {{- if $c.endpoints.enabled }}{{ $l = append $l "endpoints" }}{{ end }}
 {{- if $c.secondaryNetwork.enabled }}{{ $l = append $l "secondary-network" }}{{ end }}
+{{- if $c.draNetwork.enabled }}{{ $l = append $l "dra-network" }}{{ end }}
 {{- if $c.cel.enabled }}{{ $l = append $l "cel" }}{{ end }}
 {{- if $c.selectorlessCleanup.enabled }}{{ $l = append $l "selectorless-cleanup" }}{{ end }}
 {{- join "," $l }}
@@ -73,7 +74,7 @@ for. Names are pkg/manager's registry names.
 {{/* Whether a controller that writes EndpointSlices for Services with selectors (and reads Pods and Nodes) is enabled. */}}
 {{- define "slicekit.podSlices" -}}
 {{- $c := .Values.controllers }}
-{{- if or $c.endpointslice.enabled $c.secondaryNetwork.enabled $c.cel.enabled }}true{{ end }}
+{{- if or $c.endpointslice.enabled $c.secondaryNetwork.enabled $c.draNetwork.enabled $c.cel.enabled }}true{{ end }}
 {{- end }}
 
 {{/* Where the CEL profiles are mounted. */}}

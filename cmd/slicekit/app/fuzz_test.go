@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/slicekit/slicekit/internal/inputfile"
+	"github.com/slicekit/slicekit/pkg/render"
 )
 
 // FuzzRenderAndCheck feeds random input to `slicekit render -f -` and
@@ -74,7 +75,7 @@ func FuzzRenderAndCheck(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		objs, ignored, readErr := inputfile.ReadObjects([]string{"-"}, bytes.NewReader(data))
+		objs, ignored, readErr := render.ReadFiles([]string{"-"}, bytes.NewReader(data))
 		if readErr == nil {
 			assertNothingDropped(t, data, objs, ignored)
 		}

@@ -25,6 +25,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -87,7 +88,7 @@ func (b *LiveBackend) CreatedResourceVersion(namespace, name string) string {
 func (b *LiveBackend) Namespaces() []string { return slices.Clone(b.namespaces) }
 
 // loadOrder creates owners before what refers to them.
-var loadOrder = map[string]int{"Namespace": 0, "Node": 1, "Service": 2, "Pod": 3, "Endpoints": 4, "EndpointSlice": 5}
+var loadOrder = map[string]int{"Namespace": 0, "Node": 1, "Service": 2, "Pod": 3, "ResourceClaimTemplate": 4, "ResourceClaim": 5, "Endpoints": 6, "EndpointSlice": 7}
 
 // Load implements Backend.
 func (b *LiveBackend) Load(ctx context.Context, objs []runtime.Object) error {
@@ -133,6 +134,10 @@ func kindOf(o runtime.Object) string {
 		return "Endpoints"
 	case *discovery.EndpointSlice:
 		return "EndpointSlice"
+	case *resourceapi.ResourceClaim:
+		return "ResourceClaim"
+	case *resourceapi.ResourceClaimTemplate:
+		return "ResourceClaimTemplate"
 	}
 	return fmt.Sprintf("%T", o)
 }
@@ -171,6 +176,12 @@ func (b *LiveBackend) prepare(o runtime.Object) runtime.Object {
 			if r := v.Endpoints[i].TargetRef; r != nil {
 				r.UID = b.mapUID(r.UID)
 			}
+		}
+	case *resourceapi.ResourceClaim:
+		// The consumers' readable uids (uid-pod-a1) become the real
+		// Pods' (created first).
+		for i := range v.Status.ReservedFor {
+			v.Status.ReservedFor[i].UID = b.mapUID(v.Status.ReservedFor[i].UID)
 		}
 	}
 	return o
@@ -275,6 +286,38 @@ func (b *LiveBackend) create(ctx context.Context, orig runtime.Object) error {
 		b.createdRV[s.Namespace+"/"+s.Name] = s.ResourceVersion
 		b.mu.Unlock()
 		created = s
+	case *resourceapi.ResourceClaimTemplate:
+		t, err := b.Client.ResourceV1().ResourceClaimTemplates(v.Namespace).Create(ctx, v, opts)
+		if err != nil {
+			return fmt.Errorf("creating ResourceClaimTemplate %s/%s: %w", v.Namespace, v.Name, err)
+		}
+		created = t
+	case *resourceapi.ResourceClaim:
+		// As an admin writes it (README of case 45): the claim, then its
+		// status (allocation, reservedFor, devices) in one update of the
+		// status subresource.
+		c := b.Client.ResourceV1().ResourceClaims(v.Namespace)
+		status := v.Status
+		v.Status = resourceapi.ResourceClaimStatus{}
+		rc, err := c.Create(ctx, v, opts)
+		if err != nil {
+			return fmt.Errorf("creating ResourceClaim %s/%s: %w", v.Namespace, v.Name, err)
+		}
+		if status.Allocation != nil || len(status.ReservedFor) > 0 || len(status.Devices) > 0 {
+			err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+				cur, err := c.Get(ctx, v.Name, metav1.GetOptions{})
+				if err != nil {
+					return err
+				}
+				cur.Status = status
+				rc, err = c.UpdateStatus(ctx, cur, metav1.UpdateOptions{})
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("writing status of ResourceClaim %s/%s: %w", v.Namespace, v.Name, err)
+			}
+		}
+		created = rc
 	default:
 		return fmt.Errorf("live backend: cannot create %T", o)
 	}
@@ -364,6 +407,8 @@ func (b *LiveBackend) Patch(ctx context.Context, p *Patch) error {
 		_, err = b.Client.CoreV1().Nodes().Patch(ctx, p.Name, pt, p.Patch, opts, sub...)
 	case "EndpointSlice":
 		_, err = b.Client.DiscoveryV1().EndpointSlices(p.Namespace).Patch(ctx, p.Name, pt, p.Patch, opts, sub...)
+	case "ResourceClaim":
+		_, err = b.Client.ResourceV1().ResourceClaims(p.Namespace).Patch(ctx, p.Name, pt, p.Patch, opts, sub...)
 	default:
 		return fmt.Errorf("live backend: cannot patch %s", p.Ref)
 	}
@@ -388,6 +433,8 @@ func (b *LiveBackend) Delete(ctx context.Context, ref Ref) error {
 		err = b.Client.CoreV1().Nodes().Delete(ctx, ref.Name, opts)
 	case "EndpointSlice":
 		err = b.Client.DiscoveryV1().EndpointSlices(ref.Namespace).Delete(ctx, ref.Name, opts)
+	case "ResourceClaim":
+		err = b.Client.ResourceV1().ResourceClaims(ref.Namespace).Delete(ctx, ref.Name, opts)
 	default:
 		return fmt.Errorf("live backend: cannot delete %s", ref)
 	}

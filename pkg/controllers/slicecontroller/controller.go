@@ -117,7 +117,7 @@ type Controller struct {
 
 // New creates the controller and registers its event handlers on the
 // factory's Pod, Service, EndpointSlice and Node informers (requesting them
-// from the factory). It installs no informer transform (see the package
+// from the factory) and on the informers of opts.Inputs. It installs no informer transform (see the package
 // doc). Call it before the factory is started; start the factory and then
 // call Run. ctx supplies the logger of the event
 // handlers and the event broadcaster.
@@ -291,6 +291,11 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	if err := add(nodeInformer.Informer(), nodeHandler); err != nil {
 		return nil, fmt.Errorf("%s: adding Node handler: %w", opts.Name, err)
 	}
+	for _, in := range opts.Inputs {
+		if err := add(in.Informer, c.inputHandler(in)); err != nil {
+			return nil, fmt.Errorf("%s: adding %s handler: %w", opts.Name, in.Kind, err)
+		}
+	}
 	c.cachesSynced = handlers.Synced()
 	return c, nil
 }
@@ -319,7 +324,7 @@ func (c *Controller) Ownership() Ownership { return c.own }
 func (c *Controller) TopologyHints() bool { return c.topologyCache != nil }
 
 // HasSynced reports whether the Pod, Service, EndpointSlice and Node
-// informers have synced and delivered their initial objects to this
+// informers (and those of Options.Inputs) have synced and delivered their initial objects to this
 // controller's handlers.
 func (c *Controller) HasSynced() bool {
 	return controllerkit.AllSynced(c.cachesSynced)

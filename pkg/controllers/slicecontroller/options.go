@@ -110,6 +110,11 @@ type Options struct {
 	// pod-address source). Required.
 	Source source.Source
 
+	// Inputs are the informers of other kinds the Source reads (for
+	// example ResourceClaims), each with the Pods an event concerns; see
+	// Input. Their objects reach the Source through listers it holds.
+	Inputs []Input
+
 	// SelectorlessAnnotation, when true, lets a Service without
 	// spec.selector select its Pods by the slicekit.dev/selector annotation
 	// (PodSelector; pkg/controllers/selectorless). nil means true for
@@ -276,6 +281,11 @@ func (o Options) complete() (Options, error) {
 		errs = append(errs, errors.New("no Source given (Options.Source is required)"))
 	} else if v, ok := o.Source.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, in := range o.Inputs {
+		if err := in.validate(); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -1,0 +1,110 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package dranetwork
+
+import (
+	"context"
+
+	"github.com/spf13/pflag"
+
+	"github.com/slicekit/slicekit/internal/controllerflags"
+	"github.com/slicekit/slicekit/pkg/controllers/registry"
+	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/inputkinds"
+	"github.com/slicekit/slicekit/pkg/podcache"
+	"github.com/slicekit/slicekit/pkg/wellknown"
+)
+
+// RegistrationName is the --controllers name of this controller.
+const RegistrationName = "dra-network"
+
+// Flags are this controller's command-line options.
+type Flags struct {
+	// ControllerName is --dra-network-controller-name: the KEP-4770 label
+	// value (and managed-by value) of the controller. Default:
+	// wellknown.DRANetworkControllerName.
+	ControllerName string
+}
+
+// NewFlags returns the default Flags.
+func NewFlags() *Flags {
+	return &Flags{ControllerName: wellknown.DRANetworkControllerName}
+}
+
+// AddFlags adds every flag of f to fs (all shape output: AddRenderFlags).
+func (f *Flags) AddFlags(fs *pflag.FlagSet) { f.AddRenderFlags(fs) }
+
+// AddRenderFlags adds --dra-network-controller-name to fs.
+func (f *Flags) AddRenderFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&f.ControllerName, "dra-network-controller-name", f.ControllerName,
+		"The service.kubernetes.io/endpoint-controller-name value the dra-network controller answers to, and its managed-by value.")
+}
+
+// Validate returns an error when the controller is enabled and
+// --dra-network-controller-name is empty or not a label value, so that
+// `slicekit run` and `slicekit render` refuse it before starting (exit
+// 2). The manager checks the name against the other controllers'
+// (Registration.ManagedBy).
+func (f *Flags) Validate(enabled bool) error {
+	if !enabled {
+		return nil
+	}
+	return controllerflags.ControllerName("--dra-network-controller-name", f.ControllerName)
+}
+
+// reads is what the controller reads: the Service controller's informers,
+// the Pods' claim references (podcache.ResourceClaims) and ResourceClaims.
+func reads() informertransform.Reads {
+	r := slicecontroller.Reads()
+	r.PodFields = []podcache.Field{podcache.ResourceClaims}
+	r.Kinds = []inputkinds.Kind{ResourceClaimKind}
+	return r
+}
+
+// Registration registers this controller with the manager (pkg/manager):
+// not enabled by default (--controllers=*,dra-network),
+// --concurrent-service-endpoint-syncs workers, the shared
+// --max-endpoints-per-slice and --endpoint-updates-batch-period, its own
+// --dra-network-controller-name (Flags). It reads Pods (with their claim
+// references), Services, EndpointSlices, Nodes and ResourceClaims, and
+// writes the managed-by value --dra-network-controller-name.
+var Registration = registry.Registration{
+	Name:       RegistrationName,
+	NewOptions: func() registry.Options { return NewFlags() },
+	Workers:    func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
+	New:        newFromRegistry,
+	RBACRules:  RBACRules,
+	Reads:      reads(),
+	ManagedBy: func(ic registry.InitContext) []registry.ManagedBy {
+		return []registry.ManagedBy{{Flag: "--dra-network-controller-name", Value: flagsOf(ic).ControllerName}}
+	},
+}
+
+// flagsOf returns ic's Flags, the defaults when ic has none.
+func flagsOf(ic registry.InitContext) *Flags { return registry.OptionsAs(ic, NewFlags) }
+
+// newFromRegistry is Registration.New.
+func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
+	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
+	return New(ctx, ic.Client, ic.InformerFactory, Options{
+		SelectorRemovalCleanup: &cleanup,
+		ControllerName:         flagsOf(ic).ControllerName,
+		MaxEndpointsPerSlice:   ic.Shared.MaxEndpointsPerSlice,
+		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
+		Registerer:             ic.Registerer,
+		EventRecorder:          ic.EventRecorder,
+	})
+}
