@@ -17,7 +17,6 @@ package check
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -103,7 +102,7 @@ func consumerRules() []Rule {
 			"An endpoint with a Pod targetRef whose address is not one of the Pod's status.podIPs (a secondary network), in a slice of a dual-stack Service (two cluster IPs), when the Pod has several podIPs (or, without Pods in the input, in a slice of the secondary-network controller): Istio with dual stack replaces the endpoint's addresses with the Pod's status.podIPs (its primary addresses) and drops the IPv6 slice's endpoints. Omit the targetRef, or document it.",
 			"docs/consumers.md (rule 11); Istio pilot/pkg/serviceregistry/kube/controller/endpointslice.go (overrideAddresses)"},
 		{RuleMergedNetworks, "warning",
-			"The slices of one Service (one kubernetes.io/service-name, any controllers) hold both Pods' status.podIPs and other addresses of Pods (a secondary network), or, without Pods in the input, both slices of the default controller and of the secondary-network controller: kube-proxy and CoreDNS merge every slice of a service-name whatever its managed-by, so the Service's traffic and DNS answers go to both networks.",
+			"The slices of one Service (one kubernetes.io/service-name, any controllers) include both a slice of Pods' status.podIPs and a slice of other addresses of Pods (a secondary network; a slice holding both kinds is one with stale endpoints, not another network), or, without Pods in the input, both slices of the default controller and of the secondary-network controller: kube-proxy and CoreDNS merge every slice of a service-name whatever its managed-by, so the Service's traffic and DNS answers go to both networks.",
 			"docs/consumers.md (rule 2); kube-proxy pkg/proxy/endpointslicecache.go (slices by service-name); CoreDNS plugin/kubernetes/object/endpoint.go"},
 	}
 }
@@ -571,31 +570,33 @@ func (c *checker) checkPartialHints(g *serviceNameGroup) {
 	}
 }
 
-// checkMergedNetworks reports a service-name whose slices hold both
-// primary addresses of Pods (status.podIPs) and other addresses of Pods.
-// With Pods in the input the addresses decide; without, the managed-by
-// values of the default and the secondary-network controllers do.
+// checkMergedNetworks reports a service-name whose slices include both a
+// slice of primary addresses of Pods (status.podIPs) and a slice of other
+// addresses of Pods. Slices are classified whole: a slice holding both
+// kinds is a slice of Pods' addresses with stale endpoints (an IP that
+// changed; endpoint-address-not-pod-ip and endpoint-missing judge those),
+// not another network. With Pods in the input the addresses decide;
+// without, the managed-by values of the default and the secondary-network
+// controllers do.
 func (c *checker) checkMergedNetworks(g *serviceNameGroup) {
 	var primary, secondary []string
-	primarySlices, secondarySlices := map[string]bool{}, map[string]bool{}
+	var primarySlices, secondarySlices []string
 	for _, s := range g.slices {
 		if s.AddressType != discovery.AddressTypeIPv4 && s.AddressType != discovery.AddressTypeIPv6 {
 			continue
 		}
-		mgr := s.Labels[discovery.LabelManagedBy]
+		var prim, sec []string
 		for i := range s.Endpoints {
 			e := &s.Endpoints[i]
 			if len(e.Addresses) == 0 {
 				continue
 			}
 			if !c.inv.Have.Pods {
-				switch mgr {
+				switch s.Labels[discovery.LabelManagedBy] {
 				case c.cfg.DefaultControllerName:
-					primary = append(primary, e.Addresses[0])
-					primarySlices[s.Name] = true
+					prim = append(prim, e.Addresses[0])
 				case c.cfg.SecondaryNetworkControllerName:
-					secondary = append(secondary, e.Addresses[0])
-					secondarySlices[s.Name] = true
+					sec = append(sec, e.Addresses[0])
 				}
 				continue
 			}
@@ -607,28 +608,32 @@ func (c *checker) checkMergedNetworks(g *serviceNameGroup) {
 			for _, a := range e.Addresses {
 				what := fmt.Sprintf("%s (Pod %s)", a, pod.Name)
 				if ips[canonicalIP(a)] {
-					primary = append(primary, what)
-					primarySlices[s.Name] = true
+					prim = append(prim, what)
 				} else {
-					secondary = append(secondary, what)
-					secondarySlices[s.Name] = true
+					sec = append(sec, what)
 				}
 			}
+		}
+		switch {
+		case len(prim) > 0 && len(sec) == 0:
+			primary = append(primary, prim...)
+			primarySlices = append(primarySlices, s.Name)
+		case len(sec) > 0 && len(prim) == 0:
+			secondary = append(secondary, sec...)
+			secondarySlices = append(secondarySlices, s.Name)
 		}
 	}
 	if len(primary) == 0 || len(secondary) == 0 {
 		return
 	}
-	basis := "Pods' status.podIPs"
+	basis, other := "slices of Pods' status.podIPs", "slices of other addresses of Pods"
 	if !c.inv.Have.Pods {
-		basis = "slices of " + c.cfg.DefaultControllerName
+		basis, other = "slices of "+c.cfg.DefaultControllerName, "slices of "+c.cfg.SecondaryNetworkControllerName
 	}
-	other := "other addresses of Pods"
-	if !c.inv.Have.Pods {
-		other = "slices of " + c.cfg.SecondaryNetworkControllerName
-	}
+	slices.Sort(primarySlices)
+	slices.Sort(secondarySlices)
 	c.add(SeverityWarning, RuleMergedNetworks, serviceRef(g.key.Namespace, g.key.Name),
-		"its slices hold both %s (%s; in %s) and %s (%s; in %s): kube-proxy and CoreDNS merge every slice of a service-name whatever its managed-by, so traffic and DNS answers go to both networks; give the secondary network its own Service unless this is meant",
-		basis, listSome(primary), strings.Join(slices.Sorted(maps.Keys(primarySlices)), ", "),
-		other, listSome(secondary), strings.Join(slices.Sorted(maps.Keys(secondarySlices)), ", "))
+		"it has both %s (%s: %s) and %s (%s: %s): kube-proxy and CoreDNS merge every slice of a service-name whatever its managed-by, so traffic and DNS answers go to both networks; give the secondary network its own Service unless this is meant",
+		basis, strings.Join(primarySlices, ", "), listSome(primary),
+		other, strings.Join(secondarySlices, ", "), listSome(secondary))
 }

@@ -166,8 +166,7 @@ func TestConsumerRules(t *testing.T) {
 				s.Endpoints[0].Addresses = []string{"10.0.0.1", "10.0.0.2"}
 				f.extra = append(f.extra, s)
 			},
-			// 10.0.0.2 is no address of web-1: another network.
-			want:   []string{"warning multiple-addresses " + customRef, "warning merged-networks " + webSvc},
+			want:   []string{"warning multiple-addresses " + customRef},
 			reason: "kube-proxy uses only the first address",
 		},
 
@@ -479,6 +478,16 @@ func TestConsumerRules(t *testing.T) {
 			},
 			want:   []string{"warning merged-networks " + webSvc},
 			reason: "slices of " + wellknown.EndpointSliceControllerName,
+		},
+		{
+			name: "a stale address beside podIPs in one slice is no second network",
+			mutate: func(f *fixture) {
+				p2 := newPod("web-2", "10.0.0.2", true)
+				e := podEndpoint(p2)
+				e.Addresses = []string{"10.0.0.99"} // web-2's IP before it changed
+				f.extra = append(f.extra, p2)
+				f.slice.Endpoints = append(f.slice.Endpoints, e)
+			},
 		},
 		{
 			name: "secondary addresses alone",

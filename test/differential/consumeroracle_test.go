@@ -156,6 +156,9 @@ var consumerMutants = []mutant{
 
 var serviceConsumerMutants = []mutant{
 	{"nodeName dropped under a Local policy", []check.RuleID{check.RuleLocalPolicyNodeName}, func(m *mutationState) bool {
+		if m.svc.Spec.ClusterIP == corev1.ClusterIPNone {
+			return false // kube-proxy proxies no headless Service
+		}
 		svc := m.svc.DeepCopy()
 		if m.rng.IntN(2) == 0 {
 			svc.Spec.InternalTrafficPolicy = ptr.To(corev1.ServiceInternalTrafficPolicyLocal)
