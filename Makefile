@@ -53,7 +53,7 @@ verify: ## gofmt, go vet, license headers, package layering, golangci-lint (.gol
 test: controlplane verify ## Everything CI runs: verify, all tests (unit, fuzz seeds, differential, integration on a real kube-apiserver), the mirroring differential test, the README's Quick start.
 	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /test/differential)
 	@# The differential test against KCM, verbose so the log shows its step count and writes.
-	$(GO) test -count=1 -v ./test/differential/ 2>&1 | grep -E '^(--- |ok|FAIL|PASS|panic)|differential \(|difference|check oracle'
+	$(GO) test -count=1 -v ./test/differential/ 2>&1 | grep -E '^(--- |ok|FAIL|PASS|panic)|differential \(|difference|check oracle|consumer oracle'
 	$(MAKE) test-mirroring
 	$(MAKE) test-image
 	$(MAKE) test-deploy

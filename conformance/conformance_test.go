@@ -116,7 +116,7 @@ func TestFeatureSetsSelectTests(t *testing.T) {
 			t.Errorf("%s must run for labelled controllers only", n)
 		}
 	}
-	if len(def) != 12 || len(lab) != 13 {
-		t.Errorf("default controllers run %d tests %v, labelled ones %d %v; want 12 and 13", len(def), def, len(lab), lab)
+	if len(def) != 13 || len(lab) != 14 {
+		t.Errorf("default controllers run %d tests %v, labelled ones %d %v; want 13 and 14", len(def), def, len(lab), lab)
 	}
 }

@@ -52,7 +52,10 @@
 // deletions (OnlySelectedPods, TerminalPodsExcluded); ready, serving and
 // terminating follow readiness and termination, publishNotReadyAddresses
 // included (ReadinessConditions, TerminationConditions,
-// PublishNotReadyAddresses); nodeName and zone (EndpointTopology); a slice
+// PublishNotReadyAddresses); nodeName and zone (EndpointTopology); what the
+// slices' consumers (kube-proxy, CoreDNS, Istio, MetalLB, ...) assume, as
+// the consumer rules of `slicekit check` judge it, under Local traffic
+// policies, PreferClose and for a headless Service (ConsumerRules); a slice
 // of another controller is never written (ForeignSlicesUntouched); and
 // the KEP-4770 hand-over: a default controller stays away from Services
 // labelled for another controller and hands them back when the label goes

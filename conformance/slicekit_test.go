@@ -81,7 +81,7 @@ func TestSlicekitDefaultController(t *testing.T) {
 		SupportedFeatures: suite.DefaultControllerFeatures(),
 		PodMode:           conformance.PodModeStatusSubresource,
 	})
-	checkSummary(t, rep, 12, suite.SupportControllerNameLabel, suite.SupportDRANetworkData)
+	checkSummary(t, rep, 13, suite.SupportControllerNameLabel, suite.SupportDRANetworkData)
 }
 
 // celControllerName is the CEL profile (and so the KEP-4770 label value
@@ -139,7 +139,7 @@ func TestSlicekitCELController(t *testing.T) {
 		SupportedFeatures: append(suite.LabelledControllerFeatures(), suite.SupportSelectorlessForm),
 		PodMode:           conformance.PodModeStatusSubresource,
 	})
-	checkSummary(t, rep, 14, suite.SupportDefaultController, suite.SupportDRANetworkData)
+	checkSummary(t, rep, 15, suite.SupportDefaultController, suite.SupportDRANetworkData)
 }
 
 // checkSummary fails t unless passed tests passed, none failed, and the

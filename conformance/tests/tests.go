@@ -46,6 +46,7 @@ func register(t suite.ConformanceTest) { ConformanceTests = append(ConformanceTe
 var order = []string{
 	"SlicesPublished", "SlicesOwnedByService", "OnlySelectedPods", "TerminalPodsExcluded", "NamedTargetPort",
 	"ReadinessConditions", "TerminationConditions", "PublishNotReadyAddresses", "EndpointTopology",
+	"ConsumerRules",
 	"ForeignSlicesUntouched",
 	"LabelledForOtherController", "LabelAddedHandsOver",
 	"LabelRemovalHandsBack", "LabelChangeHandsOver", "UnlabelledServicesIgnored",

@@ -196,12 +196,19 @@ var caseFindings = map[string]map[string][]string{
 		"input": {
 			"error delegated-builtin-slice EndpointSlice ns-a/svc-a-default",
 			"error delegated-builtin-slice EndpointSlice ns-a/svc-c-m1",
+			// The stale default slice (pod-a1's podIP) and the custom
+			// one (its secondary address 10.0.1.11) share svc-a's name:
+			// kube-proxy and CoreDNS merge them.
+			"warning merged-networks Service ns-a/svc-a",
 		},
 		// Optional follow-up: the label is removed from svc-a, so the
 		// default controller's slice joins the custom controller's
 		// svc-a-custom, which nobody removes (KEP-4770 E10): legal, but
 		// two managers.
-		"follow-up expected": {"warning multiple-managers Service ns-a/svc-a"},
+		"follow-up expected": {
+			"warning multiple-managers Service ns-a/svc-a",
+			"warning merged-networks Service ns-a/svc-a",
+		},
 	},
 	"29-target-port-rollout": {
 		// pod-a3 started after step 1: until the controller runs, it is
@@ -235,13 +242,28 @@ var caseFindings = map[string]map[string][]string{
 		"input":                 {"warning endpoints-selector-leftover Endpoints ns-a/svc-a"},
 		"checkpoint 1 expected": {"warning endpoints-selector-leftover Endpoints ns-a/svc-a"},
 	},
+	"31-secondary-network-dual-stack": {
+		// svc-a is dual-stack and its secondary-network endpoints name
+		// their (dual-stack) Pods: Istio would replace the addresses
+		// with the primary podIPs (consumer rule, a deliberate warning:
+		// the targetRefs follow the built-in controller's contract).
+		"checkpoint 1 expected": {
+			"warning pod-targetref-secondary-network EndpointSlice ns-a/svc-a-expected-0",
+			"warning pod-targetref-secondary-network EndpointSlice ns-a/svc-a-expected-1",
+		},
+	},
 	"25-traffic-distribution-prefer-close": {
+		// pod-a4's Node has no zone: KCM gives its endpoint no hint, so
+		// kube-proxy ignores the hints of the two others (a true
+		// warning on KCM's own output).
+		"step 1 expected": {"warning partial-hints Service ns-a/svc-a"},
 		// spec.trafficDistribution was removed: until the controller runs,
 		// the two ready endpoints keep their zone hints, which kube-proxy
 		// still honours (the fault the case is about).
 		"before step 3": {
 			"error endpoint-hints EndpointSlice ns-a/svc-a-expected-0",
 			"error endpoint-hints EndpointSlice ns-a/svc-a-expected-0",
+			"warning partial-hints Service ns-a/svc-a",
 		},
 	},
 	"28-app-protocol": {

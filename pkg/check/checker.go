@@ -190,6 +190,7 @@ func Check(ctx context.Context, inv *Inventory, cfg Config) *Report {
 	}
 	c.checkServices()
 	c.checkSelectorLeftovers()
+	c.checkConsumers()
 
 	rep := &Report{Findings: sortFindings(c.findings), Checked: inv.counts(), Skipped: c.skipped()}
 	if rep.Findings == nil {
@@ -292,7 +293,7 @@ func (c *checker) checkSlice(s *discovery.EndpointSlice) {
 		return
 	}
 	if svcName == "" {
-		c.add(sev(r.builtin()), RuleMissingServiceName, ref, "no %s label: no Service uses this slice (managed by %q)", discovery.LabelServiceName, mgr)
+		c.add(sev(r.builtin()), RuleMissingServiceName, ref, "no %s label: no Service uses this slice (managed by %q): %s", discovery.LabelServiceName, mgr, consumersOfServiceName)
 		return
 	}
 	if !c.inv.Have.Services {
@@ -611,9 +612,9 @@ func (c *checker) checkHeadless(ref ObjectRef, s *discovery.EndpointSlice, svc *
 	switch {
 	case labelled && ip != "" && ip != corev1.ClusterIPNone:
 		c.add(SeverityError, RuleHeadlessLabel, ref,
-			"labelled %s but Service %s has cluster IP %s: kube-proxy ignores this slice", corev1.IsHeadlessService, svc.Name, ip)
+			"labelled %s but Service %s has cluster IP %s: kube-proxy ignores this slice (it watches only slices without the label)", corev1.IsHeadlessService, svc.Name, ip)
 	case !labelled && ip == corev1.ClusterIPNone && r == roleDefault:
-		c.add(SeverityWarning, RuleHeadlessLabel, ref, "Service %s is headless but the slice lacks the %s label", svc.Name, corev1.IsHeadlessService)
+		c.add(SeverityWarning, RuleHeadlessLabel, ref, "Service %s is headless but the slice lacks the %s label: kube-proxy, which proxies no headless Service, watches and caches it for nothing", svc.Name, corev1.IsHeadlessService)
 	}
 }
 
@@ -1019,6 +1020,7 @@ func (c *checker) skipped() []Skip {
 		rules := []RuleID{RuleOrphan, RuleOwnerMissing, RuleOwnerStaleUID, RuleOwnerMismatch, RuleExternalName, RuleDefaultNoSelec,
 			RuleDelegatedBuiltin, RuleDelegatedForeign, RuleMultipleManagers, RuleMirrorSelector, RuleMirrorIneligible, RuleMirrorDrift,
 			RuleAddressFamily, RuleHeadlessLabel, RuleLabelsDrift, RulePortMismatch, RuleEndpointHints}
+		rules = append(rules, consumerServiceRules...)
 		return append(out, Skip{Rules: append(rules, podRules...), Reason: "no Services in the input"})
 	}
 	if !c.inv.Have.Pods {

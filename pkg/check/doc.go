@@ -109,6 +109,14 @@
 //   - empty-slice-stale: an empty slice of the default controller that KCM
 //     deletes (warning; hints.go).
 //   - headless-label, labels-drift: slice labels against the Service.
+//   - consumer rules (consumers.go, ConsumerRules; docs/consumers.md):
+//     what kube-proxy, CoreDNS, Cilium, Istio, Envoy Gateway,
+//     ingress-nginx, kyverno, MetalLB and kube-vip assume of any slice,
+//     whichever controller wrote it; each finding names the consumer it
+//     breaks: ready-unset, port-unset, multiple-addresses,
+//     nodename-for-local-policy, partial-hints, non-canonical-ip,
+//     trigger-time, pod-targetref-secondary-network, merged-networks (with
+//     missing-service-name and headless-label).
 //
 // The report holds every finding and its summary counts them all. Only
 // the text output (WriteText) shortens per-endpoint rules: it lists at most

@@ -139,6 +139,12 @@ func TestRunLive(t *testing.T) {
 	want := []string{
 		"error delegated-builtin-slice EndpointSlice " + ns + "/svc-a-default",
 		"error delegated-builtin-slice EndpointSlice " + ns + "/svc-c-m1",
+		// Consumer rules, as in TestCases: pod-a1's podIP and its
+		// secondary address share svc-a's name...
+		"warning merged-networks Service " + ns + "/svc-a",
+		// ... and the hand-loaded custom slice has no trigger time while
+		// its Service, stored by the API server, has a creationTimestamp.
+		"warning trigger-time EndpointSlice " + ns + "/svc-a-custom",
 	}
 	for _, tc := range []struct {
 		name string

@@ -63,6 +63,10 @@ func FuzzRenderAndCheck(f *testing.F) {
 		"apiVersion: v1\nkind: Endpoints\nmetadata: {name: e}\nsubsets: [{addresses: [{ip: 127.0.0.1}], ports: [{port: 80}]}]\n",
 		"apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: x, labels: {kubernetes.io/service-name: s, endpointslice.kubernetes.io/managed-by: other}}\naddressType: IPv4\nendpoints: [{addresses: ['fd00::1']}]\nports: [{port: 80}]\n",
 		"apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: x, labels: {kubernetes.io/service-name: s, endpointslice.kubernetes.io/managed-by: other}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.0.1]}]\n",
+		// Consumer-rule faults: nil ready, a port without number and one
+		// 0, two non-canonical addresses in one endpoint, partial hints,
+		// no nodeName under a Local policy, an unreadable trigger time.
+		"apiVersion: v1\nkind: Service\nmetadata: {name: s, creationTimestamp: '2026-01-01T00:00:00Z'}\nspec: {selector: {a: b}, internalTrafficPolicy: Local, clusterIP: 10.96.0.1, clusterIPs: [10.96.0.1, 'fd00::1'], ipFamilies: [IPv4, IPv6], ports: [{name: h, port: 80}]}\n---\napiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: x, labels: {kubernetes.io/service-name: s, endpointslice.kubernetes.io/managed-by: other}, annotations: {endpoints.kubernetes.io/last-change-trigger-time: bad}}\naddressType: IPv6\nendpoints: [{addresses: ['FD00::1', 'fd00::2'], hints: {forZones: [{name: z}]}, targetRef: {kind: Pod, name: p}}, {addresses: ['fd00::3']}]\nports: [{name: h}, {port: 0}]\n",
 		"apiVersion: v1\nkind: List\nitems: []\n",
 		"apiVersion: v1\nkind: PodList\nitems: [{metadata: {name: p}}]\n",
 		"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n",

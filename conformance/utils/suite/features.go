@@ -64,6 +64,16 @@ const (
 	// SupportDefaultController.
 	SupportControllerNameLabel Feature = "ControllerNameLabel"
 
+	// SupportConsumerRules: the controller's slices keep what the
+	// EndpointSlice consumers (kube-proxy, CoreDNS, Cilium, Istio, Envoy
+	// Gateway, ingress-nginx, kyverno, MetalLB, kube-vip) assume of a
+	// slice, as `slicekit check`'s consumer rules judge it
+	// (check.ConsumerRules): service-name and headless labels, ready set,
+	// ports with numbers, one address per endpoint, nodeName under Local
+	// traffic policies, hints on every ready endpoint or none, canonical
+	// IPs, a readable trigger-time annotation.
+	SupportConsumerRules Feature = "ConsumerRules"
+
 	// SupportSelectorlessForm: a Service labelled for the controller that
 	// has no spec.selector selects its Pods by the annotation
 	// slicekit.dev/selector (kubectl label-selector syntax, set-based
@@ -94,7 +104,7 @@ func AllFeatures() []Feature {
 	return []Feature{
 		SupportEndpointSlices, SupportEndpointConditions, SupportPublishNotReadyAddresses,
 		SupportEndpointTopology, SupportForeignSlices, SupportDefaultController, SupportControllerNameLabel,
-		SupportSelectorlessForm, SupportDRANetworkData,
+		SupportSelectorlessForm, SupportConsumerRules, SupportDRANetworkData,
 	}
 }
 
@@ -104,7 +114,7 @@ func AllFeatures() []Feature {
 func DefaultControllerFeatures() []Feature {
 	return []Feature{
 		SupportEndpointSlices, SupportEndpointConditions, SupportPublishNotReadyAddresses,
-		SupportEndpointTopology, SupportForeignSlices, SupportDefaultController,
+		SupportEndpointTopology, SupportForeignSlices, SupportDefaultController, SupportConsumerRules,
 	}
 }
 
@@ -113,6 +123,6 @@ func DefaultControllerFeatures() []Feature {
 func LabelledControllerFeatures() []Feature {
 	return []Feature{
 		SupportEndpointSlices, SupportEndpointConditions, SupportPublishNotReadyAddresses,
-		SupportEndpointTopology, SupportForeignSlices, SupportControllerNameLabel,
+		SupportEndpointTopology, SupportForeignSlices, SupportControllerNameLabel, SupportConsumerRules,
 	}
 }
