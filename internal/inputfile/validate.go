@@ -71,7 +71,10 @@ func Validate(obj runtime.Object) field.ErrorList {
 	case *corev1.Node:
 		return apivalidation.ValidateObjectMeta(&o.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, meta)
 	case *corev1.Service:
-		errs := apivalidation.ValidateObjectMeta(&o.ObjectMeta, true, apivalidation.NameIsDNS1035Label, meta)
+		// Service names are DNS-1123 labels since Kubernetes 1.37
+		// (KEP-5311 RelaxedServiceNameValidation, GA and locked:
+		// ValidateServiceName is NameIsDNSLabel), so "1web" is valid.
+		errs := apivalidation.ValidateObjectMeta(&o.ObjectMeta, true, apivalidation.NameIsDNSLabel, meta)
 		return append(errs, validateService(o)...)
 	case *corev1.Pod:
 		errs := apivalidation.ValidateObjectMeta(&o.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, meta)
