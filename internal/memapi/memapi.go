@@ -75,18 +75,22 @@ var EndpointSlicesResource = discovery.SchemeGroupVersion.WithResource("endpoint
 // A resourceVersion is the number client-go's object tracker gives the
 // stored version (per resource, increasing, also the resourceVersion of a
 // list), so watching from an object's resourceVersion behaves as with the
-// API server. Each write therefore lists the resource once: fine for tests.
+// API server. Each write reads that number by listing the resource in a
+// namespace no object can be in (a pass over the resource's objects, no
+// copies); seeding counts it itself, so that it takes time linear in the
+// number of objects.
 //
 // Watches, lists and field management are client-go's. Subresource writes
 // and server-side apply are client-go's defaults too.
 func NewClientset(objects ...runtime.Object) *fake.Clientset {
 	cs := fake.NewClientset()
-	s := &server{tracker: cs.Tracker()}
+	s := &server{tracker: cs.Tracker(), seedRV: map[schema.GroupVersionResource]int64{}}
 	for _, o := range objects {
 		if err := s.seed(o.DeepCopyObject()); err != nil {
 			panic(err)
 		}
 	}
+	s.seedRV = nil
 	// PrependReactor puts each reactor first: the last one added runs first.
 	cs.PrependReactor("delete", "*", s.delete)
 	cs.PrependReactor("patch", "*", s.patch)
@@ -102,6 +106,9 @@ type server struct {
 	tracker k8stesting.ObjectTracker
 	uid     int64
 	names   int64
+	// seedRV is, while NewClientset seeds, the resourceVersion the tracker
+	// gave the last seeded object of each resource (nextRV without a list).
+	seedRV map[schema.GroupVersionResource]int64
 }
 
 // seed stores obj (a list is flattened) as if it had been created through
@@ -131,16 +138,33 @@ func (s *server) seed(obj runtime.Object) error {
 	if m.GetUID() == "" {
 		m.SetUID(s.nextUID())
 	}
-	rv, err := s.nextRV(gvr, obj)
-	if err != nil {
-		return err
+	next, known := s.seedRV[gvr]
+	if known {
+		next++
+	} else {
+		rv, err := s.nextRV(gvr, obj)
+		if err != nil {
+			return err
+		}
+		if next, err = strconv.ParseInt(rv, 10, 64); err != nil {
+			return err
+		}
 	}
-	m.SetResourceVersion(rv)
+	m.SetResourceVersion(strconv.FormatInt(next, 10))
 	if es, ok := obj.(*discovery.EndpointSlice); ok && es.Generation == 0 {
 		es.Generation = 1
 	}
-	return s.tracker.Add(obj)
+	if err := s.tracker.Add(obj); err != nil {
+		return err
+	}
+	s.seedRV[gvr] = next
+	return nil
 }
+
+// rvProbeNamespace is a namespace no object can be in (not a DNS label):
+// listing it gives the resource's latest resourceVersion without copying
+// any object.
+const rvProbeNamespace = "memapi:resource-version-probe"
 
 // nextRV returns the resourceVersion the tracker will give obj, of resource
 // gvr, when it stores it next: the tracker numbers the stored versions of
@@ -155,11 +179,7 @@ func (s *server) nextRV(gvr schema.GroupVersionResource, obj runtime.Object) (st
 	if err != nil {
 		return "", err
 	}
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return "", err
-	}
-	list, err := s.tracker.List(gvr, kinds[0], m.GetNamespace())
+	list, err := s.tracker.List(gvr, kinds[0], rvProbeNamespace)
 	if err != nil {
 		return "", err
 	}
