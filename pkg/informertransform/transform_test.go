@@ -93,7 +93,7 @@ func TestTransforms(t *testing.T) {
 		Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")},
 			Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Message: "ready", LastHeartbeatTime: metav1.Now()}},
 			Images:     []corev1.ContainerImage{{Names: []string{"img"}}},
-			Addresses: []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "192.0.2.10"}, {Type: corev1.NodeHostName, Address: "n"}}}}
+			Addresses:  []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "192.0.2.10"}, {Type: corev1.NodeHostName, Address: "n"}}}}
 
 	tests := []struct {
 		name      string
