@@ -284,7 +284,6 @@ func TestFlags(t *testing.T) {
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
-
 // startFactory starts factory until the test ends (stopped before
 // Shutdown waits for it).
 func startFactory(t *testing.T, ctx context.Context, factory informers.SharedInformerFactory) {
