@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 
@@ -59,6 +60,9 @@ type Options struct {
 	// SelectorRemovalCleanup is passed to every profile's controller
 	// (slicecontroller.Options).
 	SelectorRemovalCleanup *bool
+	// AddressGuard is passed to every profile's controller
+	// (slicecontroller.Options); its allow-lists are keyed by profile name.
+	AddressGuard addressguard.Options
 }
 
 // Controller runs one slicecontroller.Controller per CEL profile on one informer
@@ -112,6 +116,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			MetricsSubsystem:       MetricsSubsystem,
 			EventRecorder:          opts.EventRecorder,
 			SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
+			AddressGuard:           opts.AddressGuard,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("CEL profile %q: %w", p.Name, err)
@@ -178,6 +183,9 @@ func (c *Controller) SyncAll(ctx context.Context) error {
 }
 
 // RBACRules returns the RBAC rules the CEL profile controllers need: the
-// Service controller's (slicecontroller.RBACRules), whatever the profiles.
-// Each call returns a new slice.
-func RBACRules() []rbacv1.PolicyRule { return slicecontroller.RBACRules() }
+// Service controller's (slicecontroller.RBACRules) and its address guard's
+// (slicecontroller.GuardRBACRules), whatever the profiles. Each call
+// returns a new slice.
+func RBACRules() []rbacv1.PolicyRule {
+	return append(slicecontroller.RBACRules(), slicecontroller.GuardRBACRules()...)
+}

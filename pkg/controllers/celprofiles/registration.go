@@ -100,7 +100,7 @@ var Registration = registry.Registration{
 
 // reads is slicecontroller.Reads with every Pod and Service field.
 func reads() informertransform.Reads {
-	r := slicecontroller.Reads()
+	r := slicecontroller.GuardedReads()
 	r.AllPodFields, r.AllServiceFields = true, true
 	return r
 }
@@ -137,5 +137,6 @@ func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Con
 		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
 		Registerer:             ic.Registerer,
 		EventRecorder:          ic.EventRecorder,
+		AddressGuard:           ic.Shared.AddressGuard.Options(),
 	})
 }

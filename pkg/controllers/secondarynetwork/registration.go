@@ -76,7 +76,7 @@ var Registration = registry.Registration{
 	Workers:    func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
 	New:        newFromRegistry,
 	RBACRules:  RBACRules,
-	Reads:      slicecontroller.Reads(wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy),
+	Reads:      slicecontroller.GuardedReads(wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy),
 	ManagedBy: func(ic registry.InitContext) []registry.ManagedBy {
 		return []registry.ManagedBy{{Flag: "--secondary-network-controller-name", Value: flagsOf(ic).ControllerName}}
 	},
@@ -95,5 +95,6 @@ func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Con
 		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
 		Registerer:             ic.Registerer,
 		EventRecorder:          ic.EventRecorder,
+		AddressGuard:           ic.Shared.AddressGuard.Options(),
 	})
 }

@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -59,6 +60,9 @@ type Options struct {
 	EventRecorder record.EventRecorder
 	// SelectorRemovalCleanup is passed to slicecontroller.Options.
 	SelectorRemovalCleanup *bool
+	// AddressGuard is passed to slicecontroller.Options: the addresses
+	// refused besides those of the ServiceCIDR objects and the Nodes.
+	AddressGuard addressguard.Options
 }
 
 // New returns the secondary-network controller: a
@@ -86,10 +90,13 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		MetricsSubsystem:       MetricsSubsystem,
 		EventRecorder:          opts.EventRecorder,
 		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
+		AddressGuard:           opts.AddressGuard,
 	})
 }
 
 // RBACRules returns the RBAC rules the secondary-network controller needs:
-// the Service controller's (slicecontroller.RBACRules). Each call returns a
-// new slice.
-func RBACRules() []rbacv1.PolicyRule { return slicecontroller.RBACRules() }
+// the Service controller's (slicecontroller.RBACRules) and its address
+// guard's (slicecontroller.GuardRBACRules). Each call returns a new slice.
+func RBACRules() []rbacv1.PolicyRule {
+	return append(slicecontroller.RBACRules(), slicecontroller.GuardRBACRules()...)
+}
