@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/addressguard"
@@ -99,8 +100,15 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		return nil, err
 	}
 	c := &Controller{programs: progs}
+	logger := klog.FromContext(ctx)
 	for _, prog := range progs {
 		p := prog.Profile()
+		if err := prog.UndeclaredReads(); err != nil {
+			// docs/security.md: undeclared keys are not guarded by the
+			// input admission policy.
+			logger.Info("WARNING: CEL profile reads Pod annotations or labels it does not declare; whoever may edit those Pods chooses its addresses",
+				"profile", p.Name, "problem", err.Error())
+		}
 		maxEPS := p.MaxEndpointsPerSlice
 		if maxEPS == 0 {
 			maxEPS = opts.MaxEndpointsPerSlice
