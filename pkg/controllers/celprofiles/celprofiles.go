@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
@@ -192,8 +193,9 @@ func (c *Controller) SyncAll(ctx context.Context) error {
 
 // RBACRules returns the RBAC rules the CEL profile controllers need: the
 // Service controller's (slicecontroller.RBACRules) and its address guard's
-// (slicecontroller.GuardRBACRules), whatever the profiles. Each call
-// returns a new slice.
+// (slicecontroller.GuardRBACRules), and listing the admission policies
+// (admissionpolicy.RBACRules, the start-up check), whatever the profiles.
+// Each call returns a new slice.
 func RBACRules() []rbacv1.PolicyRule {
-	return append(slicecontroller.RBACRules(), slicecontroller.GuardRBACRules()...)
+	return append(append(slicecontroller.RBACRules(), slicecontroller.GuardRBACRules()...), admissionpolicy.RBACRules()...)
 }

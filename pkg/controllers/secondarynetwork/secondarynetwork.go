@@ -24,6 +24,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
@@ -96,7 +97,9 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 
 // RBACRules returns the RBAC rules the secondary-network controller needs:
 // the Service controller's (slicecontroller.RBACRules) and its address
-// guard's (slicecontroller.GuardRBACRules). Each call returns a new slice.
+// guard's (slicecontroller.GuardRBACRules), and listing the admission
+// policies (admissionpolicy.RBACRules, the start-up check). Each call
+// returns a new slice.
 func RBACRules() []rbacv1.PolicyRule {
-	return append(slicecontroller.RBACRules(), slicecontroller.GuardRBACRules()...)
+	return append(append(slicecontroller.RBACRules(), slicecontroller.GuardRBACRules()...), admissionpolicy.RBACRules()...)
 }
