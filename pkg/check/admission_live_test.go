@@ -60,7 +60,7 @@ func TestRunLiveAdmissionPolicies(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := client.DiscoveryV1().EndpointSlices(ns).Create(ctx, &discovery.EndpointSlice{
-		ObjectMeta: metav1.ObjectMeta{Name: "svc-1", Labels: map[string]string{discovery.LabelServiceName: "svc", discovery.LabelManagedBy: name}},
+		ObjectMeta:  metav1.ObjectMeta{Name: "svc-1", Labels: map[string]string{discovery.LabelServiceName: "svc", discovery.LabelManagedBy: name}},
 		AddressType: discovery.AddressTypeIPv4,
 		Ports:       []discovery.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int32](80)}},
 	}, metav1.CreateOptions{}); err != nil {
