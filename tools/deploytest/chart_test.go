@@ -456,7 +456,7 @@ func TestAllControllersArgs(t *testing.T) {
 		{"--leader-elect-resource-namespace", o.LeaderElection.ResourceNamespace, namespace},
 		{"--feature-gates", c.ExternalEndpointControllerEnabled(), true},
 		{"--service-cluster-ip-range", c.AddressGuard.ServiceClusterIPRange, "10.96.0.0/16,fd00:10:96::/112"},
-		{"--pod-address-allowed-cidrs", strings.Join(c.AddressGuard.AllowedCIDRs, " "), "secondary.example.com=10.1.0.0/16,fd00:1::/64"},
+		{"--pod-address-allowed-cidrs", strings.Join(c.AddressGuard.AllowedCIDRs, " "), "secondary.example.com=192.168.0.0/16,fd00:1::/64"},
 	} {
 		if check.got != check.want {
 			t.Errorf("%s: %v, want %v (args %q)", check.what, check.got, check.want, args)
