@@ -418,6 +418,8 @@ resources:
 - ../config
 components:
 - ../config/components/selectorless-cleanup
+- ../config/components/pod-address-controllers
+- ../config/components/admission-policies
 patches:
 - target:
     kind: Deployment
@@ -502,6 +504,17 @@ func TestSelectorlessCleanupComponent(t *testing.T) {
 		t.Fatal(err)
 	}
 	granted := permissions(append(slices.Clone(base.Rules), role.Rules...))
+	for _, o := range decodeAll(t, "kustomize build", out) {
+		if r, ok := o.(*rbacv1.ClusterRole); ok && r.Name == "slicekit-pod-address-controllers" {
+			granted = permissions(append(append(slices.Clone(base.Rules), role.Rules...), r.Rules...))
+			// Least privilege: nothing the controllers do not declare.
+			for _, p := range permissions(r.Rules) {
+				if !slices.Contains(permissions(needed), p) {
+					t.Errorf("components/pod-address-controllers grants %s, which no controller declares", p)
+				}
+			}
+		}
+	}
 	for _, p := range permissions(needed) {
 		if !slices.Contains(granted, p) {
 			t.Errorf("secondary-network,selectorless-cleanup need %s; config/rbac plus the component do not grant it", p)

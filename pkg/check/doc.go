@@ -102,6 +102,9 @@
 //     controller and of the secondary-network one, a Pod whose Node is
 //     absent from an input with Nodes: they skip it, as KCM does, unless
 //     publishNotReadyAddresses).
+//   - admission-policy-missing (live clusters only, admission.go): the
+//     secondary-network controller's slices exist but slicekit's admission
+//     policies (docs/security.md) are not installed and bound.
 //   - port-mismatch: slice ports against the Service's ports (name,
 //     protocol, number, appProtocol) and the Pods' container ports.
 //   - endpoint-hints: hints the default controller would remove or set

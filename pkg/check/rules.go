@@ -166,5 +166,5 @@ func Rules() []Rule {
 		{RulePortMismatch, "error|warning",
 			"A slice port that the Service does not have (by name and protocol), a number other than the targetPort or than the Pod's named container port, an appProtocol other than the Service port's (KCM copies it; warning for controllers other than the default one), or (default controller) a resolvable port missing. Warning for slices that are not selector-derived.",
 			"k8s.io/endpointslice getEndpointPorts, FindPort; kubernetes#127958"},
-	}, append(append(append(oracleRules(), hintRules()...), selectorlessRules()...), consumerRules()...)...)
+	}, append(append(append(append(oracleRules(), hintRules()...), selectorlessRules()...), consumerRules()...), admissionRules()...)...)
 }

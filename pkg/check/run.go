@@ -266,6 +266,8 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		inv    *Inventory
 		source string
 		notes  []string
+		// admission: live clusters only (AdmissionFindings).
+		admission []Finding
 	)
 	if len(o.Files) > 0 {
 		type read struct {
@@ -315,6 +317,7 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		if inv, err = LoadCluster(ctx, client, ns); err != nil {
 			return ExitUsage, err
 		}
+		admission = AdmissionFindings(ctx, client, inv, o.Config)
 		where := "all namespaces"
 		if ns != "" {
 			where = "namespace " + ns
@@ -328,6 +331,9 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		}
 	}
 	rep := Check(ctx, inv, o.Config)
+	if len(admission) > 0 {
+		rep.Findings = sortFindings(append(rep.Findings, admission...))
+	}
 	var err error
 	if o.Output == OutputJSON {
 		err = WriteJSON(out, rep, source, inv.Ignored, notes...)

@@ -53,7 +53,9 @@
 //     manager, operation, API version, time and subresource (the managed-by
 //     conflict detector reads them; fieldsV1 is large and unread).
 //   - Node: identity, labels (zone), timestamps, status.allocatable (CPU for
-//     topology hints) and the conditions' types and statuses.
+//     topology hints) and the conditions' types and statuses; plus
+//     status.addresses when a controller declares NodeAddresses (the
+//     address guard of pod-address sources).
 //   - Endpoints: everything but managedFields and the last-applied
 //     annotation (KCM's mirroring controller does not copy it either);
 //     whole when a controller declares AllEndpointsFields (the Endpoints

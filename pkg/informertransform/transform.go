@@ -75,6 +75,10 @@ type Reads struct {
 	// in the cache, an update would delete it); Endpoints are then cached
 	// whole.
 	AllEndpointsFields bool
+	// NodeAddresses: the controller reads Nodes' status.addresses (the
+	// address guard of pod-address sources refuses Node addresses,
+	// pkg/source/addressguard); they are then kept in cached Nodes.
+	NodeAddresses bool
 }
 
 // Transforms holds the composed transform of each used informer; an
@@ -91,7 +95,7 @@ func Compose(reads ...Reads) Transforms {
 	annotations := map[string]bool{}
 	podFields := map[podcache.Field]bool{}
 	extra := map[Informer]cache.TransformFunc{}
-	allPod, allService, allEndpoints := false, false, false
+	allPod, allService, allEndpoints, nodeAddresses := false, false, false, false
 	for _, r := range reads {
 		for _, inf := range r.Informers {
 			used[inf] = true
@@ -109,6 +113,7 @@ func Compose(reads ...Reads) Transforms {
 		allPod = allPod || r.AllPodFields
 		allService = allService || r.AllServiceFields
 		allEndpoints = allEndpoints || r.AllEndpointsFields
+		nodeAddresses = nodeAddresses || r.NodeAddresses
 	}
 	t := Transforms{}
 	for inf := range used {
@@ -129,6 +134,9 @@ func Compose(reads ...Reads) Transforms {
 			t[inf] = TransformEndpointSlice
 		case Nodes:
 			t[inf] = TransformNode
+			if nodeAddresses {
+				t[inf] = TransformNodeWithAddresses
+			}
 		case Endpoints:
 			if !allEndpoints {
 				t[inf] = TransformEndpoints
@@ -281,6 +289,19 @@ func TransformEndpointSlice(obj any) (any, error) {
 		out.ManagedFields = mf
 	}
 	return out, nil
+}
+
+// TransformNodeWithAddresses is TransformNode keeping status.addresses
+// too (Reads.NodeAddresses).
+func TransformNodeWithAddresses(obj any) (any, error) {
+	out, err := TransformNode(obj)
+	node, ok := obj.(*corev1.Node)
+	if err != nil || !ok {
+		return out, err
+	}
+	trimmed := out.(*corev1.Node)
+	trimmed.Status.Addresses = node.Status.Addresses
+	return trimmed, nil
 }
 
 // TransformNode keeps a Node's identity, labels, allocatable resources and

@@ -92,7 +92,8 @@ func TestTransforms(t *testing.T) {
 		Spec: corev1.NodeSpec{PodCIDR: "10.0.0.0/24"},
 		Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")},
 			Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Message: "ready", LastHeartbeatTime: metav1.Now()}},
-			Images:     []corev1.ContainerImage{{Names: []string{"img"}}}}}
+			Images:     []corev1.ContainerImage{{Names: []string{"img"}}},
+			Addresses:  []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "192.0.2.10"}, {Type: corev1.NodeHostName, Address: "n"}}}}
 
 	tests := []struct {
 		name      string
@@ -124,6 +125,12 @@ func TestTransforms(t *testing.T) {
 			ObjectMeta: metav1.ObjectMeta{Name: "n", Labels: node.Labels},
 			Status: corev1.NodeStatus{Allocatable: node.Status.Allocatable,
 				Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}},
+		}},
+		{"node with addresses", TransformNodeWithAddresses, node, &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{Name: "n", Labels: node.Labels},
+			Status: corev1.NodeStatus{Allocatable: node.Status.Allocatable,
+				Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}},
+				Addresses:  node.Status.Addresses},
 		}},
 	}
 	for _, tc := range tests {
@@ -228,6 +235,22 @@ func TestCompose(t *testing.T) {
 	}
 	if tr := Compose(cel); tr[Nodes] == nil || tr[EndpointSlices] == nil {
 		t.Error("a controller reading all Pod and Service fields: Nodes or EndpointSlices not transformed")
+	}
+	// Node addresses are kept when one controller reads them (the
+	// address guard), in any order.
+	guarded := Reads{Informers: []Informer{Pods, Services, EndpointSlices, Nodes}, NodeAddresses: true}
+	addrNode := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n"}, Status: corev1.NodeStatus{Addresses: []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "192.0.2.1"}}}}
+	for _, tc := range []struct {
+		reads []Reads
+		keep  bool
+	}{{[]Reads{dropIn}, false}, {[]Reads{dropIn, guarded}, true}, {[]Reads{guarded, dropIn}, true}} {
+		out, err := Compose(tc.reads...)[Nodes](addrNode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(out.(*corev1.Node).Status.Addresses) > 0; got != tc.keep {
+			t.Errorf("Compose(%d reads): Node addresses kept = %v, want %v", len(tc.reads), got, tc.keep)
+		}
 	}
 	endpointsController := Reads{Informers: []Informer{Services, Pods, Endpoints}, AllEndpointsFields: true}
 	if tr := Compose(mirroring); tr[Endpoints] == nil {

@@ -390,6 +390,8 @@ func (m *Manager) Run(ctx context.Context) error {
 		}
 	}()
 
+	// The admission policy check (admission.go) only warns.
+	go m.checkAdmissionPolicies(runCtx)
 	// The permission preflight (preflight.go) comes before leader
 	// election: a replica that lacks permissions never leads.
 	err := m.startupPreflight(runCtx)

@@ -148,6 +148,12 @@ type PodAddresses struct {
 	// updates that change the resourceVersion and must not modify its
 	// arguments.
 	PodChanged func(oldPod, curPod *corev1.Pod) bool
+	// Guard, when not nil, checks every valid address Addresses returns
+	// (see AddressGuard): a refused address is taken away from the Pod's
+	// endpoints with a Problem of the guard's reason, and the Pod keeps
+	// its other addresses. The Service controller sets it
+	// (WithAddressGuard); sources leave it nil.
+	Guard AddressGuard
 }
 
 // Validate reports whether s can be used: an error when s.Addresses is

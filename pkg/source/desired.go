@@ -58,7 +58,10 @@ type candidate struct {
 //     servicepods.ShouldPodBeInEndpoints(pod, true) left out silently
 //     (KCM C16). For each other pod: src.Addresses (and src.Serving); an
 //     error, or an address ParseEndpointIP refuses, leaves the pod out with
-//     a Problem. Duplicates within a pod are dropped.
+//     a Problem. Duplicates within a pod are dropped. With src.Guard, each
+//     address it refuses is taken away with a Problem of its reason (one
+//     per reason and pod, naming the addresses); a pod left with no
+//     address is left out.
 //  4. The pod's Node, as in servicepods.Desired: missing means the pod is
 //     left out with a *servicepods.SkippedPodError in the returned error
 //     (retry), unless spec.publishNotReadyAddresses; another lookup error
@@ -141,6 +144,11 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 			problems = append(problems, problemFrom(pod, svc, ReasonInvalidAddress,
 				fmt.Errorf("invalid address(es): %s", strings.Join(bad, "; "))))
 			continue
+		}
+		if src.Guard != nil {
+			var refused []Problem
+			addrs, refused = guardAddresses(src.Guard, svc, pod, addrs)
+			problems = append(problems, refused...)
 		}
 		if len(addrs) == 0 {
 			continue
@@ -247,6 +255,38 @@ func parseAddresses(raw []string) ([]netip.Addr, []string) {
 		}
 	}
 	return out, bad
+}
+
+// guardAddresses returns the addresses of addrs that g accepts, in order,
+// and one Problem per refusal reason naming the refused addresses (in
+// reason order of first appearance).
+func guardAddresses(g AddressGuard, svc *corev1.Service, pod *corev1.Pod, addrs []netip.Addr) ([]netip.Addr, []Problem) {
+	var kept []netip.Addr
+	var reasons []string
+	msgs := map[string][]string{}
+	for _, a := range addrs {
+		err := g.CheckAddress(svc, pod, a)
+		if err == nil {
+			kept = append(kept, a)
+			continue
+		}
+		reason := ReasonAddressesFailed
+		var se *SkipError
+		if errors.As(err, &se) && se.Reason != "" {
+			reason = se.Reason
+		}
+		if _, ok := msgs[reason]; !ok {
+			reasons = append(reasons, reason)
+		}
+		msgs[reason] = append(msgs[reason], err.Error())
+	}
+	var problems []Problem
+	for _, r := range reasons {
+		p := problemFrom(pod, svc, r, errors.New(strings.Join(msgs[r], "; ")))
+		p.Message = fmt.Sprintf("Pod %s/%s: address(es) refused for Service %s/%s: %s", pod.Namespace, pod.Name, svc.Namespace, svc.Name, strings.Join(msgs[r], "; "))
+		problems = append(problems, p)
+	}
+	return kept, problems
 }
 
 // resolveDuplicates gives each address held by several candidates to the

@@ -32,7 +32,13 @@
 // source names why it leaves a Pod out with a *SkipError (Skip); Desired
 // turns a Service, its Pods, the Nodes and a PodAddresses into the
 // reconciler.Desired of the Service plus the Problems found, which
-// controllers report as events and metrics. ParseEndpointIP is the rule
+// controllers report as events and metrics. An AddressGuard
+// (PodAddresses.Guard, installed by the Service controller through
+// WithAddressGuard; pkg/source/addressguard builds slicekit's) refuses
+// addresses no Pod may claim, whoever wrote the input: inside the Service
+// CIDRs, Node addresses, outside an allow-list (ReasonAddressInServiceCIDR,
+// ReasonNodeAddress, ReasonAddressNotAllowed; docs/security.md).
+// ParseEndpointIP is the rule
 // for what an endpoint address may be (what the API server accepts in an
 // EndpointSlice endpoint).
 //

@@ -177,7 +177,7 @@ func TestServerSideDryRun(t *testing.T) {
 			}
 			want := []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment", "Service"}
 			if name == "all-controllers" {
-				want = append(want, "ConfigMap", "ServiceMonitor")
+				want = append(want, "ConfigMap", "ServiceMonitor", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding")
 			}
 			for _, k := range want {
 				if !kinds[k] {

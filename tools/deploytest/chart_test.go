@@ -258,6 +258,9 @@ var (
 	endpointsWrite = rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"endpoints"}, Verbs: []string{"get", "list", "watch", "create", "update", "delete"}}
 	slicesWrite    = rbacv1.PolicyRule{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: []string{"get", "list", "watch", "create", "update", "delete"}}
 	events         = rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}
+	// The pod-address controllers' address guard and admission policy check.
+	serviceCIDRs      = rbacv1.PolicyRule{APIGroups: []string{"networking.k8s.io"}, Resources: []string{"servicecidrs"}, Verbs: []string{"list", "watch"}}
+	admissionPolicies = rbacv1.PolicyRule{APIGroups: []string{"admissionregistration.k8s.io"}, Resources: []string{"validatingadmissionpolicies", "validatingadmissionpolicybindings"}, Verbs: []string{"list"}}
 )
 
 func finalizers(resources ...string) rbacv1.PolicyRule {
@@ -301,6 +304,8 @@ var endpointsReadDelete = rbacv1.PolicyRule{APIGroups: []string{""}, Resources: 
 // informers read and its writes need (pkg/controllers), nothing more.
 func TestRBACFollowsControllers(t *testing.T) {
 	podSlices := []rbacv1.PolicyRule{readRule("services", "pods", "nodes"), finalizers("services/finalizers"), slicesWrite, events}
+	// The pod-address controllers: the address guard and the admission policy check.
+	podAddressSlices := []rbacv1.PolicyRule{readRule("services", "pods", "nodes"), finalizers("services/finalizers"), slicesWrite, serviceCIDRs, admissionPolicies, events}
 	for _, tc := range []struct {
 		name        string
 		vals        map[string]any
@@ -313,21 +318,21 @@ func TestRBACFollowsControllers(t *testing.T) {
 			[]rbacv1.PolicyRule{readRule("services"), endpointsRead, finalizers("endpoints/finalizers"), slicesWrite, events}},
 		{"endpoints", controllerValues(false, false, true, false, false), "*,-endpointslice,-endpointslice-mirroring,endpoints", []string{"endpoints"},
 			[]rbacv1.PolicyRule{readRule("services", "pods"), endpointsWrite, events}},
-		{"secondary-network", controllerValues(false, false, false, true, false), "*,-endpointslice,-endpointslice-mirroring,secondary-network", []string{"secondary-network"}, podSlices},
-		{"cel", controllerValues(false, false, false, false, true), "*,-endpointslice,-endpointslice-mirroring,cel", []string{"cel"}, podSlices},
+		{"secondary-network", controllerValues(false, false, false, true, false), "*,-endpointslice,-endpointslice-mirroring,secondary-network", []string{"secondary-network"}, podAddressSlices},
+		{"cel", controllerValues(false, false, false, false, true), "*,-endpointslice,-endpointslice-mirroring,cel", []string{"cel"}, podAddressSlices},
 		{"dra-network", withDRA(controllerValues(false, false, false, false, false)), "*,-endpointslice,-endpointslice-mirroring,dra-network", []string{"dra-network"},
-			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), finalizers("services/finalizers"), slicesWrite, claimsRead, events}},
+			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), finalizers("services/finalizers"), slicesWrite, serviceCIDRs, claimsRead, events}},
 		{"defaults plus endpoints", controllerValues(true, true, true, false, false), "*,endpoints", []string{"endpoints", "endpointslice", "endpointslice-mirroring"},
 			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsWrite, finalizers("services/finalizers", "endpoints/finalizers"), slicesWrite, events}},
 		{"secondary-network and selectorless-cleanup (managed cluster)", withCleanup(controllerValues(false, false, false, true, false)),
 			"*,-endpointslice,-endpointslice-mirroring,secondary-network,selectorless-cleanup", []string{"secondary-network", "selectorless-cleanup"},
-			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsReadDelete, finalizers("services/finalizers"), slicesWrite, events}},
+			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsReadDelete, finalizers("services/finalizers"), slicesWrite, serviceCIDRs, admissionPolicies, events}},
 		{"selectorless-cleanup alone", withCleanup(controllerValues(false, false, false, false, false)),
 			"*,-endpointslice,-endpointslice-mirroring,selectorless-cleanup", []string{"selectorless-cleanup"},
 			[]rbacv1.PolicyRule{readRule("services"), endpointsReadDelete,
 				{APIGroups: []string{"discovery.k8s.io"}, Resources: []string{"endpointslices"}, Verbs: []string{"get", "list", "watch", "delete"}}, events}},
 		{"all", withDRA(controllerValues(true, true, true, true, true)), "*,endpoints,secondary-network,dra-network,cel", []string{"cel", "dra-network", "endpoints", "endpointslice", "endpointslice-mirroring", "secondary-network"},
-			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsWrite, finalizers("services/finalizers", "endpoints/finalizers"), slicesWrite, claimsRead, events}},
+			[]rbacv1.PolicyRule{readRule("services", "pods", "nodes"), endpointsWrite, finalizers("services/finalizers", "endpoints/finalizers"), slicesWrite, serviceCIDRs, admissionPolicies, claimsRead, events}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := render(t, tc.vals)
@@ -464,6 +469,8 @@ func TestAllControllersArgs(t *testing.T) {
 		{"--leader-elect-retry-period", o.LeaderElection.RetryPeriod.String(), "3s"},
 		{"--leader-elect-resource-namespace", o.LeaderElection.ResourceNamespace, namespace},
 		{"--feature-gates", c.ExternalEndpointControllerEnabled(), true},
+		{"--service-cluster-ip-range", c.AddressGuard.ServiceClusterIPRange, "10.96.0.0/16,fd00:10:96::/112"},
+		{"--pod-address-allowed-cidrs", strings.Join(c.AddressGuard.AllowedCIDRs, " "), "secondary.example.com=192.168.0.0/16,fd00:1::/64"},
 	} {
 		if check.got != check.want {
 			t.Errorf("%s: %v, want %v (args %q)", check.what, check.got, check.want, args)

@@ -79,3 +79,10 @@ for. Names are pkg/manager's registry names.
 
 {{/* Where the CEL profiles are mounted. */}}
 {{- define "slicekit.celConfigPath" -}}/etc/slicekit/cel/profiles.yaml{{- end }}
+
+{{/* A list of strings as a CEL list literal: ['a', 'b'] (single quotes escaped). */}}
+{{- define "slicekit.celStringList" -}}
+{{- $q := list }}
+{{- range . }}{{ $q = append $q (printf "'%s'" (. | replace "\\" "\\\\" | replace "'" "\\'")) }}{{ end }}
+{{- printf "[%s]" (join ", " $q) }}
+{{- end }}

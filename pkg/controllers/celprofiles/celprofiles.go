@@ -26,8 +26,11 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 
@@ -59,6 +62,9 @@ type Options struct {
 	// SelectorRemovalCleanup is passed to every profile's controller
 	// (slicecontroller.Options).
 	SelectorRemovalCleanup *bool
+	// AddressGuard is passed to every profile's controller
+	// (slicecontroller.Options); its allow-lists are keyed by profile name.
+	AddressGuard addressguard.Options
 }
 
 // Controller runs one slicecontroller.Controller per CEL profile on one informer
@@ -95,8 +101,15 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		return nil, err
 	}
 	c := &Controller{programs: progs}
+	logger := klog.FromContext(ctx)
 	for _, prog := range progs {
 		p := prog.Profile()
+		if err := prog.UndeclaredReads(); err != nil {
+			// docs/security.md: undeclared keys are not guarded by the
+			// input admission policy.
+			logger.Info("WARNING: CEL profile reads Pod annotations or labels it does not declare; whoever may edit those Pods chooses its addresses",
+				"profile", p.Name, "problem", err.Error())
+		}
 		maxEPS := p.MaxEndpointsPerSlice
 		if maxEPS == 0 {
 			maxEPS = opts.MaxEndpointsPerSlice
@@ -112,6 +125,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			MetricsSubsystem:       MetricsSubsystem,
 			EventRecorder:          opts.EventRecorder,
 			SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
+			AddressGuard:           opts.AddressGuard,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("CEL profile %q: %w", p.Name, err)
@@ -178,6 +192,10 @@ func (c *Controller) SyncAll(ctx context.Context) error {
 }
 
 // RBACRules returns the RBAC rules the CEL profile controllers need: the
-// Service controller's (slicecontroller.RBACRules), whatever the profiles.
+// Service controller's (slicecontroller.RBACRules) and its address guard's
+// (slicecontroller.GuardRBACRules), and listing the admission policies
+// (admissionpolicy.RBACRules, the start-up check), whatever the profiles.
 // Each call returns a new slice.
-func RBACRules() []rbacv1.PolicyRule { return slicecontroller.RBACRules() }
+func RBACRules() []rbacv1.PolicyRule {
+	return append(append(slicecontroller.RBACRules(), slicecontroller.GuardRBACRules()...), admissionpolicy.RBACRules()...)
+}

@@ -61,6 +61,11 @@ func TestExamples(t *testing.T) {
 	if len(c.Controllers()) != 3 {
 		t.Fatalf("%d profiles", len(c.Controllers()))
 	}
+	for _, prog := range c.Programs() {
+		if err := prog.UndeclaredReads(); err != nil {
+			t.Errorf("example profile %s: %v", prog.Profile().Name, err)
+		}
+	}
 	// The other two profiles on one Pod.
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{"k8s.v1.cni.cncf.io/network-status": `[

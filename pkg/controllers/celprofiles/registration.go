@@ -18,9 +18,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/pflag"
 
+	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/informertransform"
@@ -89,18 +91,37 @@ func (f *Flags) Validate(enabled bool) error {
 // and EndpointSlices are trimmed. Its managed-by values are the profile
 // names, checked against the other controllers' (CheckManagedBy).
 var Registration = registry.Registration{
-	Name:           RegistrationName,
-	NewOptions:     func() registry.Options { return NewFlags() },
-	Workers:        func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
-	New:            newFromRegistry,
-	RBACRules:      RBACRules,
-	Reads:          reads(),
-	CheckManagedBy: checkProfileNames,
+	Name:              RegistrationName,
+	NewOptions:        func() registry.Options { return NewFlags() },
+	Workers:           func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
+	New:               newFromRegistry,
+	RBACRules:         RBACRules,
+	Reads:             reads(),
+	CheckManagedBy:    checkProfileNames,
+	AdmissionPolicies: admissionPolicies,
+}
+
+// admissionPolicies is Registration.AdmissionPolicies: per profile, the
+// Pod annotations and labels it declares must be guarded (none declared:
+// no input need), and so must its slices.
+func admissionPolicies(ic registry.InitContext) []admissionpolicy.Need {
+	f := flagsOf(ic)
+	if f.config == nil {
+		return nil
+	}
+	var needs []admissionpolicy.Need
+	for _, p := range f.config.Profiles {
+		if keys := append(slices.Clone(p.PodAnnotations), p.PodLabels...); len(keys) > 0 {
+			needs = append(needs, admissionpolicy.Need{Controller: p.Name, Policy: admissionpolicy.PolicyInputs, Keys: keys})
+		}
+		needs = append(needs, admissionpolicy.Need{Controller: p.Name, Policy: admissionpolicy.PolicyOutputs, Keys: []string{p.Name}})
+	}
+	return needs
 }
 
 // reads is slicecontroller.Reads with every Pod and Service field.
 func reads() informertransform.Reads {
-	r := slicecontroller.Reads()
+	r := slicecontroller.GuardedReads()
 	r.AllPodFields, r.AllServiceFields = true, true
 	return r
 }
@@ -137,5 +158,6 @@ func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Con
 		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
 		Registerer:             ic.Registerer,
 		EventRecorder:          ic.EventRecorder,
+		AddressGuard:           ic.Shared.AddressGuard.Options(),
 	})
 }

@@ -27,6 +27,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -58,6 +59,11 @@ type Options struct {
 	EventRecorder record.EventRecorder
 	// SelectorRemovalCleanup is passed to slicecontroller.Options.
 	SelectorRemovalCleanup *bool
+	// AddressGuard is passed to slicecontroller.Options: addresses a
+	// driver reports inside the Service CIDRs, a Node's addresses and,
+	// with an allow-list, addresses outside it are refused
+	// (pkg/source/addressguard, docs/security.md).
+	AddressGuard addressguard.Options
 }
 
 // New returns the dra-network controller: a slicecontroller.Controller
@@ -92,15 +98,18 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		MetricsSubsystem:       MetricsSubsystem,
 		EventRecorder:          opts.EventRecorder,
 		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
+		AddressGuard:           opts.AddressGuard,
 	})
 }
 
 // RBACRules returns the RBAC rules the dra-network controller needs: the
-// Service controller's (slicecontroller.RBACRules) plus get, list and
-// watch of resourceclaims (resource.k8s.io). Each call returns a new
-// slice.
+// Service controller's (slicecontroller.RBACRules), its address guard's
+// (slicecontroller.GuardRBACRules) and get, list and watch of
+// resourceclaims (resource.k8s.io). It lists no admission policies: its
+// input is written by the device drivers, not by Pod editors. Each call
+// returns a new slice.
 func RBACRules() []rbacv1.PolicyRule {
-	return append(slicecontroller.RBACRules(), rbacv1.PolicyRule{
+	return append(append(slicecontroller.RBACRules(), slicecontroller.GuardRBACRules()...), rbacv1.PolicyRule{
 		APIGroups: []string{resourceapi.GroupName},
 		Resources: []string{resourceClaimsPlural},
 		Verbs:     []string{"get", "list", "watch"},

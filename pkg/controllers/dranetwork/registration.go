@@ -65,10 +65,11 @@ func (f *Flags) Validate(enabled bool) error {
 	return controllerflags.ControllerName("--dra-network-controller-name", f.ControllerName)
 }
 
-// reads is what the controller reads: the Service controller's informers,
-// the Pods' claim references (podcache.ResourceClaims) and ResourceClaims.
+// reads is what the controller reads: the Service controller's informers
+// (with the Nodes' addresses its address guard refuses), the Pods' claim
+// references (podcache.ResourceClaims) and ResourceClaims.
 func reads() informertransform.Reads {
-	r := slicecontroller.Reads()
+	r := slicecontroller.GuardedReads()
 	r.PodFields = []podcache.Field{podcache.ResourceClaims}
 	r.Kinds = []inputkinds.Kind{ResourceClaimKind}
 	return r
@@ -106,5 +107,6 @@ func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Con
 		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
 		Registerer:             ic.Registerer,
 		EventRecorder:          ic.EventRecorder,
+		AddressGuard:           ic.Shared.AddressGuard.Options(),
 	})
 }

@@ -27,6 +27,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
+	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 )
@@ -138,6 +139,11 @@ type Registration struct {
 	// the shared --controller-name), for values ManagedBy cannot list
 	// (the CEL controller's profile names).
 	CheckManagedBy func(ic InitContext, others []ManagedBy) []error
+	// AdmissionPolicies, when set, returns what the controller needs from
+	// slicekit's admission policies (pkg/admissionpolicy, docs/security.md):
+	// the annotation-fed controllers' inputs and their slices. `slicekit
+	// run` warns, and reports it in a metric, when they are not installed.
+	AdmissionPolicies func(ic InitContext) []admissionpolicy.Need
 }
 
 // Validate returns an error naming the registration and each required

@@ -25,6 +25,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -97,6 +98,11 @@ type Shared struct {
 	EndpointUpdatesBurstQuietPeriod time.Duration
 	// FeatureGates holds --feature-gates.
 	FeatureGates featuregate.MutableVersionedFeatureGate
+	// AddressGuard holds --service-cluster-ip-range and
+	// --pod-address-allowed-cidrs, the address guard of the pod-address
+	// controllers (pkg/source/addressguard); AddressGuard.Options() after
+	// Validate.
+	AddressGuard addressguard.Flags
 
 	// batchPeriodAlias is --endpointslice-updates-batch-period, KCM's name
 	// of the same setting; nil when not given.
@@ -139,6 +145,7 @@ func (s *Shared) AddRenderFlags(fs *pflag.FlagSet) {
 	fs.Int32Var(&s.MaxEndpointsPerSlice, "max-endpoints-per-slice", s.MaxEndpointsPerSlice,
 		fmt.Sprintf("The most endpoints in one EndpointSlice, 1..%d.", reconciler.MaxEndpointsPerSliceLimit))
 	s.FeatureGates.AddFlag(fs)
+	s.AddressGuard.AddFlags(fs)
 }
 
 // Complete folds the KCM alias --endpointslice-updates-batch-period into
@@ -177,6 +184,9 @@ func (s *Shared) Validate() error {
 	}
 	if d := s.EndpointUpdatesBurstQuietPeriod; d < 0 || d > MaxEndpointUpdatesBurstQuietPeriod {
 		errs = append(errs, fmt.Errorf("--endpoint-updates-burst-quiet-period=%s must be between 0 and %s", d, MaxEndpointUpdatesBurstQuietPeriod))
+	}
+	if err := s.AddressGuard.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	for _, err := range s.FeatureGates.Validate() {
 		errs = append(errs, fmt.Errorf("--feature-gates: %w", err))

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
+	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -71,15 +72,27 @@ func (f *Flags) Validate(enabled bool) error {
 // Nodes, and writes the managed-by value
 // --secondary-network-controller-name.
 var Registration = registry.Registration{
-	Name:       RegistrationName,
-	NewOptions: func() registry.Options { return NewFlags() },
-	Workers:    func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
-	New:        newFromRegistry,
-	RBACRules:  RBACRules,
-	Reads:      slicecontroller.Reads(wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy),
+	Name:              RegistrationName,
+	NewOptions:        func() registry.Options { return NewFlags() },
+	Workers:           func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
+	New:               newFromRegistry,
+	RBACRules:         RBACRules,
+	Reads:             slicecontroller.GuardedReads(wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy),
+	AdmissionPolicies: admissionPolicies,
 	ManagedBy: func(ic registry.InitContext) []registry.ManagedBy {
 		return []registry.ManagedBy{{Flag: "--secondary-network-controller-name", Value: flagsOf(ic).ControllerName}}
 	},
+}
+
+// admissionPolicies is Registration.AdmissionPolicies: the network-status
+// annotations (both keys) must be guarded, and so must the slices of
+// --secondary-network-controller-name.
+func admissionPolicies(ic registry.InitContext) []admissionpolicy.Need {
+	name := flagsOf(ic).ControllerName
+	return []admissionpolicy.Need{
+		{Controller: name, Policy: admissionpolicy.PolicyInputs, Keys: []string{wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy}},
+		{Controller: name, Policy: admissionpolicy.PolicyOutputs, Keys: []string{name}},
+	}
 }
 
 // flagsOf returns ic's Flags, the defaults when ic has none.
@@ -95,5 +108,6 @@ func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Con
 		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
 		Registerer:             ic.Registerer,
 		EventRecorder:          ic.EventRecorder,
+		AddressGuard:           ic.Shared.AddressGuard.Options(),
 	})
 }

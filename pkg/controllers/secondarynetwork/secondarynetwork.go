@@ -24,7 +24,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -59,6 +61,9 @@ type Options struct {
 	EventRecorder record.EventRecorder
 	// SelectorRemovalCleanup is passed to slicecontroller.Options.
 	SelectorRemovalCleanup *bool
+	// AddressGuard is passed to slicecontroller.Options: the addresses
+	// refused besides those of the ServiceCIDR objects and the Nodes.
+	AddressGuard addressguard.Options
 }
 
 // New returns the secondary-network controller: a
@@ -86,10 +91,15 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		MetricsSubsystem:       MetricsSubsystem,
 		EventRecorder:          opts.EventRecorder,
 		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
+		AddressGuard:           opts.AddressGuard,
 	})
 }
 
 // RBACRules returns the RBAC rules the secondary-network controller needs:
-// the Service controller's (slicecontroller.RBACRules). Each call returns a
-// new slice.
-func RBACRules() []rbacv1.PolicyRule { return slicecontroller.RBACRules() }
+// the Service controller's (slicecontroller.RBACRules) and its address
+// guard's (slicecontroller.GuardRBACRules), and listing the admission
+// policies (admissionpolicy.RBACRules, the start-up check). Each call
+// returns a new slice.
+func RBACRules() []rbacv1.PolicyRule {
+	return append(append(slicecontroller.RBACRules(), slicecontroller.GuardRBACRules()...), admissionpolicy.RBACRules()...)
+}

@@ -179,6 +179,11 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		}
 	}
 	c.problems = newProblemReporter(c.eventRecorder, pm)
+	guardSynced := cache.InformerSynced(nil)
+	if opts.Source, guardSynced, err = guardSource(ctx, client, factory, opts); err != nil {
+		return nil, err
+	}
+	c.opts.Source = opts.Source
 	{
 		reg, subsystem := opts.Registerer, rmetrics.DefaultSubsystem
 		if reg != nil && !opts.KCMMetricNames {
@@ -297,6 +302,9 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		}
 	}
 	c.cachesSynced = handlers.Synced()
+	if guardSynced != nil {
+		c.cachesSynced = append(c.cachesSynced, guardSynced)
+	}
 	return c, nil
 }
 

@@ -25,7 +25,13 @@
 //
 //   - a source.Source (pkg/source): the desired endpoints of a Service
 //     from its selected Pods, plus per-Pod Problems. KCM's own is
-//     source.PodIPs; pod-address sources are a source.PodAddresses;
+//     source.PodIPs; pod-address sources are a source.PodAddresses. Every
+//     pod-address source (source.AddressGuarded) runs behind an address
+//     guard New builds from the factory (pkg/source/addressguard,
+//     Options.AddressGuard): addresses inside the Service CIDRs, Node
+//     addresses and addresses outside an allow-list are refused, with a
+//     Problem reported on the Service and the Pod (docs/security.md). Its
+//     Registration declares GuardedReads and GuardRBACRules;
 //   - an Ownership: which Services are its own and what happens to the
 //     slices of a Service it stops owning. DropIn (the drop-in
 //     EndpointSlice controller, KEP-4770 with the ExternalEndpointController

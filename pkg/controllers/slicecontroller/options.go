@@ -29,6 +29,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -114,6 +115,15 @@ type Options struct {
 	// example ResourceClaims), each with the Pods an event concerns; see
 	// Input. Their objects reach the Source through listers it holds.
 	Inputs []Input
+
+	// AddressGuard configures the address guard New installs on a
+	// pod-address Source (one implementing source.AddressGuarded, such as
+	// source.PodAddresses): addresses inside the Service CIDRs, Node
+	// addresses and, with an allow-list for ManagedBy, addresses outside it
+	// are refused (pkg/source/addressguard). The zero value refuses the
+	// ServiceCIDR objects' and the Nodes' addresses. Ignored for other
+	// Sources (source.PodIPs).
+	AddressGuard addressguard.Options
 
 	// SelectorlessAnnotation, when true, lets a Service without
 	// spec.selector select its Pods by the slicekit.dev/selector annotation
@@ -317,4 +327,13 @@ func Reads(podAnnotations ...string) informertransform.Reads {
 		},
 		PodAnnotations: podAnnotations,
 	}
+}
+
+// GuardedReads returns Reads(podAnnotations...) for a controller with a
+// pod-address Source: its address guard also reads Nodes' status.addresses
+// (informertransform.Reads.NodeAddresses).
+func GuardedReads(podAnnotations ...string) informertransform.Reads {
+	r := Reads(podAnnotations...)
+	r.NodeAddresses = true
+	return r
 }

@@ -77,7 +77,8 @@ func (m *problemMetrics) resolved(reason string) {
 // into metrics, once per appearance: it remembers, per Service, the
 // Problems of the previous sync, and reports only those that are new. A
 // Problem that disappears and comes back is reported again. Events are on
-// the Service, not the Pod, because the Service's owner is the one looking
+// the Service (and, for an address guard's refusals, on the Pod as well),
+// not only the Pod, because the Service's owner is the one looking
 // for missing endpoints (kubectl describe service), several Services may
 // select one Pod, and Pods come and go.
 type problemReporter struct {
@@ -125,7 +126,17 @@ func (r *problemReporter) report(ctx context.Context, svc *corev1.Service, probl
 		r.metrics.appeared(p.Reason)
 		logger.V(2).Info("Endpoint problem", "service", klog.KObj(svc), "reason", p.Reason, "pod", p.Pod.String(), "message", p.Message)
 		r.recorder.Eventf(svc, corev1.EventTypeWarning, p.Reason, "%s", p.Message)
+		if source.IsRefusal(p.Reason) && p.Pod.Name != "" {
+			// An address guard's refusal: the Pod claimed an address no Pod
+			// may have; its owner sees it on the Pod too.
+			r.recorder.Eventf(podRef(p.Pod.Namespace, p.Pod.Name), corev1.EventTypeWarning, p.Reason, "%s", p.Message)
+		}
 	}
+}
+
+// podRef is the event target of a Pod known by namespace and name.
+func podRef(namespace, name string) *corev1.ObjectReference {
+	return &corev1.ObjectReference{APIVersion: "v1", Kind: "Pod", Namespace: namespace, Name: name}
 }
 
 // forget drops the Problems of the Service namespace/name (it is gone or

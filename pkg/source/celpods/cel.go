@@ -125,9 +125,11 @@ func parseJSONCost(args []ref.Val, _ ref.Val) *uint64 {
 // Program is a compiled, type-checked profile. It is safe for concurrent
 // use.
 type Program struct {
-	profile   Profile
-	addresses cel.Program
-	ready     cel.Program // nil: Pod Ready rule
+	profile Profile
+	// undeclared is UndeclaredReads' result.
+	undeclared error
+	addresses  cel.Program
+	ready      cel.Program // nil: Pod Ready rule
 }
 
 // Compile compiles and type-checks p's expressions in NewEnv's environment
@@ -148,6 +150,7 @@ func Compile(p Profile) (*Program, error) {
 		p.CostLimit = DefaultCostLimit
 	}
 	prog := &Program{profile: p}
+	defer func() { prog.undeclared = undeclaredReads(env, p) }()
 	var errs []error
 	prog.addresses, err = compileExpr(env, p, "addresses", p.Addresses, func(t *cel.Type) bool {
 		switch t.Kind() {
@@ -185,6 +188,7 @@ func compileExpr(env *cel.Env, p Profile, field, expr string, typeOK func(*cel.T
 	if t := ast.OutputType(); !typeOK(t) {
 		return nil, fmt.Errorf("profile %q: %s: the expression is of type %s, want %s", p.Name, field, t, want)
 	}
+
 	prg, err := env.Program(ast,
 		cel.CostLimit(p.CostLimit),
 		cel.CostTrackerOptions(interpreter.OverloadCostTracker(parseJSONOverload, parseJSONCost)),

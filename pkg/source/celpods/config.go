@@ -70,6 +70,8 @@ var ErrInvalidConfig = errors.New("invalid CEL profile configuration")
 //	  ready: pod.status.phase == 'Running'  # optional CEL, bool
 //	  maxEndpointsPerSlice: 50          # optional, 1..1000, default 100
 //	  costLimit: 100000                 # optional, default DefaultCostLimit
+//	  podAnnotations: [example.com/storage-ips]  # the Pod annotations read
+//	  podLabels: []                     # the Pod labels read
 //
 // Unknown fields are errors.
 type Config struct {
@@ -104,6 +106,17 @@ type Profile struct {
 	// expression; 0 means DefaultCostLimit. An evaluation that exceeds it
 	// is stopped and the Pod left out.
 	CostLimit uint64 `json:"costLimit,omitempty"`
+	// PodAnnotations are the Pod annotation keys the expressions read.
+	// Anyone who may edit Pods may write annotations, so these are the
+	// keys the input admission policy restricts to trusted writers
+	// (docs/security.md). Compile refuses a profile whose expressions
+	// read pod.metadata.annotations without declaring the keys (every
+	// constant key must be listed; a computed key or a whole-map use needs
+	// at least one declared key and must stay within them).
+	PodAnnotations []string `json:"podAnnotations,omitempty"`
+	// PodLabels are the Pod label keys the expressions read, as
+	// PodAnnotations.
+	PodLabels []string `json:"podLabels,omitempty"`
 }
 
 // ParseConfig decodes a profile file strictly (unknown or duplicate fields
@@ -190,6 +203,7 @@ func (p *Profile) validate() error {
 	if strings.TrimSpace(p.Addresses) == "" {
 		errs = append(errs, errors.New("addresses is required"))
 	}
+	errs = append(errs, validateDeclaredKeys(p)...)
 	if p.MaxEndpointsPerSlice < 0 || p.MaxEndpointsPerSlice > reconciler.MaxEndpointsPerSliceLimit {
 		errs = append(errs, fmt.Errorf("maxEndpointsPerSlice %d is outside 1..%d", p.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit))
 	}
