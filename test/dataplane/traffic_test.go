@@ -33,8 +33,11 @@ import (
 // Timeouts of one request (pitfall 2 of docs/dataplane.md: an expected
 // failure may show up as a connect timeout, so probes expected to fail use
 // a short one).
+// On two cores shared with builds, a request that must succeed gets a
+// second, so that a failure is a refused or reset connection, not a
+// starved scheduler.
 const (
-	okTimeout   = 300 * time.Millisecond
+	okTimeout   = time.Second
 	failTimeout = 50 * time.Millisecond
 )
 

@@ -278,7 +278,8 @@ iptables:
 		if err := p.Exited(); err != nil {
 			t.Fatal(err)
 		}
-		if err := run("ip", "netns", "exec", w.node, "sh", "-c", "exec 3<>/dev/tcp/127.0.0.1/10256"); err == nil {
+		if c, err := dialIn(context.Background(), w.node, "tcp", "127.0.0.1:10256", time.Second); err == nil {
+			_ = c.Close()
 			break
 		}
 		if time.Now().After(deadline) {
