@@ -209,5 +209,5 @@ func (w *world) resolvesExactly(ctx context.Context, name string, want []string,
 		good = 0
 		time.Sleep(100 * time.Millisecond)
 	}
-	return time.Since(start), fmt.Errorf("DNS %s: want %v within %v, got %v (%v)", name, want, timeout, got, err)
+	return time.Since(start), fmt.Errorf("DNS %s: want %v within %v, got %v (%w)", name, want, timeout, got, err)
 }
