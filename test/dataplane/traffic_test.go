@@ -209,5 +209,8 @@ func (w *world) resolvesExactly(ctx context.Context, name string, want []string,
 		good = 0
 		time.Sleep(100 * time.Millisecond)
 	}
-	return time.Since(start), fmt.Errorf("DNS %s: want %v within %v, got %v (%w)", name, want, timeout, got, err)
+	if err != nil {
+		return time.Since(start), fmt.Errorf("DNS %s: want %v within %v: %w", name, want, timeout, err)
+	}
+	return time.Since(start), fmt.Errorf("DNS %s: want %v within %v, got %v", name, want, timeout, got)
 }
