@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,7 +129,11 @@ func newWorld(t *testing.T, env *testenv.Env, binDir, mode string) *world {
 		}
 	}
 
-	target := strings.TrimPrefix(env.Host(), "https://")
+	u, err := url.Parse(env.Host())
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := u.Host
 	forwardInto(t, w.node, apiInNode, target)
 	kubeconfig := w.nodeKubeconfig()
 	w.startKubeProxy(kubeconfig)
@@ -235,7 +240,7 @@ func (w *world) startInNode(name, bin string, args ...string) *procs.Proc {
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("%s log (tail):\n%s", name, procs.Tail(p.LogPath, 3000))
+			t.Logf("%s log (tail):\n%s", name, tailNoFlags(p.LogPath))
 		}
 		if err := p.Stop(); err != nil {
 			t.Error(err)
@@ -283,7 +288,7 @@ iptables:
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("kube-proxy (%s) not serving healthz within 90s:\n%s", w.mode, procs.Tail(p.LogPath, 3000))
+			t.Fatalf("kube-proxy (%s) not serving healthz within 90s:\n%s", w.mode, tailNoFlags(p.LogPath))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -350,4 +355,18 @@ func checkTools(t *testing.T, mode string) {
 	if len(missing) > 0 {
 		t.Fatalf("missing commands %v: apt-get install -y iproute2 procps nftables iptables conntrack", missing)
 	}
+}
+
+// tailNoFlags is the end of a component's log without its FLAG lines.
+func tailNoFlags(path string) string {
+	var keep []string
+	for _, l := range strings.Split(procs.Tail(path, 40000), "\n") {
+		if !strings.Contains(l, "] FLAG: --") {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) > 40 {
+		keep = keep[len(keep)-40:]
+	}
+	return strings.Join(keep, "\n")
 }
