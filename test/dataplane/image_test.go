@@ -101,6 +101,12 @@ func TestImageInPodman(t *testing.T) {
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "10.244.0.10", PodIPs: []corev1.PodIP{{IP: "10.244.0.10"}},
 			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}},
 	}
+	// The Pod's Node must exist: like KCM, slicekit leaves out Pods on
+	// unknown Nodes.
+	node := &corev1.Node{TypeMeta: metav1.TypeMeta{Kind: "Node", APIVersion: "v1"}, ObjectMeta: metav1.ObjectMeta{Name: "node-a"}}
+	if _, err := localapply.Apply(ctx, env.Client, node, discard{}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := localapply.Apply(ctx, env.Client, svc, discard{}); err != nil {
 		t.Fatal(err)
 	}
@@ -125,6 +131,10 @@ func TestImageInPodman(t *testing.T) {
 	start = time.Now()
 	out, err = podman("run", "-d", "--name", name,
 		"--network=host", "--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
+		// podman's default open-files and process limits (for root:
+		// 1048576 and 4194304) are above what runc may set on this
+		// machine; these are plenty for slicekit.
+		"--ulimit=nofile=8192:8192", "--ulimit=nproc=4096:4096",
 		"-v", kc+":/etc/slicekit/kubeconfig:ro",
 		image, "run",
 		"--kubeconfig=/etc/slicekit/kubeconfig",
