@@ -26,6 +26,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	discovery "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // flips is the number of readiness flips per controller for the latency
@@ -38,8 +41,61 @@ func flips() int {
 	return 5
 }
 
-// latencies are flip → traffic change durations.
-type latencies struct{ out, in []time.Duration }
+// latencies are, per flip, status write → traffic change durations (out:
+// not ready, in: ready again) and status write → EndpointSlice seen on a
+// watch (the controller's share).
+type latencies struct{ out, in, sliceOut, sliceIn []time.Duration }
+
+// sliceSeen records when a watch on Service svc's EndpointSlices showed
+// Pod pod's ready condition, each time it changed.
+type sliceSeen struct {
+	mu     sync.Mutex
+	events []readyAt
+	cancel context.CancelFunc
+}
+
+type readyAt struct {
+	at    time.Time
+	ready bool
+}
+
+func watchReady(t *testing.T, f *fixture, svc, pod string) *sliceSeen {
+	ctx, cancel := context.WithCancel(context.Background())
+	ss := &sliceSeen{cancel: cancel}
+	wi, err := f.w.env.Client.DiscoveryV1().EndpointSlices(f.ns).Watch(ctx, metav1.ListOptions{LabelSelector: discovery.LabelServiceName + "=" + svc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer wi.Stop()
+		for ev := range wi.ResultChan() {
+			s, ok := ev.Object.(*discovery.EndpointSlice)
+			if !ok {
+				continue
+			}
+			for _, e := range s.Endpoints {
+				if e.TargetRef != nil && e.TargetRef.Name == pod {
+					ss.mu.Lock()
+					ss.events = append(ss.events, readyAt{time.Now(), e.Conditions.Ready == nil || *e.Conditions.Ready})
+					ss.mu.Unlock()
+				}
+			}
+		}
+	}()
+	return ss
+}
+
+// after returns how long after t0 the watch first showed ready.
+func (ss *sliceSeen) after(t0 time.Time, ready bool) (time.Duration, bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, e := range ss.events {
+		if !e.at.Before(t0) && e.ready == ready {
+			return e.at.Sub(t0), true
+		}
+	}
+	return 0, false
+}
 
 // answer is one request's start time and the Pod that answered.
 type answer struct {
@@ -129,6 +185,8 @@ func measureFlips(t *testing.T, f *fixture, n int) latencies {
 		t.Errorf("latency: %v", err)
 		return lat
 	}
+	seen := watchReady(t, f, "flip", "flip-1")
+	defer seen.cancel()
 	wait := func(p *probe, done func([]answer) bool) []answer {
 		deadline := time.Now().Add(10 * time.Second)
 		for time.Now().Before(deadline) {
@@ -152,6 +210,9 @@ func measureFlips(t *testing.T, f *fixture, n int) latencies {
 			t.Fatal(err)
 		}
 		answers := wait(p, func(a []answer) bool { _, ok := goneAfter(a, "flip-1", t0, 40); return ok })
+		if d, ok := seen.after(t0, false); ok {
+			lat.sliceOut = append(lat.sliceOut, d)
+		}
 		d, ok := goneAfter(answers, "flip-1", t0, 40)
 		if !ok {
 			t.Errorf("latency: flip-1 still answered 10s after it was set not ready")
@@ -167,6 +228,9 @@ func measureFlips(t *testing.T, f *fixture, n int) latencies {
 			t.Fatal(err)
 		}
 		answers = wait(p, func(a []answer) bool { _, ok := backAfter(a, "flip-1", t0); return ok })
+		if d, ok := seen.after(t0, true); ok {
+			lat.sliceIn = append(lat.sliceIn, d)
+		}
 		d, ok = backAfter(answers, "flip-1", t0)
 		if !ok {
 			t.Errorf("latency: flip-1 answered nothing 10s after it was set ready")
@@ -206,7 +270,12 @@ func reportLatency(t *testing.T, mode string, kcm, sk latencies) {
 	for _, r := range []struct {
 		name string
 		k, s []time.Duration
-	}{{"not ready → traffic stops", kcm.out, sk.out}, {"ready → traffic reaches it", kcm.in, sk.in}} {
+	}{
+		{"not ready → slice on a watch", kcm.sliceOut, sk.sliceOut},
+		{"ready → slice on a watch", kcm.sliceIn, sk.sliceIn},
+		{"not ready → traffic stops", kcm.out, sk.out},
+		{"ready → traffic reaches it", kcm.in, sk.in},
+	} {
 		fmt.Fprintf(&b, "| %s | %d/%d | %s | %s | %s | %s | %s | %s |\n", r.name, len(r.k), len(r.s),
 			ms(quantile(r.k, 0.5)), ms(quantile(r.k, 0.99)), ms(quantile(r.s, 0.5)), ms(quantile(r.s, 0.99)),
 			ratio(quantile(r.s, 0.5), quantile(r.k, 0.5)), ratio(quantile(r.s, 0.99), quantile(r.k, 0.99)))
