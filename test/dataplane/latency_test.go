@@ -44,12 +44,18 @@ func flips() int {
 // latencies are, per flip, status write → traffic change durations (out:
 // not ready, in: ready again) and status write → EndpointSlice seen on a
 // watch (the controller's share).
-type latencies struct{ out, in, sliceOut, sliceIn []time.Duration }
+type latencies struct {
+	out, in, sliceOut, sliceIn []time.Duration
+	// writes is the number of writes to the Service's slices (watch
+	// events) during the flips.
+	writes int
+}
 
 // sliceSeen records when a watch on Service svc's EndpointSlices showed
 // Pod pod's ready condition, each time it changed.
 type sliceSeen struct {
 	mu     sync.Mutex
+	writes int // every event: slice writes
 	events []readyAt
 	cancel context.CancelFunc
 }
@@ -73,6 +79,9 @@ func watchReady(t *testing.T, f *fixture, svc, pod string) *sliceSeen {
 			if !ok {
 				continue
 			}
+			ss.mu.Lock()
+			ss.writes++
+			ss.mu.Unlock()
 			for _, e := range s.Endpoints {
 				if e.TargetRef != nil && e.TargetRef.Name == pod {
 					ss.mu.Lock()
@@ -238,6 +247,10 @@ func measureFlips(t *testing.T, f *fixture, n int) latencies {
 			lat.in = append(lat.in, d)
 		}
 	}
+	time.Sleep(200 * time.Millisecond) // late writes
+	seen.mu.Lock()
+	lat.writes = seen.writes
+	seen.mu.Unlock()
 	return lat
 }
 
@@ -280,6 +293,7 @@ func reportLatency(t *testing.T, mode string, kcm, sk latencies) {
 			ms(quantile(r.k, 0.5)), ms(quantile(r.k, 0.99)), ms(quantile(r.s, 0.5)), ms(quantile(r.s, 0.99)),
 			ratio(quantile(r.s, 0.5), quantile(r.k, 0.5)), ratio(quantile(r.s, 0.99), quantile(r.k, 0.99)))
 	}
+	fmt.Fprintf(&b, "\nslice writes during the flips (2 status changes per flip): KCM %d, slicekit %d\n", kcm.writes, sk.writes)
 	t.Log(b.String())
 	if path := os.Getenv("SLICEKIT_DATAPLANE_REPORT"); path != "" {
 		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
