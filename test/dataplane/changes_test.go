@@ -120,14 +120,15 @@ func canaryWrite(ctx context.Context, f *fixture, since time.Time, ready bool, t
 	return time.Since(since), fmt.Errorf("canary's slice did not show ready=%v within %v", ready, timeout)
 }
 
-// sliceWrites counts the writes (as watch events) to the EndpointSlices of
-// Service svc after start.
+// sliceWriter records the writes (as watch events) to the EndpointSlices
+// of one Service; take returns and forgets those seen so far.
 type sliceWriter struct {
 	mu     sync.Mutex
 	events []string
 	cancel context.CancelFunc
 }
 
+// watchSlices watches the EndpointSlices of Service svc from now on.
 func watchSlices(t *testing.T, f *fixture, svc string) *sliceWriter {
 	ctx, cancel := context.WithCancel(context.Background())
 	sw := &sliceWriter{cancel: cancel}
