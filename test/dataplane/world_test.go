@@ -32,6 +32,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/slicekit/slicekit/internal/localapply"
@@ -292,7 +293,48 @@ iptables:
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+	// Its healthz answers 200 once the proxier has synced its rules: by
+	// then it has registered all its handlers.
+	hc := &http.Client{Timeout: time.Second, Transport: &http.Transport{
+		DisableKeepAlives: true,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			return dialIn(ctx, w.node, network, addr, time.Second)
+		},
+	}}
+	for {
+		resp, err := hc.Get("http://127.0.0.1:10256/healthz")
+		if err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kube-proxy (%s) healthz not 200 within 90s (%v):\n%s", w.mode, err, tailNoFlags(p.LogPath))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	t.Logf("kube-proxy %s running in %s (log %s)", w.mode, w.node, p.LogPath)
+	w.nudgeZone()
+}
+
+// nudgeZone relabels localNode's zone away and back once kube-proxy runs.
+// kube-proxy v1.37.2 (cmd/kube-proxy/app/server.go) adds its Node topology
+// handler to an informer that is already running and registers the proxier
+// with it only afterwards: when the Node's Add event comes first, the zone
+// is recorded but never handed to the proxier, and later events with the
+// same labels are ignored, so hints are dropped ("node is missing label").
+// Seen here in about one run in ten; a change of the label delivers it.
+func (w *world) nudgeZone() {
+	t := w.t
+	ctx := context.Background()
+	for _, zone := range []string{"zone-a-nudge", "zone-a"} {
+		patch := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, corev1.LabelTopologyZone, zone)
+		if _, err := w.env.Client.CoreV1().Nodes().Patch(ctx, localNode, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
 }
 
 // startCoreDNS starts CoreDNS with the kubernetes plugin on nodeIP:53.
