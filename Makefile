@@ -122,3 +122,4 @@ include hack/demo.mk
 include test/mirroring/mirroring.mk
 include tools/image/image.mk
 include tools/deploytest/deploytest.mk
+include test/dataplane/dataplane.mk

@@ -32,6 +32,9 @@
 #   e2e.test                 tools/e2e: go test -c k8s.io/kubernetes/test/e2e
 #   ginkgo                   tools/e2e: github.com/onsi/ginkgo/v2 v2.32.0
 #   e2e                      all of the above (what `make e2e` needs)
+#   kube-proxy               tools/dataplane (k8s.io/kubernetes/cmd/kube-proxy), for test/dataplane
+#   coredns                  tools/dataplane/coredns (github.com/coredns/coredns, kubernetes plugin)
+#   dataplane                kube-proxy and coredns (what `make test-dataplane` adds)
 #
 # A binary that already exists is reused; delete it (or set FORCE=1) to rebuild.
 # A cold build of etcd and kube-apiserver costs about 23 CPU-minutes (kube-apiserver most
@@ -123,6 +126,11 @@ build_one() {
       kwok_stages ;;
     e2e.test) build e2e.test "${TOOLS_DIR}/e2e" k8s.io/kubernetes/test/e2e "$(kube_ldflags)" ;;
     ginkgo) build ginkgo "${TOOLS_DIR}/e2e" github.com/onsi/ginkgo/v2/ginkgo ;;
+    kube-proxy) build kube-proxy "${TOOLS_DIR}/dataplane" ./kube-proxy "$(kube_ldflags)" ;;
+    coredns) build coredns "${TOOLS_DIR}/dataplane/coredns" . ;;
+    dataplane)
+      build_one kube-proxy
+      build_one coredns ;;
     e2e)
       for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok e2e.test ginkgo; do
         build_one "${c}"

@@ -66,7 +66,7 @@ rm -f /tmp/verify-go.mod.$$ /tmp/verify-go.sum.$$
 # The modules that use this checkout's packages (replace => ../..) must stay
 # tidy when those packages gain imports: a missing go.sum line fails them
 # only when their tests run.
-for m in test/mirroring tools/deploytest; do
+for m in test/mirroring tools/deploytest tools/dataplane tools/dataplane/coredns; do
   if ! (cd "$m" && go mod tidy -diff >/dev/null 2>&1); then
     echo "$m: go mod tidy changes its go.mod or go.sum: run (cd $m && go mod tidy)"; fail=1
   fi
