@@ -249,7 +249,6 @@ func parseServiceCIDRs(logger klog.Logger, objs []*networkingv1.ServiceCIDR) []n
 	return slices.Compact(out)
 }
 
-
 // HasSynced reports whether the Node and ServiceCIDR informers the guard
 // reads have synced.
 func (g *Guard) HasSynced() bool {
