@@ -117,6 +117,21 @@ func TestForgedAddressesRefused(t *testing.T) {
 	// to the ClusterIP alone: p1 loses its endpoint, p2 keeps its own.
 	it.setNetworkStatus("p1", netStatus("10.0.0.41", network, clusterIP))
 	it.waitView("svc", secondaryName+" IPv4: 10.1.0.42/ready")
+
+	// An address that becomes a Node's after it was published is taken
+	// away at once: the guard's change re-syncs the controller's Services
+	// (no Pod or Service changes here).
+	it.eventually("a second Node address", func() (bool, error) {
+		n, err := it.client.CoreV1().Nodes().Get(it.ctx, it.node, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		n.Status.Addresses = append(n.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: "10.1.0.42"})
+		_, err = it.client.CoreV1().Nodes().UpdateStatus(it.ctx, n, metav1.UpdateOptions{})
+		return err == nil, err
+	})
+	it.waitView("svc", secondaryName+" IPv4: ")
+	it.waitPodEvent("p2", source.ReasonNodeAddress, "10.1.0.42")
 }
 
 // waitPodEvent waits for an event with reason on Pod pod whose message

@@ -180,7 +180,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	}
 	c.problems = newProblemReporter(c.eventRecorder, pm)
 	guardSynced := cache.InformerSynced(nil)
-	if opts.Source, guardSynced, err = guardSource(ctx, client, factory, opts); err != nil {
+	if opts.Source, guardSynced, err = guardSource(ctx, client, factory, opts, func() { c.queueOwnedServices() }); err != nil {
 		return nil, err
 	}
 	c.opts.Source = opts.Source

@@ -19,6 +19,7 @@ import (
 	"fmt"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -28,14 +29,15 @@ import (
 )
 
 // guardSource returns opts.Source with the address guard of this
-// controller installed when the Source is a pod-address source
+// controller installed (its changes re-sync every Service this controller
+// owns, resync) when the Source is a pod-address source
 // (source.AddressGuarded): addressguard.New(ctx, client, factory,
 // opts.ManagedBy, opts.AddressGuard), plus its HasSynced. A Source that
 // is not one (source.PodIPs: status.podIPs, which only the kubelet writes)
 // is returned as it is, with a nil HasSynced. Every pod-address source
 // gets the guard: there is no option to run one unguarded
 // (docs/security.md).
-func guardSource(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (source.Source, cache.InformerSynced, error) {
+func guardSource(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options, resync func()) (source.Source, cache.InformerSynced, error) {
 	guarded, ok := opts.Source.(source.AddressGuarded)
 	if !ok {
 		return opts.Source, nil, nil
@@ -44,7 +46,23 @@ func guardSource(ctx context.Context, client kubernetes.Interface, factory infor
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", opts.Name, err)
 	}
+	g.OnChange(resync)
 	return guarded.WithAddressGuard(g), g.HasSynced, nil
+}
+
+// queueOwnedServices queues every Service this controller owns, after the
+// batch period: what the address guard refuses changed (a Node address,
+// a ServiceCIDR), so that an address published before is taken away.
+func (c *Controller) queueOwnedServices() {
+	svcs, err := c.serviceLister.List(labels.Everything())
+	if err != nil {
+		return // a cache lister does not fail
+	}
+	for _, svc := range svcs {
+		if c.own.Owns(svc) {
+			c.serviceQueue.AddAfter(svc.Namespace+"/"+svc.Name, c.opts.BatchPeriod)
+		}
+	}
 }
 
 // GuardRBACRules returns the RBAC rules a Service controller with a

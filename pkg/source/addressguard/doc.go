@@ -48,6 +48,9 @@
 // Problem (a Warning event on the Service and on the Pod, a metric reason);
 // the Pod keeps its other addresses and the Service its other endpoints.
 //
+// Guard.OnChange tells the controller when what the guard refuses changes
+// (Node addresses, ServiceCIDRs): it re-syncs its Services then.
+//
 // The allow-list is a flag, not a Service or network annotation, on
 // purpose: it exists to bound what namespace users can choose, so only
 // who deploys slicekit (a cluster admin) may set it.

@@ -80,6 +80,29 @@ type Guard struct {
 	cidrs atomic.Pointer[[]netip.Prefix]
 
 	synced []cache.InformerSynced
+
+	// onChange are called after what the guard refuses changed (a Node's
+	// addresses, the ServiceCIDRs); set before the informers start.
+	onChange []func()
+}
+
+// OnChange registers f, called (from an informer's event handler, so it
+// must not block) whenever what the guard refuses changes after its
+// informers synced: a Node's InternalIP or ExternalIP addresses, or the
+// CIDRs of the ServiceCIDR objects. A controller re-syncs its Services
+// then, so that an address published before it became refusable is taken
+// away at once. Call it before the factory starts.
+func (g *Guard) OnChange(f func()) { g.onChange = append(g.onChange, f) }
+
+// changed calls the OnChange functions once the guard has synced (the
+// initial list is not a change).
+func (g *Guard) changed() {
+	if !g.HasSynced() {
+		return
+	}
+	for _, f := range g.onChange {
+		f()
+	}
 }
 
 var _ source.AddressGuard = (*Guard)(nil)
@@ -115,7 +138,21 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		}
 	}
 	g.nodes = nodeInformer.GetIndexer()
-	g.synced = append(g.synced, nodeInformer.HasSynced)
+	nodeReg, err := nodeInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { g.changed() },
+		UpdateFunc: func(old, cur any) {
+			a, _ := nodeAddresses(old)
+			b, _ := nodeAddresses(cur)
+			if !slices.Equal(a, b) {
+				g.changed()
+			}
+		},
+		DeleteFunc: func(any) { g.changed() },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("address guard of %s: adding the Node handler: %w", controller, err)
+	}
+	g.synced = append(g.synced, nodeReg.HasSynced)
 
 	if !opts.IgnoreServiceCIDRObjects {
 		served, err := ServiceCIDRsServed(client)
@@ -189,7 +226,10 @@ func (g *Guard) refreshCIDRs(logger klog.Logger) {
 		logger.Error(err, "Listing ServiceCIDRs from the cache")
 		return
 	}
-	g.cidrs.Store(ptrTo(parseServiceCIDRs(logger, objs)))
+	cur := parseServiceCIDRs(logger, objs)
+	if prev := g.cidrs.Swap(&cur); !slices.Equal(*prev, cur) {
+		g.changed()
+	}
 }
 
 // parseServiceCIDRs returns the spec.cidrs of objs, masked, sorted.
@@ -208,8 +248,6 @@ func parseServiceCIDRs(logger klog.Logger, objs []*networkingv1.ServiceCIDR) []n
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return slices.Compact(out)
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // HasSynced reports whether the Node and ServiceCIDR informers the guard
 // reads have synced.

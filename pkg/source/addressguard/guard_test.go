@@ -170,10 +170,24 @@ func TestServiceCIDRUpdates(t *testing.T) {
 		}
 	}
 	waitFor([]string{"10.0.0.0/24"})
+	if err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) { return g.HasSynced(), nil }); err != nil {
+		t.Fatal("guard never synced")
+	}
+	changes := make(chan struct{}, 10)
+	g.OnChange(func() { changes <- struct{}{} })
+	expectChange := func(what string) {
+		t.Helper()
+		select {
+		case <-changes:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no OnChange call", what)
+		}
+	}
 	if _, err := client.NetworkingV1().ServiceCIDRs().Create(ctx, serviceCIDR("new", "10.97.0.0/16"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor([]string{"10.0.0.0/24", "10.97.0.0/16"})
+	expectChange("ServiceCIDR created")
 	if err := g.CheckAddress(nil, nil, netip.MustParseAddr("10.97.1.1")); err == nil {
 		t.Error("an address of a new ServiceCIDR is accepted")
 	}
@@ -181,6 +195,28 @@ func TestServiceCIDRUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor([]string{"10.0.0.0/24"})
+	expectChange("ServiceCIDR deleted")
+	// A Node's addresses: a change calls OnChange, a heartbeat does not.
+	n, err := client.CoreV1().Nodes().Create(ctx, node("n", corev1.NodeAddress{Type: corev1.NodeInternalIP, Address: "192.0.2.1"}), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectChange("Node created")
+	n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
+	if n, err = client.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	n.Status.Addresses = append(n.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: "198.51.100.1"})
+	if _, err = client.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	expectChange("Node address added")
+	if len(changes) != 0 {
+		t.Errorf("%d more OnChange calls: the condition update counted", len(changes))
+	}
+	if err := g.CheckAddress(nil, nil, netip.MustParseAddr("198.51.100.1")); err == nil {
+		t.Error("the new Node address is accepted")
+	}
 }
 
 func TestNewErrors(t *testing.T) {
