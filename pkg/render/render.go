@@ -22,7 +22,6 @@ import (
 	"slices"
 	"sync"
 
-	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -293,20 +292,6 @@ func (c *caches) refresh(ctx context.Context) (map[string]string, error) {
 		}
 	}
 	return state, nil
-}
-
-// services returns the cached Services.
-func (c *caches) services() []*corev1.Service {
-	var out []*corev1.Service
-	for _, s := range c.sources {
-		if s.kind != "Service" {
-			continue
-		}
-		for _, o := range s.stored {
-			out = append(out, o.(*corev1.Service))
-		}
-	}
-	return out
 }
 
 // others returns copies of the cached objects other than EndpointSlices,
