@@ -73,9 +73,14 @@ func (c *checker) claimGetter() dranetwork.ClaimGetter {
 // no selector-derived slices (no selector, ExternalName) or is being
 // deleted (KCM creates nothing then; the garbage collector removes the
 // slices).
-func (c *checker) oracle(ctx context.Context, svc *corev1.Service) (managedBy string, desired *reconciler.Desired, ok bool) {
+//
+// left maps each selected Pod ("namespace/name") to the reason the
+// pod-address controller's source gives for leaving it out (a Problem
+// reason; "" when it reports none, for example a terminal Pod); nil for the
+// default controller.
+func (c *checker) oracle(ctx context.Context, svc *corev1.Service) (managedBy string, desired *reconciler.Desired, left map[string]string, ok bool) {
 	if svc.Spec.Selector == nil || svc.Spec.Type == corev1.ServiceTypeExternalName || svc.DeletionTimestamp != nil {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
 	var pods []*corev1.Pod
@@ -91,20 +96,50 @@ func (c *checker) oracle(ctx context.Context, svc *corev1.Service) (managedBy st
 		// KCM does; desired is nil only for other Node lookup errors,
 		// which inventoryNodes never returns.
 		d, _ := servicepods.Desired(ctx, svc, pods, inventoryNodes{c}, servicepods.Options{})
-		return c.cfg.DefaultControllerName, d, d != nil
+		return c.cfg.DefaultControllerName, d, nil, d != nil
 	case target == c.cfg.SecondaryNetworkControllerName:
 		// As above: Pods on a missing Node are left out (joined
 		// *SkippedPodError), the rest is desired.
-		d, _, _ := networkstatus.Desired(ctx, svc, pods, inventoryNodes{c})
-		return target, d, d != nil
+		d, problems, _ := networkstatus.Desired(ctx, svc, pods, inventoryNodes{c})
+		return target, d, leftOut(pods, d, problems), d != nil
 	case target == c.cfg.DRANetworkControllerName && c.inv.Have.ResourceClaims:
 		// The claims are the source's input: without them (a dump
 		// without ResourceClaims, or a cluster that may not list them)
 		// the Service is not judged.
-		d, _, _ := source.Desired(ctx, svc, pods, inventoryNodes{c}, dranetwork.Source(c.claimGetter()))
-		return target, d, d != nil
+		d, problems, _ := source.Desired(ctx, svc, pods, inventoryNodes{c}, dranetwork.Source(c.claimGetter()))
+		return target, d, leftOut(pods, d, problems), d != nil
 	}
-	return "", nil, false
+	return "", nil, nil, false
+}
+
+// leftOut maps each of pods that has no endpoint in d to the reason of its
+// Problem ("" without one).
+func leftOut(pods []*corev1.Pod, d *reconciler.Desired, problems []source.Problem) map[string]string {
+	if d == nil {
+		return nil
+	}
+	published := map[string]bool{}
+	for _, g := range d.Groups {
+		for i := range g.Endpoints {
+			if r := g.Endpoints[i].TargetRef; r != nil {
+				published[r.Namespace+"/"+r.Name] = true
+			}
+		}
+	}
+	out := map[string]string{}
+	for _, p := range pods {
+		if k := p.Namespace + "/" + p.Name; !published[k] {
+			out[k] = ""
+		}
+	}
+	for _, p := range problems {
+		if k := p.Pod.String(); p.Pod.Name != "" {
+			if _, ok := out[k]; ok && out[k] == "" {
+				out[k] = p.Reason
+			}
+		}
+	}
+	return out
 }
 
 // checkCompleteness applies endpoint-missing to one Service: every
@@ -127,7 +162,7 @@ func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discovery.Endp
 	if svc == nil {
 		return
 	}
-	mgr, desired, ok := c.oracle(c.ctx, svc)
+	mgr, desired, left, ok := c.oracle(c.ctx, svc)
 	if !ok {
 		return
 	}
@@ -224,6 +259,21 @@ func (c *checker) checkCompleteness(k types.NamespacedName, ss []*discovery.Endp
 		for _, pod := range slices.Sorted(maps.Keys(m)) {
 			got := m[pod]
 			want := wantAddrs[at][pod]
+			if reason, ok := left[pod]; ok && want == nil {
+				// A selected Pod the controller's source leaves out (no
+				// networkData yet, a shared claim, a network not
+				// attached, ...): no address of it may be published.
+				if reason == "" {
+					reason = "left out"
+				}
+				for _, p := range got {
+					for _, a := range p.ep.Addresses {
+						c.add(SeverityError, RuleEndpointAddress, ref,
+							"Pod %s: address %s in slice %s, but %s publishes no endpoint of this Pod (%s)", pod, a, p.slice, mgr, reason)
+					}
+				}
+				continue
+			}
 			if want == nil {
 				continue // not desired at all: the per-slice rules judge it
 			}

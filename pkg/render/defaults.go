@@ -250,3 +250,31 @@ func otherFamily(f corev1.IPFamily) corev1.IPFamily {
 func DefaultProtocols(objs []runtime.Object) int {
 	return inputfile.DefaultProtocols(objs)
 }
+
+// serviceRanges returns, comma-separated, the ranges render allocates
+// cluster IPs from and a host prefix for every cluster IP the input's
+// Services give: what the address guard refuses offline when
+// --service-cluster-ip-range is not set, so that no pod-address source
+// publishes a Service's address (docs/security.md).
+func serviceRanges(objs []runtime.Object) string {
+	out := []string{serviceRangeIPv4.String(), serviceRangeIPv6.String()}
+	seen := map[string]bool{}
+	for _, o := range objs {
+		svc, ok := o.(*corev1.Service)
+		if !ok {
+			continue
+		}
+		for _, ip := range append([]string{svc.Spec.ClusterIP}, svc.Spec.ClusterIPs...) {
+			a, err := netip.ParseAddr(ip)
+			if err != nil {
+				continue // "", None
+			}
+			p := netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()).String()
+			if !seen[p] && !serviceRangeIPv4.Contains(a.Unmap()) && !serviceRangeIPv6.Contains(a) {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return strings.Join(out, ",")
+}

@@ -112,6 +112,14 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if copts == nil {
 		copts = manager.NewControllerOptions()
 	}
+	if copts.AddressGuard.ServiceClusterIPRange == "" {
+		// Offline there are no ServiceCIDR objects: the pod-address
+		// controllers' address guard refuses the ranges render allocates
+		// cluster IPs from and the cluster IPs the input gives.
+		c := *copts
+		c.AddressGuard.ServiceClusterIPRange = serviceRanges(objs)
+		copts = &c
+	}
 	if err := copts.Validate(); err != nil {
 		return nil, err
 	}

@@ -163,6 +163,13 @@ func Resolve(pod *corev1.Pod, ref ClaimRef, get ClaimGetter) (*Resolution, error
 		}
 	}
 	if claim.Status.Allocation == nil || !resourceclaim.IsReservedForPod(pod, claim, false) {
+		for _, c := range claim.Status.ReservedFor {
+			if c.Resource == "pods" && c.Name == pod.Name {
+				// Reserved by name, not by uid: an earlier Pod of that name
+				// (or, in a file, a Pod without its uid).
+				return nil, source.Skip(ReasonClaimNotReserved, "ResourceClaim %s is reserved for a Pod %s with uid %s, not for this one (uid %s)", claim.Name, c.Name, c.UID, pod.UID)
+			}
+		}
 		return nil, source.Skip(ReasonClaimNotReserved, "ResourceClaim %s is not allocated and reserved for the Pod", claim.Name)
 	}
 	var others []string

@@ -492,7 +492,7 @@ func (c *Controller) sweep(ctx context.Context) {
 // case 39).
 func (c *Controller) SyncAll(ctx context.Context) error {
 	c.indexes.invalidateAll(InvalidateSyncAll)
-	if c.topologyCache != nil {
+	if c.topologyCache != nil && c.anyTopologyAuto() {
 		// Live, Node events feed the topology cache
 		// (checkNodeTopologyDistribution); offline there are none, so the
 		// cached Nodes are fed before the Services are synced, and
@@ -505,6 +505,23 @@ func (c *Controller) SyncAll(ctx context.Context) error {
 		c.topologyCache.SetNodes(klog.FromContext(ctx), nodes)
 	}
 	return controllerkit.SyncAll(ctx, c.serviceKeys, c.SyncService)
+}
+
+// anyTopologyAuto reports whether a cached Service asks for
+// topology-aware hints (servicepods.TopologyAuto), so that SyncAll feeds
+// the topology cache (which logs about Nodes without CPU or zone) only
+// when hints are wanted.
+func (c *Controller) anyTopologyAuto() bool {
+	services, err := c.serviceLister.List(labels.Everything())
+	if err != nil {
+		return true
+	}
+	for _, svc := range services {
+		if servicepods.TopologyAuto(svc.Annotations) {
+			return true
+		}
+	}
+	return false
 }
 
 // serviceKeys returns the namespace/name keys of the Services in the cache,

@@ -39,7 +39,7 @@ type Flags struct {
 // to fs.
 func (f *Flags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.ServiceClusterIPRange, "service-cluster-ip-range", f.ServiceClusterIPRange,
-		"Comma-separated Service CIDRs (as kube-apiserver's flag): pod-address controllers (secondary-network, cel) never publish an address inside them. "+
+		"Comma-separated Service CIDRs (as kube-apiserver's flag): pod-address controllers (secondary-network, dra-network, cel) never publish an address inside them. "+
 			"The ServiceCIDR objects (networking.k8s.io/v1) are refused too; set this on clusters without them.")
 	fs.StringArrayVar(&f.AllowedCIDRs, "pod-address-allowed-cidrs", f.AllowedCIDRs,
 		"<controller name>=<CIDR>[,<CIDR>...]: the only ranges the pod-address controller of that managed-by value "+
