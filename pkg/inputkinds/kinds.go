@@ -15,6 +15,7 @@
 package inputkinds
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -219,22 +220,9 @@ func NewTable(extra ...Kind) (Table, error) {
 		}
 	}
 	slices.SortStableFunc(t, func(a, b Kind) int {
-		if a.Order != b.Order {
-			return a.Order - b.Order
-		}
-		return compareStrings(a.GVK.Kind, b.GVK.Kind)
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.GVK.Kind, b.GVK.Kind))
 	})
 	return t, errors.Join(errs...)
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ByGVK returns the kind of gvk.

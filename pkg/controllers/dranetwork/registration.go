@@ -17,9 +17,6 @@ package dranetwork
 import (
 	"context"
 
-	"github.com/spf13/pflag"
-
-	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/informertransform"
@@ -31,38 +28,15 @@ import (
 // RegistrationName is the --controllers name of this controller.
 const RegistrationName = "dra-network"
 
-// Flags are this controller's command-line options.
-type Flags struct {
-	// ControllerName is --dra-network-controller-name: the KEP-4770 label
-	// value (and managed-by value) of the controller. Default:
-	// wellknown.DRANetworkControllerName.
-	ControllerName string
-}
+// Flags are this controller's command-line options: --dra-network-controller-name, the
+// KEP-4770 label value (and managed-by value) of the controller.
+type Flags = registry.NameFlag
 
-// NewFlags returns the default Flags.
+// NewFlags returns the default Flags (ControllerName
+// wellknown.DRANetworkControllerName).
 func NewFlags() *Flags {
-	return &Flags{ControllerName: wellknown.DRANetworkControllerName}
-}
-
-// AddFlags adds every flag of f to fs (all shape output: AddRenderFlags).
-func (f *Flags) AddFlags(fs *pflag.FlagSet) { f.AddRenderFlags(fs) }
-
-// AddRenderFlags adds --dra-network-controller-name to fs.
-func (f *Flags) AddRenderFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.ControllerName, "dra-network-controller-name", f.ControllerName,
+	return registry.NewNameFlag("dra-network-controller-name", wellknown.DRANetworkControllerName,
 		"The service.kubernetes.io/endpoint-controller-name value the dra-network controller answers to, and its managed-by value.")
-}
-
-// Validate returns an error when the controller is enabled and
-// --dra-network-controller-name is empty or not a label value, so that
-// `slicekit run` and `slicekit render` refuse it before starting (exit
-// 2). The manager checks the name against the other controllers'
-// (Registration.ManagedBy).
-func (f *Flags) Validate(enabled bool) error {
-	if !enabled {
-		return nil
-	}
-	return controllerflags.ControllerName("--dra-network-controller-name", f.ControllerName)
 }
 
 // reads is what the controller reads: the Service controller's informers
@@ -89,9 +63,7 @@ var Registration = registry.Registration{
 	New:        newFromRegistry,
 	RBACRules:  RBACRules,
 	Reads:      reads(),
-	ManagedBy: func(ic registry.InitContext) []registry.ManagedBy {
-		return []registry.ManagedBy{{Flag: "--dra-network-controller-name", Value: flagsOf(ic).ControllerName}}
-	},
+	ManagedBy:  func(ic registry.InitContext) []registry.ManagedBy { return flagsOf(ic).ManagedBy() },
 }
 
 // flagsOf returns ic's Flags, the defaults when ic has none.

@@ -17,9 +17,6 @@ package secondarynetwork
 import (
 	"context"
 
-	"github.com/spf13/pflag"
-
-	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
@@ -29,39 +26,15 @@ import (
 // RegistrationName is the --controllers name of this controller.
 const RegistrationName = "secondary-network"
 
-// Flags are this controller's command-line options.
-type Flags struct {
-	// ControllerName is --secondary-network-controller-name: the KEP-4770
-	// label value (and managed-by value) of the controller. Default:
-	// wellknown.SecondaryNetworkControllerName.
-	ControllerName string
-}
+// Flags are this controller's command-line options: --secondary-network-controller-name, the
+// KEP-4770 label value (and managed-by value) of the controller.
+type Flags = registry.NameFlag
 
-// NewFlags returns the default Flags.
+// NewFlags returns the default Flags (ControllerName
+// wellknown.SecondaryNetworkControllerName).
 func NewFlags() *Flags {
-	return &Flags{ControllerName: wellknown.SecondaryNetworkControllerName}
-}
-
-// AddFlags adds every flag of f to fs (all shape output: AddRenderFlags).
-func (f *Flags) AddFlags(fs *pflag.FlagSet) { f.AddRenderFlags(fs) }
-
-// AddRenderFlags adds --secondary-network-controller-name to fs.
-func (f *Flags) AddRenderFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.ControllerName, "secondary-network-controller-name", f.ControllerName,
+	return registry.NewNameFlag("secondary-network-controller-name", wellknown.SecondaryNetworkControllerName,
 		"The service.kubernetes.io/endpoint-controller-name value the secondary-network controller answers to, and its managed-by value.")
-}
-
-// Validate returns an error when the controller is enabled and
-// --secondary-network-controller-name is empty or not a label value (the
-// KEP-4770 label's value and the managed-by value both are label values),
-// so that `slicekit run` and `slicekit render` refuse it before starting
-// (exit 2). The manager checks the name against the other controllers'
-// (Registration.ManagedBy).
-func (f *Flags) Validate(enabled bool) error {
-	if !enabled {
-		return nil
-	}
-	return controllerflags.ControllerName("--secondary-network-controller-name", f.ControllerName)
 }
 
 // Registration registers this controller with the manager (pkg/manager):
@@ -79,9 +52,7 @@ var Registration = registry.Registration{
 	RBACRules:         RBACRules,
 	Reads:             slicecontroller.GuardedReads(wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy),
 	AdmissionPolicies: admissionPolicies,
-	ManagedBy: func(ic registry.InitContext) []registry.ManagedBy {
-		return []registry.ManagedBy{{Flag: "--secondary-network-controller-name", Value: flagsOf(ic).ControllerName}}
-	},
+	ManagedBy:         func(ic registry.InitContext) []registry.ManagedBy { return flagsOf(ic).ManagedBy() },
 }
 
 // admissionPolicies is Registration.AdmissionPolicies: the network-status
