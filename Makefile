@@ -66,9 +66,9 @@ E2E_FLAGS ?=
 .PHONY: e2e
 e2e: build ## Kubernetes' own e2e tests (EndpointSlice, mirroring, Endpoints) on a simulated cluster: slicekit, then the negative control (E2E_MODES=slicekit,none,kcm).
 	@# Check E2E_MODES and E2E_FLAGS before the (long, on a cold cache) build.
-	$(GO) run ./hack/e2e -modes '$(E2E_MODES)' $(E2E_FLAGS) -dry-run >/dev/null
+	$(GO) run ./test/e2e -modes '$(E2E_MODES)' $(E2E_FLAGS) -dry-run >/dev/null
 	hack/build-controlplane.sh e2e
-	$(GO) run ./hack/e2e -modes '$(E2E_MODES)' $(E2E_FLAGS)
+	$(GO) run ./test/e2e -modes '$(E2E_MODES)' $(E2E_FLAGS)
 
 .PHONY: test-short
 test-short: ## Unit tests only (no control plane needed).
@@ -82,7 +82,7 @@ lint: ## golangci-lint (version pinned in GOLANGCI_LINT_VERSION, built from the 
 bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp).
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCHCOUNT) ./test/differential/...
 
-# bench-live knobs (see hack/benchlive): BENCH_LIVE_SMALL=1 is a quick run
+# bench-live knobs (see test/benchlive): BENCH_LIVE_SMALL=1 is a quick run
 # (one Service of 200 Pods, 100 Services × 5 Pods, 20 flips, a roll of 200 Pods).
 BENCH_LIVE_SMALL ?=
 ifneq ($(BENCH_LIVE_SMALL),)
@@ -105,7 +105,7 @@ BENCH_LIVE_OUT ?= $(BIN)/bench-live.md
 .PHONY: bench-live
 bench-live: build ## Live benchmark: KCM's EndpointSlice controller, then `slicekit run`, on one kube-apiserver; Markdown table to stdout and BENCH_LIVE_OUT (knobs: BENCH_LIVE_SIZES, _SERVICES, _FLIPS, _ROLL_PODS, ...; BENCH_LIVE_SMALL=1 quick).
 	hack/build-controlplane.sh etcd kube-apiserver kube-controller-manager
-	$(GO) build -o $(BIN)/benchlive ./hack/benchlive
+	$(GO) build -o $(BIN)/benchlive ./test/benchlive
 	$(BENCH_LIVE_NICE) $(BIN)/benchlive -slicekit $(BIN)/slicekit -out '$(BENCH_LIVE_OUT)' -artifacts $(BIN)/bench-live \
 	  -sizes '$(BENCH_LIVE_SIZES)' -services $(BENCH_LIVE_SERVICES) -pods-per-service $(BENCH_LIVE_PODS_PER_SERVICE) \
 	  -flips $(BENCH_LIVE_FLIPS) -roll-pods $(BENCH_LIVE_ROLL_PODS) -roll-step $(BENCH_LIVE_ROLL_STEP) \

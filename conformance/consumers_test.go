@@ -29,9 +29,9 @@ import (
 
 	"github.com/slicekit/slicekit/conformance/tests"
 	"github.com/slicekit/slicekit/conformance/utils/suite"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/check"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // TestConsumerFindingsCatchABadController shows that the ConsumerRules

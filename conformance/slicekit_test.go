@@ -26,13 +26,13 @@ import (
 
 	"github.com/slicekit/slicekit/conformance"
 	"github.com/slicekit/slicekit/conformance/utils/suite"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

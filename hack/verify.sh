@@ -26,7 +26,7 @@ go vet ./...
 
 # Layering: product code (pkg/, cmd/) never depends on the test harness, and
 # no source package (pkg/source/...) depends on a controller package.
-harness=$(go list -deps ./pkg/... ./cmd/... | grep -E '/internal/testharness(/|$)' || true)
+harness=$(go list -deps ./pkg/... ./cmd/... | grep -E '/test/harness(/|$)' || true)
 if [ -n "$harness" ]; then
   echo "product packages under pkg/ or cmd/ import the test harness:"; echo "$harness"; fail=1
 fi

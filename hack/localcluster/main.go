@@ -48,7 +48,7 @@ import (
 	"k8s.io/klog/v2"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // contextName is the cluster, user and context name in the kubeconfig.

@@ -13,7 +13,7 @@
 // limitations under the License.
 
 // Package localapply creates objects on a control plane without kubelets
-// (slicekit's `make up`, internal/testharness/testenv) as they would be on a real
+// (slicekit's `make up`, test/harness/testenv) as they would be on a real
 // cluster: Pods and Nodes get the status a kubelet would report, written
 // through the status subresource. `make apply-examples` (hack/demoapply),
 // `make demo` and the tests that compare render with a live run use it.

@@ -23,6 +23,6 @@
 // once, with the API server's semantics.
 //
 // It is product code: `slicekit render` (pkg/render) runs the controllers
-// against it. Tests and the test harness (internal/testharness/casefile) use it too, as
+// against it. Tests and the test harness (test/harness/casefile) use it too, as
 // do the write-inspection helpers (Writes, SliceWrites, CountSliceWrites).
 package memapi

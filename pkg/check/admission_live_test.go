@@ -32,9 +32,9 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // TestRunLiveAdmissionPolicies: on a real kube-apiserver, a namespace with

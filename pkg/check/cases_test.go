@@ -26,7 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
+	"github.com/slicekit/slicekit/test/harness/casefile"
 )
 
 // caseState is one state of a case the checker judges.

@@ -25,11 +25,11 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/casefile"
 )
 
 // renderedCase renders case id's input (default controllers plus the

@@ -25,10 +25,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
+	"github.com/slicekit/slicekit/test/harness/casefile"
 )
 
 // caseSecondaryName is the secondary-network controller name the

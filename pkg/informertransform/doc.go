@@ -65,7 +65,7 @@
 //
 // In slicekit the manager (pkg/manager, for `slicekit run` and `slicekit
 // render`) composes the Reads of the enabled controllers (each controller
-// package's Registration.Reads, pkg/controllers/registry) and installs them
+// package's Registration.Reads, pkg/registry) and installs them
 // once, before it creates the controllers; no controller installs a
 // transform itself. A program that calls a controller's New directly gets
 // whole objects in its caches (correct, more memory); to trim them it

@@ -26,7 +26,7 @@ import (
 )
 
 // registrations are the controllers the manager knows, each declared in
-// its own package (pkg/controllers/registry) and listed once in
+// its own package (pkg/registry) and listed once in
 // pkg/controllers/builtin, which `slicekit render` and `slicekit check`
 // read too.
 var registrations = builtin.Registrations()

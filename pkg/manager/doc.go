@@ -31,7 +31,7 @@
 // # Controllers
 //
 // Each controller package exports its Registration
-// (pkg/controllers/registry): the name for --controllers and aliases,
+// (pkg/registry): the name for --controllers and aliases,
 // whether "*" enables it, how many workers it gets, how to construct it
 // from a registry.InitContext (client, shared informer factory, shared
 // settings, its own options, metrics registerer, event recorder), its RBAC

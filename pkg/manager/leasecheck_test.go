@@ -29,8 +29,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/cmd/slicekit/app"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // runUntilError runs a manager with o and returns what Run returns, failing

@@ -35,8 +35,8 @@ import (
 	_ "k8s.io/component-base/logs/json/register"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -105,7 +105,7 @@ const ExternalEndpointController featuregate.Feature = wellknown.ExternalEndpoin
 // slicekit's EndpointSlice and Endpoints controllers delete what they wrote
 // for a Service that no longer has a selector or became ExternalName, and
 // the mirroring controller does not mirror the Endpoints controller's
-// leftover (kubernetes#118376; pkg/controllers/selectorless). Off:
+// leftover (kubernetes#118376; pkg/policy/selectorless). Off:
 // kube-controller-manager's behaviour.
 const SelectorRemovalCleanup featuregate.Feature = wellknown.SelectorRemovalCleanup
 

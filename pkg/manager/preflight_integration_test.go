@@ -27,9 +27,9 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/preflight"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // shippedServiceAccount is the user config/'s ServiceAccount authenticates

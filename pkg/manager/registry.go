@@ -28,10 +28,10 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/controllers/builtin"
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/registry"
 )
 
 // Controller is a controller the manager runs and `slicekit render`

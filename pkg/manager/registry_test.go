@@ -21,7 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
+	"github.com/slicekit/slicekit/pkg/registry"
 )
 
 func TestEnabledControllers(t *testing.T) {

@@ -28,7 +28,7 @@ import (
 )
 
 // Service IP ranges the defaulting allocates cluster IPs from: those of
-// slicekit's local control plane (hack/localcluster, internal/testharness/testenv).
+// slicekit's local control plane (hack/localcluster, test/harness/testenv).
 // The cluster IP itself never reaches an EndpointSlice; only its presence
 // (not headless) and its family do.
 var (

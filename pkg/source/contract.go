@@ -31,7 +31,7 @@ import (
 )
 
 // Source is the one contract between a Service controller
-// (pkg/controllers/slicecontroller) and a source of endpoints: given a
+// (pkg/slicecontroller) and a source of endpoints: given a
 // Service, the Pods its Pod selector matches (read from an informer cache)
 // and the Nodes, what are the Service's desired endpoints, and which Pods
 // (or what about the Service) were left out and why. KCM's own rules
@@ -62,7 +62,7 @@ type Source interface {
 // endpoints of a Pod depend only on that Pod, its Node and the Service
 // (servicepods.PodItem), so that a Pod event can update a per-Service index
 // of endpoints instead of recomputing the whole Service. The
-// Service controller (pkg/controllers/slicecontroller) discovers it by a
+// Service controller (pkg/slicecontroller) discovers it by a
 // type assertion on Options.Source; a Source without it keeps the full
 // path (Desired at every sync). PodIPs implements it; pod-address sources
 // (PodAddresses) do not yet: their per-Pod step also reports Problems and

@@ -18,7 +18,7 @@
 // something out of them. Controllers (pkg/controllers/...) consume sources;
 // no source package imports a controller package.
 //
-// Every source of a Service controller (pkg/controllers/slicecontroller)
+// Every source of a Service controller (pkg/slicecontroller)
 // implements one interface, Source: Desired(ctx, Service, selected Pods,
 // Nodes) returns the reconciler.Desired of the Service plus the Problems
 // found, and PodUpdateMatters says which Pod updates beyond KCM's fields

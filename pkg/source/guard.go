@@ -79,7 +79,7 @@ func (f AddressGuardFunc) CheckAddress(svc *corev1.Service, pod *corev1.Pod, add
 
 // AddressGuarded is a Source whose addresses an AddressGuard can check: a
 // pod-address source (PodAddresses). The Service controller
-// (pkg/controllers/slicecontroller) discovers it with a type assertion and
+// (pkg/slicecontroller) discovers it with a type assertion and
 // always installs its guard, so that no pod-address source runs unguarded
 // by mistake.
 type AddressGuarded interface {

@@ -14,7 +14,7 @@
 
 // Package admission tests slicekit's ValidatingAdmissionPolicies
 // (config/components/admission-policies, docs/security.md) on a real
-// kube-apiserver (internal/testharness/testenv), impersonating the
+// kube-apiserver (test/harness/testenv), impersonating the
 // identities the policies tell apart: a namespace editor (bound to
 // system:aggregate-to-edit and system:aggregate-to-view, as in issue 24's
 // reproduction), the Multus ServiceAccount, slicekit's ServiceAccount, the

@@ -27,7 +27,7 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/slicekit/slicekit/internal/testharness/procs"
+	"github.com/slicekit/slicekit/test/harness/procs"
 )
 
 // load sends requests to one URL from several loops until stopped,

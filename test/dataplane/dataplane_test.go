@@ -29,8 +29,8 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/slicekit/slicekit/internal/testharness/procs"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/procs"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // EnableEnv must be 1 for the tests to run (`make test-dataplane` sets it).

@@ -17,7 +17,7 @@
 // CoreDNS (kubernetes plugin), built from their Go modules by
 // hack/build-controlplane.sh (components kube-proxy and coredns).
 //
-// Each test run starts a local control plane (internal/testharness/testenv)
+// Each test run starts a local control plane (test/harness/testenv)
 // and, per proxy mode, a simulated node: a network namespace running
 // kube-proxy and CoreDNS, reaching the API server through a forwarder whose
 // listening socket lives in that namespace. Pods are network namespaces

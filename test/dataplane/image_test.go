@@ -32,7 +32,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/slicekit/slicekit/internal/localapply"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // TestImageInPodman loads bin/slicekit-image.tar (`make image`;

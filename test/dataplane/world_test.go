@@ -36,8 +36,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/slicekit/slicekit/internal/localapply"
-	"github.com/slicekit/slicekit/internal/testharness/procs"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/procs"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 const (

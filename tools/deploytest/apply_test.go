@@ -43,9 +43,9 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"sigs.k8s.io/yaml"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 const waitTimeout = 60 * time.Second

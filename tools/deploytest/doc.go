@@ -16,13 +16,13 @@
 // (charts/slicekit) and the monitoring rules and dashboard
 // (config/monitoring). It is a separate module so that Helm's library and
 // Prometheus's PromQL parser stay out of the product module; it uses the
-// root module (replace directive) for internal/testharness/testenv, pkg/manager and the
+// root module (replace directive) for test/harness/testenv, pkg/manager and the
 // kustomize base.
 //
 // The chart tests lint the chart with Helm's own linter (helm.sh/helm/v3
 // pkg/lint), render it as 'helm template' does (pkg/action, client only) for
 // the defaults and for every controller enabled, apply the output with
-// server-side dry-run to the real kube-apiserver of internal/testharness/testenv, check
+// server-side dry-run to the real kube-apiserver of test/harness/testenv, check
 // that the defaults give the same RBAC rules and container as config/, that
 // the ClusterRole follows the enabled controllers, and run the manager with
 // every controller enabled under the chart's RBAC. The monitoring tests parse

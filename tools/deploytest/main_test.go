@@ -17,7 +17,7 @@ package deploytest
 import (
 	"testing"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

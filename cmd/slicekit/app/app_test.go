@@ -26,7 +26,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	logsapi "k8s.io/component-base/logs/api/v1"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

@@ -31,9 +31,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/slicekit/slicekit/internal/localapply"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // TestRenderMatchesLive applies examples/ to a real kube-apiserver (as

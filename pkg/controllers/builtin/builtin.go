@@ -25,10 +25,10 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/endpoints"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorlesscleanup"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
+	"github.com/slicekit/slicekit/pkg/registry"
 )
 
 // Registrations returns the built-in controllers' registrations, in name

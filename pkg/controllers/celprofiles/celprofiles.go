@@ -29,7 +29,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )

@@ -14,7 +14,7 @@
 
 // Package celprofiles wires slicekit's CEL EndpointSlice controllers: one
 // instance of slicekit's one Service controller
-// (github.com/slicekit/slicekit/pkg/controllers/slicecontroller, Labelled
+// (github.com/slicekit/slicekit/pkg/slicecontroller, Labelled
 // ownership) per profile of a CEL profile file (github.com/slicekit/slicekit/pkg/source/celpods),
 // so that choosing which IPs of a Pod back a Service needs a few lines of
 // CEL instead of a custom controller.

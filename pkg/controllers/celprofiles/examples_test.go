@@ -30,9 +30,9 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/memapi"
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
+	"github.com/slicekit/slicekit/test/harness/casefile"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // TestExamples runs examples/cel offline and checks the outcome its

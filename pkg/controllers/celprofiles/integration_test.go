@@ -14,7 +14,7 @@
 
 package celprofiles_test
 
-// An integration test on a real kube-apiserver (internal/testharness/testenv): the
+// An integration test on a real kube-apiserver (test/harness/testenv): the
 // default EndpointSlice controller and the CEL controllers on one informer
 // factory with no informer transform (CEL may read any Pod field).
 
@@ -37,11 +37,11 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

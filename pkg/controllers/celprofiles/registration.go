@@ -23,9 +23,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/registry"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 

@@ -26,7 +26,7 @@ import (
 	resourcelisters "k8s.io/client-go/listers/resource/v1"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )

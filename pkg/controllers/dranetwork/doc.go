@@ -19,7 +19,7 @@
 // KEP-4817, GA in Kubernetes 1.37), instead of status.podIPs.
 //
 // It is an instance of the one Service controller
-// (pkg/controllers/slicecontroller), like the secondary-network controller,
+// (pkg/slicecontroller), like the secondary-network controller,
 // and the model of a source that reads a kind other than Pods: this one
 // package holds
 //   - the kind it reads (ResourceClaimKind: informer, list, transform and

@@ -24,9 +24,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // TestExample renders examples/dra as its README says and checks the

@@ -15,7 +15,7 @@
 package dranetwork_test
 
 // Integration tests on a real kube-apiserver and etcd
-// (internal/testharness/testenv): the default EndpointSlice controller and
+// (test/harness/testenv): the default EndpointSlice controller and
 // the dra-network controller run in-process on one informer factory with
 // the transforms `slicekit run` installs (composed from both
 // registrations' Reads, ResourceClaims included). No kubelet, scheduler or
@@ -40,12 +40,12 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/casefile"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

@@ -17,11 +17,11 @@ package dranetwork
 import (
 	"context"
 
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
 	"github.com/slicekit/slicekit/pkg/podcache"
+	"github.com/slicekit/slicekit/pkg/registry"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 

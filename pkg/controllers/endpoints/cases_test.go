@@ -20,7 +20,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
+	"github.com/slicekit/slicekit/test/harness/casefile"
 )
 
 // TestCase18 is the Endpoints-controller side of case 18 (KEP-4770), which

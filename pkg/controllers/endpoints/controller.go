@@ -28,8 +28,8 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
-	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
 	"github.com/slicekit/slicekit/pkg/podcache"
+	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )

@@ -19,8 +19,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
-	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/policy/delegation"
+	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )

@@ -62,7 +62,7 @@ type Options struct {
 	ExternalEndpointController *bool
 
 	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
-	// (pkg/controllers/selectorless): when true, the Endpoints object of a
+	// (pkg/policy/selectorless): when true, the Endpoints object of a
 	// Service that has no selector or is of type ExternalName is deleted if
 	// it carries wellknown.LabelEndpointsManagedBy=wellknown.EndpointsControllerName (never one without it: that
 	// is hand-written), with a UID precondition, a Normal EndpointsRemoved

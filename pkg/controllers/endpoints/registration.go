@@ -19,8 +19,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/registry"
 )
 
 // RegistrationName is the --controllers name of the Endpoints controller

@@ -34,7 +34,7 @@ import (
 	netutils "k8s.io/utils/net"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
-	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	sourceendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	"github.com/slicekit/slicekit/pkg/wellknown"

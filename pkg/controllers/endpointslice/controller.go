@@ -20,8 +20,8 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/policy/selectorless"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )

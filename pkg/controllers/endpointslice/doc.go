@@ -17,7 +17,7 @@
 // (k8s.io/kubernetes v1.37.2 pkg/controller/endpointslice/
 // endpointslice_controller.go), honouring KEP-4770's Service label
 // service.kubernetes.io/endpoint-controller-name. It is an instance of
-// slicekit's one Service controller (pkg/controllers/slicecontroller, built
+// slicekit's one Service controller (pkg/slicecontroller, built
 // on the generic reconciler pkg/reconciler) with KCM's source
 // (source.PodIPs: pkg/source/servicepods, status.podIPs), the drop-in
 // ownership (slicecontroller.DropIn) and KCM's names; this package holds
@@ -49,7 +49,7 @@
 // With the ExternalEndpointController gate on (the default here; KCM never
 // shipped it), a Service labelled service.kubernetes.io/endpoint-controller-name
 // with any value other than this controller's name is delegated
-// (github.com/slicekit/slicekit/pkg/controllers/delegation): this controller
+// (github.com/slicekit/slicekit/pkg/policy/delegation): this controller
 // writes nothing for it and deletes the EndpointSlices it manages for it
 // (those with its managed-by value and the Service's
 // kubernetes.io/service-name label, each with a UID precondition), which the

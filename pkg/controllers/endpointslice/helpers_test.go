@@ -15,12 +15,12 @@
 package endpointslice
 
 import (
-	"github.com/slicekit/slicekit/internal/testharness/testobjects"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/testobjects"
 )
 
 // Test objects of the transform and Run tests (the controller's own tests
-// are in pkg/controllers/slicecontroller, dropin_*_test.go).
+// are in pkg/slicecontroller, dropin_*_test.go).
 
 const (
 	testNS = testobjects.Namespace
@@ -28,7 +28,7 @@ const (
 	custom = "custom-ctrl.example.com"
 )
 
-// The shared test objects (internal/testharness/testobjects).
+// The shared test objects (test/harness/testobjects).
 var (
 	newService = testobjects.Service
 	labelled   = testobjects.Labelled

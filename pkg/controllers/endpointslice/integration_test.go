@@ -14,7 +14,7 @@
 
 package endpointslice_test
 
-// Integration tests on a real kube-apiserver and etcd (internal/testharness/testenv).
+// Integration tests on a real kube-apiserver and etcd (test/harness/testenv).
 // Each test runs its own controller, limited to its own namespace, with its
 // own metrics registry, so tests can share one control plane and run in
 // parallel. There are no kubelets: Pods and Nodes get their status through
@@ -48,9 +48,9 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

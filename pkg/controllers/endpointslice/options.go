@@ -20,8 +20,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -73,7 +73,7 @@ type Options struct {
 	ExternalEndpointController *bool
 
 	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
-	// (pkg/controllers/selectorless): when true, this controller deletes its
+	// (pkg/policy/selectorless): when true, this controller deletes its
 	// slices of a Service that has no selector or is of type ExternalName
 	// (kubernetes#118376, regression case 33), with UID preconditions, a
 	// Normal EndpointSlicesRemoved event naming the reason and the counter

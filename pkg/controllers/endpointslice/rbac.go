@@ -17,7 +17,7 @@ package endpointslice
 import (
 	rbacv1 "k8s.io/api/rbac/v1"
 
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 )
 
 // RBACRules returns the RBAC rules the EndpointSlice controller needs: the

@@ -17,8 +17,8 @@ package endpointslice
 import (
 	"context"
 
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/registry"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 )
 
 // RegistrationName is the --controllers name of this controller (KCM:

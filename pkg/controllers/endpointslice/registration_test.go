@@ -23,7 +23,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
+	"github.com/slicekit/slicekit/pkg/registry"
 )
 
 // countingPacer is a reconciler.Pacer that counts its waits.

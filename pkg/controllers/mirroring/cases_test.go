@@ -35,10 +35,10 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
+	"github.com/slicekit/slicekit/test/harness/casefile"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // eventLog is a record.EventRecorder that keeps the events as corev1.Event

@@ -29,7 +29,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
-	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 )

@@ -24,7 +24,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
+	"github.com/slicekit/slicekit/pkg/policy/delegation"
 )
 
 // Event handlers only compute keys and queue them; syncs re-read the

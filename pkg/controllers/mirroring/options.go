@@ -90,7 +90,7 @@ type Options struct {
 	ExternalEndpointController *bool
 
 	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
-	// (pkg/controllers/selectorless): when true, an Endpoints object that
+	// (pkg/policy/selectorless): when true, an Endpoints object that
 	// carries endpoints.kubernetes.io/managed-by=endpoint-controller on a
 	// Service without a selector is the Endpoints controller's leftover from
 	// before the selector was removed, not hand-written endpoints: it is not

@@ -22,8 +22,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 

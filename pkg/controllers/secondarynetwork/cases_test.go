@@ -30,11 +30,11 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/casefile"
 )
 
 // caseControllerName is the secondary controller's configured name in

@@ -14,7 +14,7 @@
 
 // Package secondarynetwork wires slicekit's secondary-network (Multus)
 // EndpointSlice controller: an instance of slicekit's one Service
-// controller (github.com/slicekit/slicekit/pkg/controllers/slicecontroller,
+// controller (github.com/slicekit/slicekit/pkg/slicecontroller,
 // Labelled ownership) with the network-status source
 // (github.com/slicekit/slicekit/pkg/source/networkstatus).
 //

@@ -29,10 +29,10 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/memapi"
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/test/harness/casefile"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // TestExamples renders examples/secondary-network offline with the default

@@ -26,11 +26,11 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // TestForgedAddressesRefused reproduces issue 24 without the admission

@@ -14,7 +14,7 @@
 
 package secondarynetwork_test
 
-// Integration tests on a real kube-apiserver and etcd (internal/testharness/testenv):
+// Integration tests on a real kube-apiserver and etcd (test/harness/testenv):
 // the default EndpointSlice controller (pkg/controllers/endpointslice) and
 // the secondary-network controller run in-process on one informer factory
 // limited to the test's namespace, installing their informer transforms
@@ -47,11 +47,11 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

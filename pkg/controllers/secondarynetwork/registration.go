@@ -18,8 +18,8 @@ import (
 	"context"
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/registry"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 

@@ -25,7 +25,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
-	"github.com/slicekit/slicekit/pkg/controllers/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/wellknown"

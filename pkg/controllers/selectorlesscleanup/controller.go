@@ -40,7 +40,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
-	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 

@@ -20,8 +20,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/registry"
 )
 
 // RegistrationName is the --controllers name of this controller: opt-in,

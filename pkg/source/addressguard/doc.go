@@ -14,7 +14,7 @@
 
 // Package addressguard builds the source.AddressGuard of slicekit's
 // pod-address controllers (secondary-network, CEL, and every other
-// source.PodAddresses run by pkg/controllers/slicecontroller): it refuses
+// source.PodAddresses run by pkg/slicecontroller): it refuses
 // the addresses no Pod may claim, whatever the source read.
 //
 // Why: a pod-address source reads fields that writers other than the

@@ -67,5 +67,5 @@
 //
 // Informer transforms: since an expression may read any Pod or Service
 // field, the Pods must not be trimmed by an informer transform; see
-// the package documentation of pkg/controllers/slicecontroller.
+// the package documentation of pkg/slicecontroller.
 package celpods

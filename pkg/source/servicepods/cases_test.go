@@ -29,9 +29,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/test/harness/casefile"
 )
 
 // controllerName is KCM's EndpointSlice controller's managed-by value.

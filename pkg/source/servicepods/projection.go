@@ -101,7 +101,7 @@ func ServicesToUpdate(services corelisters.ServiceLister, key *PodProjectionKey,
 // each Service's Pod selector: selectorOf returns it, or nil for a Service
 // that selects no Pod (or that the caller does not handle). Custom
 // controllers use it for Services whose selector comes from elsewhere than
-// spec.selector (pkg/controllers/slicecontroller PodSelector).
+// spec.selector (pkg/slicecontroller PodSelector).
 func ServicesToUpdateBySelector(services corelisters.ServiceLister, key *PodProjectionKey, selectorOf func(*corev1.Service) labels.Selector) (sets.Set[string], error) {
 	if key == nil {
 		return nil, nil

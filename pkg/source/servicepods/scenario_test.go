@@ -32,8 +32,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/memapi"
-	"github.com/slicekit/slicekit/internal/testharness/casefile"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/test/harness/casefile"
 )
 
 var created = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)

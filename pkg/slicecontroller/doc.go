@@ -35,7 +35,7 @@
 //   - an Ownership: which Services are its own and what happens to the
 //     slices of a Service it stops owning. DropIn (the drop-in
 //     EndpointSlice controller, KEP-4770 with the ExternalEndpointController
-//     gate, pkg/controllers/delegation): every Service not delegated to
+//     gate, pkg/policy/delegation): every Service not delegated to
 //     another controller by the label
 //     service.kubernetes.io/endpoint-controller-name; slices of a
 //     delegated Service are deleted with a Normal EndpointSlicesHandedOver

@@ -32,7 +32,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/slicekit/slicekit/internal/testharness/procs"
+	"github.com/slicekit/slicekit/test/harness/procs"
 )
 
 // result is one upstream test's outcome in one mode.

@@ -18,7 +18,7 @@
 // against a simulated cluster on loopback, once per mode, and judges each
 // mode's results. It is what `make e2e` runs.
 //
-// A simulated cluster is etcd and kube-apiserver (internal/testharness/testenv),
+// A simulated cluster is etcd and kube-apiserver (test/harness/testenv),
 // kube-controller-manager, kube-scheduler and the kwok controller faking
 // -nodes Nodes (Nodes turn Ready; scheduled Pods turn Running and Ready with
 // a Pod IP from 198.18.0.0/16, a never-routed range, since EndpointSlice
@@ -69,7 +69,7 @@ import (
 	"k8s.io/klog/v2"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // endpointControllers are kube-controller-manager's names of the three

@@ -34,8 +34,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/slicekit/slicekit/internal/testharness/procs"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/procs"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 const (

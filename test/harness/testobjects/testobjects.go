@@ -14,7 +14,7 @@
 
 // Package testobjects builds the small Services, Pods and Nodes that the
 // unit tests of the EndpointSlice controllers (pkg/controllers/endpointslice
-// and the drop-in tests of pkg/controllers/slicecontroller) share, so that
+// and the drop-in tests of pkg/slicecontroller) share, so that
 // both describe the same objects. It is test harness: no product package
 // imports it (hack/verify.sh).
 package testobjects

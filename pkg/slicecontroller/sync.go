@@ -31,8 +31,8 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
-	"github.com/slicekit/slicekit/pkg/controllers/selectorless"
+	"github.com/slicekit/slicekit/pkg/policy/delegation"
+	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"

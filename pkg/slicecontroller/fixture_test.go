@@ -35,9 +35,9 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/memapi"
-	"github.com/slicekit/slicekit/internal/testharness/testobjects"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/testobjects"
 )
 
 const (

@@ -25,8 +25,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/slicekit/slicekit/pkg/controllers/delegation"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/policy/delegation"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/addressguard"
@@ -54,7 +54,7 @@ type Ownership struct {
 }
 
 // DropIn is the ownership of the drop-in EndpointSlice controller
-// (KEP-4770, pkg/controllers/delegation): with the ExternalEndpointController
+// (KEP-4770, pkg/policy/delegation): with the ExternalEndpointController
 // gate on, every Service not labelled
 // service.kubernetes.io/endpoint-controller-name or labelled with name;
 // with the gate off, every Service. Pod selection is KCM's (spec.selector
@@ -127,7 +127,7 @@ type Options struct {
 
 	// SelectorlessAnnotation, when true, lets a Service without
 	// spec.selector select its Pods by the slicekit.dev/selector annotation
-	// (PodSelector; pkg/controllers/selectorless). nil means true for
+	// (PodSelector; pkg/policy/selectorless). nil means true for
 	// Labelled ownership and false for DropIn: the drop-in controller
 	// selects by spec.selector only, as KCM.
 	SelectorlessAnnotation *bool
@@ -161,7 +161,7 @@ type Options struct {
 	BatchPeriod time.Duration
 
 	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
-	// (pkg/controllers/selectorless): when true, the slices of a Service
+	// (pkg/policy/selectorless): when true, the slices of a Service
 	// that selects no Pods any more (type ExternalName, or no selector)
 	// are deleted, with a Normal EndpointSlicesRemoved event naming the
 	// reason (kubernetes#118376); when false they are left as they are (KCM
@@ -315,7 +315,7 @@ func (o Options) complete() (Options, error) {
 }
 
 // Reads returns what a Service controller built by New reads from the
-// shared informers (for its Registration.Reads, pkg/controllers/registry):
+// shared informers (for its Registration.Reads, pkg/registry):
 // Pods, Services, EndpointSlices and Nodes, with the Pod fields of the
 // endpoint rules plus the given Pod annotations (those its Source reads).
 // A Source that may read any Pod or Service field sets AllPodFields or

@@ -42,10 +42,10 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/internal/testharness/testobjects"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/test/harness/testobjects"
 )
 
 // The drop-in EndpointSlice controller's tests (moved from
@@ -320,7 +320,7 @@ func (f *dropInFixture) ownSlices(ns, svc string) []*discovery.EndpointSlice {
 
 // testNS ("ns") is the namespace of the test objects (fixture_test.go).
 
-// The shared test objects (internal/testharness/testobjects).
+// The shared test objects (test/harness/testobjects).
 var (
 	newService = testobjects.Service
 	labelled   = testobjects.Labelled

@@ -23,7 +23,7 @@ import (
 	"github.com/spf13/pflag"
 	rbacv1 "k8s.io/api/rbac/v1"
 
-	"github.com/slicekit/slicekit/pkg/controllers/registry"
+	"github.com/slicekit/slicekit/pkg/registry"
 )
 
 func TestSharedFlags(t *testing.T) {

@@ -28,7 +28,7 @@
 // it defaults, binds and validates itself.
 //
 // Adding a controller (for example a Pod-address source on
-// pkg/controllers/slicecontroller) is one package that exports a
+// pkg/slicecontroller) is one package that exports a
 // Registration plus one line in the manager's list
 // (pkg/manager/controllers.go).
 package registry

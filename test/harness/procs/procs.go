@@ -13,7 +13,7 @@
 // limitations under the License.
 
 // Package procs starts and stops the Kubernetes components that tests and
-// hack/e2e run as separate processes beside internal/testharness/testenv's etcd and
+// test/e2e run as separate processes beside test/harness/testenv's etcd and
 // kube-apiserver: each in its own process group with its output in a log
 // file, stopped with SIGTERM then SIGKILL. StartKubeControllerManager starts
 // an unmodified kube-controller-manager (built by hack/build-controlplane.sh
@@ -31,7 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // StopGrace is how long a component gets between SIGTERM and SIGKILL.

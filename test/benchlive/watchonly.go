@@ -29,7 +29,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/slicekit/slicekit/internal/testharness/procs"
+	"github.com/slicekit/slicekit/test/harness/procs"
 )
 
 // watchOnlyCommand is the first argument that makes benchlive the

@@ -16,7 +16,7 @@
 // kube-controller-manager's EndpointSlice controller and `slicekit run`
 // against one real kube-apiserver.
 //
-// It starts etcd and kube-apiserver (internal/testharness/testenv, the API server with
+// It starts etcd and kube-apiserver (test/harness/testenv, the API server with
 // its default admission plugins, ServiceAccount included), creates Nodes
 // and, per scenario, a namespace with its default ServiceAccount, the
 // Services and their Pods (spec.nodeName set, status Running and Ready with
@@ -93,8 +93,8 @@ import (
 	"k8s.io/klog/v2"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/slicekit/slicekit/internal/testharness/procs"
-	"github.com/slicekit/slicekit/internal/testharness/testenv"
+	"github.com/slicekit/slicekit/test/harness/procs"
+	"github.com/slicekit/slicekit/test/harness/testenv"
 )
 
 // options are the command-line flags.
