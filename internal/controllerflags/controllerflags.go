@@ -28,7 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
-	"github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 )
 
 // MaxEndpointsPerSlice returns an error naming --max-endpoints-per-slice
@@ -40,9 +40,9 @@ func MaxEndpointsPerSlice(n int32) error {
 
 // MirroringMaxEndpointsPerSubset returns an error naming
 // --mirroring-max-endpoints-per-subset unless 1 <= n <=
-// endpoints.MaxEndpointsPerSubsetLimit (KCM's range).
+// endpointsmirroring.MaxEndpointsPerSubsetLimit (KCM's range).
 func MirroringMaxEndpointsPerSubset(n int32) error {
-	return inRange("--mirroring-max-endpoints-per-subset", n, endpoints.MaxEndpointsPerSubsetLimit)
+	return inRange("--mirroring-max-endpoints-per-subset", n, endpointsmirroring.MaxEndpointsPerSubsetLimit)
 }
 
 func inRange(flag string, n, limit int32) error {

@@ -76,7 +76,7 @@
 //   - mirror-for-selector-service, mirror-ineligible, mirror-drift:
 //     mirrored slices that must not exist or differ from what the mirroring
 //     controller publishes for their Endpoints (computed by its own source,
-//     pkg/source/endpoints).
+//     pkg/source/endpointsmirroring).
 //   - default-for-selectorless-service, externalname-service-slice: slices
 //     the default controller no longer maintains or must not write (errors:
 //     the leftovers of kubernetes#118376).

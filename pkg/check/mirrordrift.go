@@ -19,12 +19,12 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 )
 
 // checkMirrorDrift applies mirror-drift to the mirrored slices of one
 // Service: it computes what the mirroring controller publishes for the
-// Endpoints object with the controller's own source (pkg/source/endpoints
+// Endpoints object with the controller's own source (pkg/source/endpointsmirroring
 // Desired, mirroring rules b3-b7 of docs/kep4770.md: subsets re-packed,
 // not-ready wins for an address listed both ready and not ready, addresses
 // keyed by IP and target, at most MirroringMaxEndpointsPerSubset addresses
@@ -43,7 +43,7 @@ import (
 // (mirror-ineligible, mirror-for-selector-service, delegated-builtin-slice)
 // report the slices. When several re-packed subsets share one address type
 // and port set and exceed the limit together, KCM keeps an arbitrary subset
-// of them (srcendpoints.Result.Truncated): such full groups are not
+// of them (endpointsmirroring.Result.Truncated): such full groups are not
 // compared.
 func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discovery.EndpointSlice) {
 	if !c.inv.Have.Services || !c.inv.Have.Endpoints {
@@ -66,7 +66,7 @@ func (c *checker) checkMirrorDrift(k types.NamespacedName, ss []*discovery.Endpo
 	if len(mirrored) == 0 {
 		return
 	}
-	res, err := srcendpoints.Desired(ep, srcendpoints.Options{MaxEndpointsPerSubset: c.cfg.MirroringMaxEndpointsPerSubset})
+	res, err := endpointsmirroring.Desired(ep, endpointsmirroring.Options{MaxEndpointsPerSubset: c.cfg.MirroringMaxEndpointsPerSubset})
 	if err != nil {
 		return // the limit is validated with the Config
 	}

@@ -18,7 +18,7 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
-	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -31,7 +31,7 @@ const (
 	DefaultMaxEndpointsPerSlice = reconciler.DefaultMaxEndpointsPerSlice
 	// DefaultMirroringMaxEndpointsPerSubset is KCM's default
 	// --mirroring-max-endpoints-per-subset (mirroring rule b4).
-	DefaultMirroringMaxEndpointsPerSubset = srcendpoints.DefaultMaxEndpointsPerSubset
+	DefaultMirroringMaxEndpointsPerSubset = endpointsmirroring.DefaultMaxEndpointsPerSubset
 	// DefaultSecondaryNetworkControllerName is slicekit's default
 	// --secondary-network-controller-name.
 	DefaultSecondaryNetworkControllerName = wellknown.SecondaryNetworkControllerName

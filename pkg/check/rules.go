@@ -125,7 +125,7 @@ func Rules() []Rule {
 			"A mirrored slice whose Endpoints object is gone, is labelled endpointslice.kubernetes.io/skip-mirror=true, or carries the leader-election annotation.",
 			"KCM endpointslicemirroring shouldMirror"},
 		{RuleMirrorDrift, "error",
-			"A mirrored slice differs from what the mirroring controller publishes for its Endpoints object, computed with the controller's own source (pkg/source/endpoints): an endpoint it does not publish (not listed, beyond --mirroring-max-endpoints-per-subset per re-packed subset, ready first, or with other ports), another ready condition (an address listed both ready and not ready is not ready) or nodeName; or, on the Endpoints object, an endpoint no mirrored slice holds. Endpoint identity is KCM's (addresses, hostname, target).",
+			"A mirrored slice differs from what the mirroring controller publishes for its Endpoints object, computed with the controller's own source (pkg/source/endpointsmirroring): an endpoint it does not publish (not listed, beyond --mirroring-max-endpoints-per-subset per re-packed subset, ready first, or with other ports), another ready condition (an address listed both ready and not ready is not ready) or nodeName; or, on the Endpoints object, an endpoint no mirrored slice holds. Endpoint identity is KCM's (addresses, hostname, target).",
 			"KCM endpointslicemirroring reconciler.go reconcile, utils.go addressToEndpoint; pkg/api/v1/endpoints RepackSubsets; docs/kep4770.md b3-b7"},
 		{RuleAPILimits, "error",
 			"More than the API allows: 1000 endpoints per slice, 1..100 addresses per endpoint, 20000 ports, unique port names, 8 zone and 8 node hints.",

@@ -38,7 +38,7 @@ import (
 	kcm "k8s.io/kubernetes/pkg/controller/endpointslicemirroring"
 
 	slicekitmirroring "github.com/slicekit/slicekit/pkg/controllers/mirroring"
-	srcendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 )
 
 var (
@@ -236,7 +236,7 @@ func runOnce(t *testing.T, ctx context.Context, seed int64, maxSteps int, st *st
 
 		// The known nondeterminism of KCM (see TestDifferential).
 		if ep := w.endpoints[name]; ep != nil {
-			res, err := srcendpoints.Desired(ep, srcendpoints.Options{MaxEndpointsPerSubset: limit})
+			res, err := endpointsmirroring.Desired(ep, endpointsmirroring.Options{MaxEndpointsPerSubset: limit})
 			if err != nil {
 				return fail("Desired: %v", err)
 			}
@@ -249,7 +249,7 @@ func runOnce(t *testing.T, ctx context.Context, seed int64, maxSteps int, st *st
 			}
 			// RepackSubsets must equal KCM's exactly.
 			want := endpointsv1.RepackSubsets(ep.DeepCopy().Subsets)
-			got := srcendpoints.RepackSubsets(ep.DeepCopy().Subsets)
+			got := endpointsmirroring.RepackSubsets(ep.DeepCopy().Subsets)
 			st.repackChecks++
 			if !reflect.DeepEqual(want, got) {
 				return fail("RepackSubsets differs from KCM's:\nKCM      %v\nslicekit %v", want, got)

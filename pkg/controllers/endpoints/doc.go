@@ -28,7 +28,7 @@
 // first IP family, ready or not ready by the Pod's Ready condition (all
 // ready with publishNotReadyAddresses; terminating Pods only then), per
 // Service port it resolves; the subsets are re-packed into KCM's canonical
-// layout (byte-for-byte the same order, pkg/source/endpoints
+// layout (byte-for-byte the same order, pkg/source/endpointsmirroring
 // RepackSubsets). Labels are the Service's plus
 // service.kubernetes.io/headless for Services without a cluster IP and
 // endpoints.kubernetes.io/managed-by: endpoint-controller; the

@@ -35,7 +35,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
-	sourceendpoints "github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -112,7 +112,7 @@ func IsStaleInformerCache(err error) bool {
 //     ClusterIP's, else the Pod IP's) per Service port it resolves (a
 //     headless Service without ports gets port-less addresses), ready when
 //     the Pod is Ready or the Service publishes not-ready addresses; the
-//     subsets are re-packed (KCM's layout, pkg/source/endpoints
+//     subsets are re-packed (KCM's layout, pkg/source/endpointsmirroring
 //     RepackSubsets).
 //  5. When the cache holds a version this controller replaced, a
 //     *StaleInformerCacheError is returned. When subsets, labels and the
@@ -199,7 +199,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	// (https://issues.k8s.io/129652).
 	if !create &&
 		(subsetsEqualIgnoreResourceVersion(current.Subsets, subsets) ||
-			subsetsEqualIgnoreResourceVersion(sourceendpoints.RepackSubsets(current.Subsets), subsets)) &&
+			subsetsEqualIgnoreResourceVersion(endpointsmirroring.RepackSubsets(current.Subsets), subsets)) &&
 		labelsCorrectForEndpoints(current.Labels, service.Labels) &&
 		capacityAnnotationSetCorrectly(current.Annotations, current.Subsets) {
 		logger.V(5).Info("endpoints are equal, skipping update", "service", klog.KObj(service))
@@ -325,7 +325,7 @@ func DesiredSubsets(ctx context.Context, service *corev1.Service, pods []*corev1
 			}
 		}
 	}
-	return sourceendpoints.RepackSubsets(subsets), totalReady, totalNotReady
+	return endpointsmirroring.RepackSubsets(subsets), totalReady, totalNotReady
 }
 
 // newSubset is KCM's addEndpointSubset for one address and port.

@@ -17,7 +17,7 @@
 // (k8s.io/kubernetes v1.37.2 pkg/controller/endpointslicemirroring; its
 // --controllers name is endpointslice-mirroring), built on slicekit's one
 // generic reconciler (pkg/reconciler) with an Endpoints owner and the
-// Endpoints source (pkg/source/endpoints), and honouring KEP-4770's Service
+// Endpoints source (pkg/source/endpointsmirroring), and honouring KEP-4770's Service
 // label service.kubernetes.io/endpoint-controller-name.
 //
 // Projects such as Knative write Endpoints objects by hand for selectorless

@@ -75,7 +75,7 @@ func startController(t *testing.T, client kubernetes.Interface) (stop func()) {
 
 // knative is the hand-written Endpoints object of the test and the oracle
 // for its mirrored slice: KCM's rule for one subset with one port, written
-// independently of pkg/source/endpoints: addresses sorted by IP text, the
+// independently of pkg/source/endpointsmirroring: addresses sorted by IP text, the
 // first 1000 ready ones, then not-ready ones up to 1000 in total
 // (reconciler.go reconcile after RepackSubsets).
 type knative struct {

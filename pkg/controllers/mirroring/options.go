@@ -24,7 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -37,7 +37,7 @@ const (
 	// DefaultMaxEndpointsPerSubset is the default of
 	// Options.MirroringMaxEndpointsPerSubset (KCM
 	// --mirroring-max-endpoints-per-subset; rule b4, spec (e) O8).
-	DefaultMaxEndpointsPerSubset = endpoints.DefaultMaxEndpointsPerSubset
+	DefaultMaxEndpointsPerSubset = endpointsmirroring.DefaultMaxEndpointsPerSubset
 
 	// DefaultConcurrentServiceEndpointSyncs is the default of
 	// Options.MirroringConcurrentServiceEndpointSyncs (KCM
@@ -137,8 +137,8 @@ func (o Options) complete() (Options, error) {
 	if msgs := validation.IsValidLabelValue(o.ControllerName); len(msgs) > 0 {
 		errs = append(errs, fmt.Errorf("ControllerName %q is not a valid label value: %s", o.ControllerName, strings.Join(msgs, "; ")))
 	}
-	if o.MirroringMaxEndpointsPerSubset < 1 || o.MirroringMaxEndpointsPerSubset > endpoints.MaxEndpointsPerSubsetLimit {
-		errs = append(errs, fmt.Errorf("MirroringMaxEndpointsPerSubset %d is outside 1..%d", o.MirroringMaxEndpointsPerSubset, endpoints.MaxEndpointsPerSubsetLimit))
+	if o.MirroringMaxEndpointsPerSubset < 1 || o.MirroringMaxEndpointsPerSubset > endpointsmirroring.MaxEndpointsPerSubsetLimit {
+		errs = append(errs, fmt.Errorf("MirroringMaxEndpointsPerSubset %d is outside 1..%d", o.MirroringMaxEndpointsPerSubset, endpointsmirroring.MaxEndpointsPerSubsetLimit))
 	}
 	if o.MirroringConcurrentServiceEndpointSyncs < 1 || o.MirroringConcurrentServiceEndpointSyncs > MaxConcurrentServiceEndpointSyncs {
 		errs = append(errs, fmt.Errorf("MirroringConcurrentServiceEndpointSyncs %d is outside 1..%d", o.MirroringConcurrentServiceEndpointSyncs, MaxConcurrentServiceEndpointSyncs))

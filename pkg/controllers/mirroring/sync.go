@@ -32,7 +32,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/policy/delegation"
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
-	"github.com/slicekit/slicekit/pkg/source/endpoints"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -95,7 +95,7 @@ const SelectorRemovalMetricName = "selector_removal_deleted_slices"
 //     controller's writes (reconciler OwnerSlices; KCM syncEndpoints,
 //     StaleSlices): the sync is retried later and counted as
 //     syncs{result="stale"}.
-//  4. The desired endpoints are computed (endpoints.Desired: re-packing,
+//  4. The desired endpoints are computed (endpointsmirroring.Desired: re-packing,
 //     per-subset limit with ready addresses first, invalid IPs skipped;
 //     Warning events InvalidIPAddress and TooManyAddressesToMirror on the
 //     Endpoints) and reconciled into one slice per address type and port
@@ -161,7 +161,7 @@ func (c *Controller) SyncEndpoints(ctx context.Context, key string) error {
 		return err
 	}
 
-	res, err := endpoints.Desired(ep, endpoints.Options{MaxEndpointsPerSubset: c.opts.MirroringMaxEndpointsPerSubset})
+	res, err := endpointsmirroring.Desired(ep, endpointsmirroring.Options{MaxEndpointsPerSubset: c.opts.MirroringMaxEndpointsPerSubset})
 	if err != nil {
 		return fmt.Errorf("computing endpoints of Endpoints %s: %w", key, err)
 	}
@@ -184,7 +184,7 @@ func (c *Controller) SyncEndpoints(ctx context.Context, key string) error {
 // reportSkipped records KCM's Warning events and the
 // addresses_skipped_per_sync metric for the addresses Desired skipped
 // (reconciler.go reconcile).
-func (c *Controller) reportSkipped(ctx context.Context, ep *corev1.Endpoints, res *endpoints.Result) {
+func (c *Controller) reportSkipped(ctx context.Context, ep *corev1.Endpoints, res *endpointsmirroring.Result) {
 	logger := klog.FromContext(ctx)
 	for _, ip := range res.InvalidIPs {
 		logger.Info("Address in Endpoints is not a valid IP, it will not be mirrored to an EndpointSlice", "endpoints", klog.KObj(ep), "IP", ip)

@@ -17,7 +17,7 @@
 // check this package's RepackSubsets against KCM's expectations; the test is
 // renamed TestRepackSubsetsKCM and runs each case as a subtest.
 
-package endpoints
+package endpointsmirroring
 
 import (
 	"reflect"

@@ -54,4 +54,4 @@
 //
 // Nothing in this package modifies its inputs, which may come straight from
 // informer caches, and no returned value aliases them.
-package endpoints
+package endpointsmirroring

@@ -21,7 +21,7 @@
 // comparison; the result never aliases the input's slices; documentation
 // added.
 
-package endpoints
+package endpointsmirroring
 
 import (
 	"bytes"
