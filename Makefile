@@ -46,7 +46,7 @@ plugin-archives: ## Build bin/plugin/slicekit_<PLUGIN_VERSION>_<os>_<arch>.tar.g
 	@cd $(BIN)/plugin && sha256sum slicekit_$(PLUGIN_VERSION)_*.tar.gz
 
 .PHONY: verify
-verify: ## gofmt, go vet, license headers, package layering, golangci-lint (.golangci.yml), go.mod tidy.
+verify: ## gofmt, go vet, license headers, package layering, library API compatibility (hack/apidiff.sh), golangci-lint (.golangci.yml), go.mod tidy.
 	GOLANGCI_LINT_VERSION=$(GOLANGCI_LINT_VERSION) hack/verify.sh
 
 .PHONY: test

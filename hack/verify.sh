@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Verifies formatting, vet, license headers, package layering, go.mod
-# tidiness, golangci-lint with the committed .golangci.yml (version pinned in
+# tidiness, the library's API compatibility (hack/apidiff.sh), golangci-lint with the committed .golangci.yml (version pinned in
 # the Makefile, GOLANGCI_LINT_VERSION, built from the Go module proxy) and
 # that no tracked file reaches outside the repository.
 set -o errexit -o nounset -o pipefail
@@ -53,6 +53,12 @@ fi
 lint_version=${GOLANGCI_LINT_VERSION:-$(sed -n 's/^GOLANGCI_LINT_VERSION ?= *//p' Makefile)}
 if ! go run "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${lint_version}" run ./...; then
   echo "golangci-lint ${lint_version} found issues (configuration: .golangci.yml)"; fail=1
+fi
+
+# The library's API (what custom controllers import) against the recorded
+# baseline (golang.org/x/exp/cmd/apidiff; api/BASELINE, CHANGELOG.md).
+if ! hack/apidiff.sh check; then
+  echo "incompatible library API change (hack/apidiff.sh explains how to record one on purpose)"; fail=1
 fi
 
 # The root module must be tidy (tools modules are checked when they are built).
