@@ -82,7 +82,8 @@ lint: ## golangci-lint (version pinned in GOLANGCI_LINT_VERSION, built from the 
 bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp).
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCHCOUNT) ./test/differential/...
 
-# bench-live knobs (see test/benchlive): BENCH_LIVE_SMALL=1 is a quick run
+# bench-live knobs (see test/benchlive): BENCH_LIVE_SERVICES is a list (1,1000,5000: N Services
+# in one namespace each, compared in a summary); BENCH_LIVE_SMALL=1 is a quick run
 # (one Service of 200 Pods, 100 Services × 5 Pods, 20 flips, a roll of 200 Pods).
 BENCH_LIVE_SMALL ?=
 ifneq ($(BENCH_LIVE_SMALL),)

@@ -304,6 +304,39 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
+func TestParseServices(t *testing.T) {
+	o, err := parseFlags([]string{"-sizes", "", "-services", "1,1000,5000", "-pods-per-service", "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := o.scenarios()
+	if len(sc) != 3 || !sc[0].many || sc[0].services != 1 || sc[2].services != 5000 || sc[2].podsPerService != 4 ||
+		sc[1].title != "1,000 Services × 4 Pods" || sc[0].ns == sc[1].ns {
+		t.Errorf("scenarios %+v", sc)
+	}
+	if _, err := parseFlags([]string{"-services", "10,x"}); err == nil {
+		t.Error("-services 10,x: no error")
+	}
+}
+
+func TestServicesSummary(t *testing.T) {
+	res := func(cpu time.Duration) *result { return &result{Flips: 10, FlipCPU: 10 * cpu} }
+	got := servicesSummary([]scenarioResult{
+		{services: 1, KCM: res(2 * time.Millisecond), Slicekit: res(2 * time.Millisecond)},
+		{services: 1000, KCM: res(8 * time.Millisecond), Slicekit: res(3 * time.Millisecond)},
+		{services: 5000, KCM: res(30 * time.Millisecond)},
+	})
+	for _, want := range []string{
+		"| 1 | 2.00 ms | 2.00 ms | 1.00× | 1.00× | 1.00× |",
+		"| 1,000 | 8.00 ms | 3.00 ms | 2.67× | 4.00× | 1.50× |",
+		"| 5,000 | 30.0 ms | - | - | 15.00× | - |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+}
+
 func TestNthIP(t *testing.T) {
 	for n, want := range map[uint32]string{0: "10.128.0.1", 254: "10.128.0.255", 255: "10.128.1.0", 70000: "10.129.17.113"} {
 		if got := nthIP(n); got != want {

@@ -21,8 +21,10 @@
 // and, per scenario, a namespace with its default ServiceAccount, the
 // Services and their Pods (spec.nodeName set, status Running and Ready with
 // an IP written through the status subresource; there is no kubelet or
-// scheduler). Scenarios: one Service of N Pods for each -sizes N, then
-// -services Services of -pods-per-service Pods.
+// scheduler). Scenarios: one Service of N Pods for each -sizes N, then for
+// each -services N, N Services of -pods-per-service Pods in one namespace
+// (with several N, a summary compares CPU per flip across them: the cost of
+// a Pod event as the Services sharing its namespace grow, issue 27).
 //
 // In each scenario the controllers run one after the other (-order), each
 // from the same starting state: no EndpointSlice in the namespace (the
@@ -67,7 +69,7 @@
 //
 // Usage:
 //
-//	benchlive -slicekit bin/slicekit [-sizes 1000,10000] [-services 1000] [-pods-per-service 5]
+//	benchlive -slicekit bin/slicekit [-sizes 1000,10000] [-services 1,1000,5000] [-pods-per-service 5]
 //	          [-flips 100] [-roll-pods 1000] [-roll-step 25] [-order kcm,slicekit] [-out FILE]
 package main
 
@@ -101,13 +103,16 @@ import (
 type options struct {
 	binDir, slicekit, out, artifacts string
 	sizes                            []int
-	services, podsPerService, nodes  int
-	flips, rollPods, rollStep        int
-	flipPause, timeout               time.Duration
-	order                            []string
-	qps                              float64
-	burst, verbosity                 int
-	seed                             uint64
+	// services are the Service counts of the many-Services scenarios
+	// (-services), each in a namespace of its own.
+	services                  []int
+	podsPerService, nodes     int
+	flips, rollPods, rollStep int
+	flipPause, timeout        time.Duration
+	order                     []string
+	qps                       float64
+	burst, verbosity          int
+	seed                      uint64
 	// slicekitArgs are further arguments of `slicekit run` (-slicekit-args),
 	// after the benchmark's own: a later flag wins.
 	slicekitArgs []string
@@ -152,7 +157,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.out, "out", "bin/bench-live.md", "file for the Markdown tables")
 	fs.StringVar(&o.artifacts, "artifacts", "bin/bench-live", "directory for the component logs")
 	sizes := fs.String("sizes", "1000,10000", "Pods of the one-Service scenarios, comma-separated (empty: none)")
-	fs.IntVar(&o.services, "services", 1000, "Services of the many-Services scenario (0: none)")
+	services := fs.String("services", "1000", "Services of the many-Services scenarios, comma-separated, each N Services in one namespace (empty or 0: none); with several, a summary table compares CPU per flip across them")
 	fs.IntVar(&o.podsPerService, "pods-per-service", 5, "Pods per Service in the many-Services scenario")
 	fs.IntVar(&o.nodes, "nodes", 10, "Nodes the Pods are spread over (three zones)")
 	fs.IntVar(&o.flips, "flips", 100, "readiness flips per controller and scenario (rounded up to even: every Pod ends Ready)")
@@ -167,22 +172,21 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "bound of each wait for the slices")
 	fs.BoolVar(&o.watchOnly, "watch-only", true, "run a watch-only process (client-go informers for the same objects, nothing else) beside each controller and report its CPU: the floor under both")
 	slicekitArgs := fs.String("slicekit-args", "", "further `arguments` of slicekit run, space-separated, after the benchmark's (for example \"--profiling --metrics-bind-address=127.0.0.1:18080\" to take heap profiles)")
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	if err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	o.slicekitArgs = strings.Fields(*slicekitArgs)
-	for f := range strings.SplitSeq(*sizes, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
+	if o.sizes, err = positives("-sizes", *sizes); err != nil {
+		return o, err
+	}
+	if *services != "0" {
+		if o.services, err = positives("-services", *services); err != nil {
+			return o, err
 		}
-		n, err := strconv.Atoi(f)
-		if err != nil || n <= 0 {
-			return o, fmt.Errorf("-sizes: %q is not a positive number", f)
-		}
-		o.sizes = append(o.sizes, n)
 	}
 	for c := range strings.SplitSeq(*order, ",") {
 		if c != "kcm" && c != "slicekit" {
@@ -194,9 +198,9 @@ func parseFlags(args []string) (options, error) {
 		o.flips++
 	}
 	switch {
-	case len(o.sizes) == 0 && o.services == 0:
-		return o, errors.New("nothing to run: -sizes is empty and -services is 0")
-	case o.services > 0 && o.podsPerService <= 0:
+	case len(o.sizes) == 0 && len(o.services) == 0:
+		return o, errors.New("nothing to run: -sizes and -services are empty")
+	case len(o.services) > 0 && o.podsPerService <= 0:
 		return o, errors.New("-pods-per-service must be positive")
 	case o.nodes <= 0 || o.flips < 0 || o.rollPods < 0 || o.rollStep <= 0 || o.qps <= 0 || o.burst <= 0:
 		return o, errors.New("-nodes, -roll-step, -qps and -burst must be positive; -flips and -roll-pods not negative")
@@ -210,6 +214,8 @@ type scenario struct {
 	ns                       string
 	services, podsPerService int
 	roll                     int
+	// many: one of the -services scenarios (N Services in one namespace).
+	many bool
 }
 
 func (o options) scenarios() []scenario {
@@ -220,14 +226,31 @@ func (o options) scenarios() []scenario {
 			services: 1, podsPerService: n, roll: min(o.rollPods, n),
 		})
 	}
-	if o.services > 0 {
+	for _, n := range o.services {
 		out = append(out, scenario{
-			title:    fmt.Sprintf("%s Services × %d Pods", thousands(o.services), o.podsPerService),
-			ns:       fmt.Sprintf("bench-many-%dx%d", o.services, o.podsPerService),
-			services: o.services, podsPerService: o.podsPerService,
+			title:    fmt.Sprintf("%s Services × %d Pods", thousands(n), o.podsPerService),
+			ns:       fmt.Sprintf("bench-many-%dx%d", n, o.podsPerService),
+			services: n, podsPerService: o.podsPerService, many: true,
 		})
 	}
 	return out
+}
+
+// positives parses a comma-separated list of positive numbers (empty: none)
+// of flag name.
+func positives(name, list string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(list, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%s: %q is not a positive number", name, f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // bench is a running benchmark: the control plane, its clients, the slice
@@ -245,6 +268,9 @@ type bench struct {
 	nextPod         int
 	nextIP          uint32
 	header, results []string
+	// many are the results of the many-Services scenarios, for the summary
+	// across Service counts.
+	many []scenarioResult
 }
 
 func run(ctx context.Context, o options) error {
@@ -307,6 +333,10 @@ func run(ctx context.Context, o options) error {
 	b.header = b.describe()
 	for _, sc := range o.scenarios() {
 		res, err := b.scenario(ctx, sc)
+		res.services = sc.services
+		if sc.many {
+			b.many = append(b.many, res)
+		}
 		b.results = append(b.results, res.markdown())
 		if werr := b.write(); werr != nil {
 			return werr
@@ -354,7 +384,11 @@ func (b *bench) describe() []string {
 
 // document is the Markdown written to -out.
 func (b *bench) document() string {
-	return strings.Join(b.header, "\n") + "\n\n" + strings.Join(b.results, "\n")
+	doc := strings.Join(b.header, "\n") + "\n\n" + strings.Join(b.results, "\n")
+	if len(b.many) > 1 {
+		doc += "\n" + servicesSummary(b.many)
+	}
+	return doc
 }
 
 func (b *bench) write() error {

@@ -60,6 +60,55 @@ type scenarioResult struct {
 	Title string
 	// KCM and Slicekit are nil when that controller did not run (or failed).
 	KCM, Slicekit *result
+	// services is the number of Services in the scenario's namespace.
+	services int
+}
+
+// servicesSummary returns the table that compares CPU per flip across
+// many-Services scenarios (issue 27: the cost of a Pod event should not grow
+// with the Services that share its namespace): per Service count, each
+// controller's CPU per flip, KCM / slicekit, and each controller's figure
+// relative to its own at the smallest count.
+func servicesSummary(many []scenarioResult) string {
+	perFlip := func(r *result) (float64, bool) {
+		if r == nil || r.Flips == 0 {
+			return 0, false
+		}
+		return float64(r.FlipCPU) / float64(time.Millisecond) / float64(r.Flips), true
+	}
+	base := many[0]
+	for _, s := range many {
+		if s.services < base.services {
+			base = s
+		}
+	}
+	kb, kbok := perFlip(base.KCM)
+	sb, sbok := perFlip(base.Slicekit)
+	var b strings.Builder
+	fmt.Fprintf(&b, "#### CPU per flip by Services in the namespace\n\n")
+	b.WriteString("| Services in the namespace | KCM | slicekit | KCM / slicekit | KCM / KCM at " + thousands(base.services) + " | slicekit / slicekit at " + thousands(base.services) + " |\n|---:|---:|---:|---:|---:|---:|\n")
+	for _, s := range many {
+		k, kok := perFlip(s.KCM)
+		sk, sok := perFlip(s.Slicekit)
+		cells := []string{"-", "-", "-", "-", "-"}
+		if kok {
+			cells[0] = showMs(k)
+			if kbok {
+				cells[3] = showRatio(k, kb)
+			}
+		}
+		if sok {
+			cells[1] = showMs(sk)
+			if sbok {
+				cells[4] = showRatio(sk, sb)
+			}
+		}
+		if kok && sok {
+			cells[2] = showRatio(k, sk)
+		}
+		fmt.Fprintf(&b, "| %s | %s |\n", thousands(s.services), strings.Join(cells, " | "))
+	}
+	return b.String()
 }
 
 // row is one line of the table: how to read a value off a result and how
