@@ -59,6 +59,8 @@ type world struct {
 	// nextPod numbers created Pods; nextIP counts addresses handed out.
 	nextPod *int
 	nextIP  *uint32
+	// realistic dresses every Pod as a Deployment's (-realistic-pods).
+	realistic bool
 }
 
 // want returns the addresses each Service's slices must list, with their
@@ -188,7 +190,7 @@ func (w *world) podObject(p *pod, i int) *corev1.Pod {
 	cond := func(t corev1.PodConditionType) corev1.PodCondition {
 		return corev1.PodCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: now}
 	}
-	return &corev1.Pod{
+	pod := &corev1.Pod{
 		TypeMeta:   metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{Name: p.name, Namespace: w.ns, Labels: map[string]string{"app": p.service}},
 		Spec: corev1.PodSpec{
@@ -208,6 +210,10 @@ func (w *world) podObject(p *pod, i int) *corev1.Pod {
 			}},
 		},
 	}
+	if w.realistic {
+		deploymentSized(pod, p.service, i)
+	}
+	return pod
 }
 
 // setReady writes p's Ready condition through the status subresource, as

@@ -119,6 +119,9 @@ type options struct {
 	// watchOnly runs the watch-only process beside each controller
 	// (-watch-only).
 	watchOnly bool
+	// realistic makes every Pod the size of a Deployment's Pod in a real
+	// cluster (-realistic-pods).
+	realistic bool
 }
 
 func main() {
@@ -171,6 +174,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.verbosity, "v", 0, "log level -v of both controllers")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "bound of each wait for the slices")
 	fs.BoolVar(&o.watchOnly, "watch-only", true, "run a watch-only process (client-go informers for the same objects, nothing else) beside each controller and report its CPU: the floor under both")
+	fs.BoolVar(&o.realistic, "realistic-pods", false, "dress every Pod as a Deployment's Pod in a real cluster (chart labels, annotations, an owner, three containers with env, ports, resources and probes, the token volume; managedFields from the API server) instead of a minimal one")
 	slicekitArgs := fs.String("slicekit-args", "", "further `arguments` of slicekit run, space-separated, after the benchmark's (for example \"--profiling --metrics-bind-address=127.0.0.1:18080\" to take heap profiles)")
 	err := fs.Parse(args)
 	if err != nil {
@@ -228,12 +232,20 @@ func (o options) scenarios() []scenario {
 	}
 	for _, n := range o.services {
 		out = append(out, scenario{
-			title:    fmt.Sprintf("%s Services × %d Pods", thousands(n), o.podsPerService),
+			title:    fmt.Sprintf("%s %s × %d Pods", thousands(n), plural(n, "Service"), o.podsPerService),
 			ns:       fmt.Sprintf("bench-many-%dx%d", n, o.podsPerService),
 			services: n, podsPerService: o.podsPerService, many: true,
 		})
 	}
 	return out
+}
+
+// plural returns word with an s unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // positives parses a comma-separated list of positive numbers (empty: none)
@@ -402,13 +414,18 @@ func (b *bench) write() error {
 // them and deletes them.
 func (b *bench) scenario(ctx context.Context, sc scenario) (scenarioResult, error) {
 	res := scenarioResult{Title: sc.title}
-	w := &world{client: b.client, ns: sc.ns, nodes: b.o.nodes, nextPod: &b.nextPod, nextIP: &b.nextIP}
+	w := &world{client: b.client, ns: sc.ns, nodes: b.o.nodes, nextPod: &b.nextPod, nextIP: &b.nextIP, realistic: b.o.realistic}
 	fmt.Printf("\n== %s: creating the objects in namespace %s ...\n", sc.title, sc.ns)
 	start := time.Now()
 	if err := w.setUp(ctx, sc.services, sc.podsPerService); err != nil {
 		return res, err
 	}
 	fmt.Printf("   created %d Service(s) and %d ready Pods in %v\n", len(w.services), len(w.pods), time.Since(start).Round(100*time.Millisecond))
+	size, err := w.meanPodSize(ctx, 50)
+	if err != nil {
+		return res, fmt.Errorf("reading Pods back: %w", err)
+	}
+	res.PodBytes = size
 	for _, c := range b.o.order {
 		r, err := b.measure(ctx, sc, w, c)
 		if c == "kcm" {

@@ -62,6 +62,9 @@ type scenarioResult struct {
 	KCM, Slicekit *result
 	// services is the number of Services in the scenario's namespace.
 	services int
+	// PodBytes is the mean size of the scenario's Pods in JSON as the API
+	// server returns them.
+	PodBytes int
 }
 
 // servicesSummary returns the table that compares CPU per flip across
@@ -168,6 +171,9 @@ func rows() []row {
 func (s scenarioResult) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#### %s\n\n", s.Title)
+	if s.PodBytes > 0 {
+		fmt.Fprintf(&b, "Mean Pod size (JSON as the API server returns it, managedFields included): %s bytes.\n\n", thousands(s.PodBytes))
+	}
 	if r := s.roll(); r != nil {
 		fmt.Fprintf(&b, "Rolling update: %s Pods chosen at random replaced in steps of %d (delete %d, create %d ready), waiting for the slices after each step.\n\n",
 			thousands(r.RollPods), r.RollStep, r.RollStep, r.RollStep)
