@@ -95,16 +95,18 @@ func newDropIn(ctx context.Context, client kubernetes.Interface, factory informe
 		KCMMetricNames:         true,
 		DetectConflicts:        true,
 		ConflictReportInterval: o.ConflictReportInterval,
-		MaxEndpointsPerSlice:   o.MaxEndpointsPerSlice,
-		BatchPeriod:            o.BatchPeriod,
-		SelectorRemovalCleanup: o.SelectorRemovalCleanup,
-		Registerer:             o.Registerer,
 		SelectorRemovalMetric:  dropInSelectorRemovalMetric,
 		QueueName:              "endpoint_slice",
-		EventRecorder:          o.EventRecorder,
 		EventSourceComponent:   "endpoint-slice-controller",
 		Pacer:                  o.Pacer,
 		BurstQuietPeriod:       o.BurstQuietPeriod,
+		Common: Common{
+			MaxEndpointsPerSlice:   o.MaxEndpointsPerSlice,
+			BatchPeriod:            o.BatchPeriod,
+			SelectorRemovalCleanup: o.SelectorRemovalCleanup,
+			Registerer:             o.Registerer,
+			EventRecorder:          o.EventRecorder,
+		},
 	})
 }
 
