@@ -19,7 +19,6 @@ import (
 
 	"fmt"
 
-	"github.com/prometheus/client_golang/prometheus"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -31,7 +30,6 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
-	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
@@ -49,9 +47,6 @@ const (
 	endpointSliceChangeMinSyncDelay = controllerkit.DefaultSyncBackOff
 	// topologyQueueItemKey is the only key of the topology queue (KCM).
 	topologyQueueItemKey = "topologyQueueItemKey"
-	// metricsLabelController is the constant label that tells the metrics
-	// of several custom controllers apart.
-	metricsLabelController = "controller"
 )
 
 // Controller manages the EndpointSlices of the Services its Ownership
@@ -139,8 +134,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	if err != nil {
 		return nil, fmt.Errorf("%s: invalid options: %w", name, err)
 	}
-	logger := klog.FromContext(ctx)
-
+	m, err := newControllerMetrics(opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
+	}
 	c := &Controller{
 		client:        client,
 		opts:          opts,
@@ -150,67 +147,28 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		eventRecorder: controllerkit.NewEvents(ctx, opts.EventRecorder, opts.EventSourceComponent),
 		triggerTimes:  servicepods.NewTriggerTimeTracker(),
 		tracker:       reconciler.NewTracker(),
+		metrics:       m.reconciler,
+		removals:      m.removals,
+		// KCM's Service queue rate limiter (C9): 1s..1000s per item, 10
+		// qps (burst 100) overall.
+		serviceQueue:  controllerkit.NewSyncQueue(opts.QueueName, m.workqueue),
+		podQueue:      workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*podKey]()),
+		topologyQueue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]()),
 	}
-
-	var wqMetrics workqueue.MetricsProvider
-	var pm *problemMetrics
-	if opts.Registerer != nil {
-		if !opts.KCMMetricNames {
-			reg := prometheus.WrapRegistererWith(prometheus.Labels{metricsLabelController: opts.ControllerName}, opts.Registerer)
-			if c.metrics, err = rmetrics.New(reg, rmetrics.Options{Subsystem: opts.MetricsSubsystem}); err != nil {
-				return nil, fmt.Errorf("%s: %w", opts.Name, err)
-			}
-			if pm, err = newProblemMetrics(reg, opts.MetricsSubsystem); err != nil {
-				return nil, fmt.Errorf("%s: %w", opts.Name, err)
-			}
-		} else {
-			if c.metrics, err = rmetrics.New(opts.Registerer, rmetrics.Options{}); err != nil {
-				return nil, fmt.Errorf("%s: %w", opts.Name, err)
-			}
-			if opts.SelectorRemovalMetric != "" {
-				if c.removals, err = selectorless.NewRemovalMetrics(opts.Registerer, rmetrics.DefaultSubsystem, opts.SelectorRemovalMetric,
-					"EndpointSlices this controller deleted because their Service has no selector or is of type ExternalName (kubernetes#118376), by reason."); err != nil {
-					return nil, fmt.Errorf("%s: %w", opts.Name, err)
-				}
-			}
-		}
-		if wqMetrics, err = workqueuemetrics.New(opts.Registerer); err != nil {
-			return nil, fmt.Errorf("%s: registering workqueue metrics: %w", opts.Name, err)
-		}
-	}
-	c.problems = newProblemReporter(c.eventRecorder, pm)
+	c.problems = newProblemReporter(c.eventRecorder, m.problems)
 	guardSynced := cache.InformerSynced(nil)
 	if opts.Source, guardSynced, err = guardSource(ctx, client, factory, opts, func() { c.queueOwnedServices() }); err != nil {
 		return nil, err
 	}
 	c.opts.Source = opts.Source
-	{
-		reg, subsystem := opts.Registerer, rmetrics.DefaultSubsystem
-		if reg != nil && !opts.KCMMetricNames {
-			reg = prometheus.WrapRegistererWith(prometheus.Labels{metricsLabelController: opts.ControllerName}, reg)
-			subsystem = opts.MetricsSubsystem
-		}
-		if c.indexes, err = newIndexes(opts.Source, reg, subsystem); err != nil {
-			return nil, fmt.Errorf("%s: %w", opts.Name, err)
-		}
+	if c.indexes, err = newIndexes(opts.Source, m.scoped, m.subsystem); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
 	}
 
-	// KCM's Service queue rate limiter (C9): 1s..1000s per item, 10 qps
-	// (burst 100) overall.
-	c.serviceQueue = controllerkit.NewSyncQueue(opts.QueueName, wqMetrics)
-	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*podKey]())
-	c.topologyQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())
-
-	podInformer := factory.Core().V1().Pods()
-	serviceInformer := factory.Core().V1().Services()
-	sliceInformer := factory.Discovery().V1().EndpointSlices()
-	nodeInformer := factory.Core().V1().Nodes()
-
-	c.serviceLister = serviceInformer.Lister()
-	c.podLister = podcache.NewLister(podInformer.Informer().GetIndexer())
-	c.sliceLister = sliceInformer.Lister()
-	c.nodeLister = nodeInformer.Lister()
-
+	c.serviceLister = factory.Core().V1().Services().Lister()
+	c.podLister = podcache.NewLister(factory.Core().V1().Pods().Informer().GetIndexer())
+	c.sliceLister = factory.Discovery().V1().EndpointSlices().Lister()
+	c.nodeLister = factory.Core().V1().Nodes().Lister()
 	if opts.topologyEnabled() {
 		c.topologyCache = topology.NewTopologyCache()
 	}
@@ -219,7 +177,23 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			return nil, fmt.Errorf("%s: registering %s: %w", opts.Name, ConflictingWritesMetricName, err)
 		}
 	}
+	if c.reconciler, err = c.newReconciler(); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
+	}
+	if c.cachesSynced, err = c.addHandlers(ctx, factory); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
+	}
+	if guardSynced != nil {
+		c.cachesSynced = append(c.cachesSynced, guardSynced)
+	}
+	return c, nil
+}
 
+// newReconciler returns the reconciler of c's slices: c's managed-by
+// value, Service owners, placeholders and ownership enforced (KCM's
+// EndpointSlice reconciler), with c's tracker, events, topology cache,
+// metrics and pacer.
+func (c *Controller) newReconciler() (*reconciler.Reconciler, error) {
 	recOpts := []reconciler.Option{
 		reconciler.WithTracker(c.tracker),
 		reconciler.WithEventRecorder(c.eventRecorder),
@@ -230,82 +204,76 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	if c.metrics != nil {
 		recOpts = append(recOpts, reconciler.WithMetrics(c.metrics))
 	}
-	if opts.Pacer != nil {
-		recOpts = append(recOpts, reconciler.WithPacer(opts.Pacer))
+	if c.opts.Pacer != nil {
+		recOpts = append(recOpts, reconciler.WithPacer(c.opts.Pacer))
 	}
-	c.reconciler, err = reconciler.New(client, reconciler.Config{
-		ControllerName:       opts.ManagedBy,
+	return reconciler.New(c.client, reconciler.Config{
+		ControllerName:       c.opts.ManagedBy,
 		OwnerGVK:             reconciler.ServiceGVK,
-		MaxEndpointsPerSlice: opts.MaxEndpointsPerSlice,
+		MaxEndpointsPerSlice: c.opts.MaxEndpointsPerSlice,
 		Placeholder:          true,
 		EnforceOwnership:     true,
 		Metadata:             reconciler.ServiceMetadata{},
 	}, recOpts...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opts.Name, err)
-	}
+}
 
+// addHandlers registers c's event handlers on the factory's Service, Pod,
+// EndpointSlice and Node informers and on those of Options.Inputs, and
+// returns their synced functions. ctx supplies the handlers' logger.
+func (c *Controller) addHandlers(ctx context.Context, factory informers.SharedInformerFactory) ([]cache.InformerSynced, error) {
+	logger := klog.FromContext(ctx)
 	var handlers controllerkit.Handlers
-	add := handlers.Add
-	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	handlers.Register(factory.Core().V1().Services().Informer(), "Service", cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.onServiceEvent(nil, obj) },
 		UpdateFunc: c.onServiceEvent,
 		DeleteFunc: func(obj any) { c.onServiceEvent(nil, obj) },
-	}); err != nil {
-		return nil, fmt.Errorf("%s: adding Service handler: %w", opts.Name, err)
-	}
-	if err := add(podInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(factory.Core().V1().Pods().Informer(), "Pod", cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.onPodUpdate(nil, obj) },
 		UpdateFunc: c.onPodUpdate,
 		DeleteFunc: func(obj any) { c.onPodUpdate(obj, nil) },
-	}); err != nil {
-		return nil, fmt.Errorf("%s: adding Pod handler: %w", opts.Name, err)
-	}
-	if err := add(sliceInformer.Informer(), cache.ResourceEventHandlerFuncs{
+	})
+	handlers.Register(factory.Discovery().V1().EndpointSlices().Informer(), "EndpointSlice", cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.onEndpointSliceAdd(logger, obj) },
 		UpdateFunc: func(old, cur any) { c.onEndpointSliceUpdate(logger, old, cur) },
 		DeleteFunc: c.onEndpointSliceDelete,
-	}); err != nil {
-		return nil, fmt.Errorf("%s: adding EndpointSlice handler: %w", opts.Name, err)
-	}
-	nodeHandler := cache.ResourceEventHandler(cache.ResourceEventHandlerFuncs{})
-	if c.topologyCache != nil || c.indexes != nil {
-		nodeHandler = cache.ResourceEventHandlerFuncs{
-			AddFunc: func(obj any) {
-				c.indexes.onNodeEvent(nil, obj)
-				if c.topologyCache != nil {
-					c.topologyQueue.Add(topologyQueueItemKey)
-				}
-			},
-			UpdateFunc: func(old, cur any) {
-				c.indexes.onNodeEvent(old, cur)
-				if c.topologyCache != nil {
-					c.onNodeUpdate(old, cur)
-				}
-			},
-			DeleteFunc: func(obj any) {
-				c.indexes.onNodeEvent(obj, nil)
-				if c.topologyCache != nil {
-					c.topologyQueue.Add(topologyQueueItemKey)
-				}
-			},
-		}
-	}
+	})
 	// A Node handler is registered even without topology hints, so that the
 	// Node informer exists and syncs (zones are read through its lister).
-	if err := add(nodeInformer.Informer(), nodeHandler); err != nil {
-		return nil, fmt.Errorf("%s: adding Node handler: %w", opts.Name, err)
+	handlers.Register(factory.Core().V1().Nodes().Informer(), "Node", c.nodeHandler())
+	for _, in := range c.opts.Inputs {
+		handlers.Register(in.Informer, in.Kind, c.inputHandler(in))
 	}
-	for _, in := range opts.Inputs {
-		if err := add(in.Informer, c.inputHandler(in)); err != nil {
-			return nil, fmt.Errorf("%s: adding %s handler: %w", opts.Name, in.Kind, err)
-		}
+	return handlers.Synced(), handlers.Err()
+}
+
+// nodeHandler returns the Node event handler: it marks the Node changed in
+// the incremental indexes and queues a topology-cache refresh; it does
+// nothing without either.
+func (c *Controller) nodeHandler() cache.ResourceEventHandler {
+	if c.topologyCache == nil && c.indexes == nil {
+		return cache.ResourceEventHandlerFuncs{}
 	}
-	c.cachesSynced = handlers.Synced()
-	if guardSynced != nil {
-		c.cachesSynced = append(c.cachesSynced, guardSynced)
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			c.indexes.onNodeEvent(nil, obj)
+			if c.topologyCache != nil {
+				c.topologyQueue.Add(topologyQueueItemKey)
+			}
+		},
+		UpdateFunc: func(old, cur any) {
+			c.indexes.onNodeEvent(old, cur)
+			if c.topologyCache != nil {
+				c.onNodeUpdate(old, cur)
+			}
+		},
+		DeleteFunc: func(obj any) {
+			c.indexes.onNodeEvent(obj, nil)
+			if c.topologyCache != nil {
+				c.topologyQueue.Add(topologyQueueItemKey)
+			}
+		},
 	}
-	return c, nil
 }
 
 // logKV returns keysAndValues, preceded by "controller", ControllerName
