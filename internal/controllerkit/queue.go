@@ -132,6 +132,47 @@ func HandleErr[T comparable](ctx context.Context, q workqueue.TypedRateLimitingI
 	utilruntime.HandleErrorWithContext(ctx, err, handleMsg, keyName, item)
 }
 
+// Loop is the work loop of one queue, the one every slicekit controller
+// runs (KCM's worker, processNextWorkItem and handleErr; the
+// controller-runtime idiom of a sync that returns an error and a loop that
+// requeues): a worker takes an item from Queue, calls Sync, tells Result
+// the outcome and hands it to HandleErr with Retry (forget, requeue with
+// back-off, or drop after MaxRetries). The queue never hands one item to
+// two workers at once.
+type Loop[T comparable] struct {
+	// Queue holds the items; Sync is called with each.
+	Queue workqueue.TypedRateLimitingInterface[T]
+	// Sync syncs one item; a non-nil error requeues it (see HandleErr).
+	Sync func(ctx context.Context, item T) error
+	// Result, when not nil, is called with every Sync's error (nil for a
+	// success) before the retry decision: the controllers' syncs{result}
+	// counters (KCM trackSync).
+	Result func(err error)
+	// Retry says how a failed item is logged.
+	Retry Retry
+}
+
+// Worker processes items until Queue shuts down; it is a worker for
+// RunWorkers (wait.UntilWithContext).
+func (l *Loop[T]) Worker(ctx context.Context) {
+	Worker(l.Queue, l.Process)(ctx)
+}
+
+// Process syncs item and handles the outcome (HandleResult). The caller
+// has taken item from Queue and marks it done after Process returns.
+func (l *Loop[T]) Process(ctx context.Context, item T) {
+	l.HandleResult(ctx, item, l.Sync(ctx, item))
+}
+
+// HandleResult handles err, the outcome of a sync of item: it calls
+// Result, then HandleErr with Retry.
+func (l *Loop[T]) HandleResult(ctx context.Context, item T, err error) {
+	if l.Result != nil {
+		l.Result(err)
+	}
+	HandleErr(ctx, l.Queue, item, err, l.Retry)
+}
+
 // RunWorkers waits until the caches synced, calls start (which may be nil:
 // start-up sweeps), then runs each of workers until ctx is done, each
 // restarted after WorkerLoopPeriod if it returns (wait.UntilWithContext).

@@ -108,6 +108,11 @@ type Controller struct {
 	// topologyQueue triggers a topology-cache refresh after Node changes
 	// (C8).
 	topologyQueue workqueue.TypedRateLimitingInterface[string]
+	// serviceLoop, podLoop and topologyLoop are the work loops of the
+	// three queues (newLoops).
+	serviceLoop  *controllerkit.Loop[string]
+	podLoop      *controllerkit.Loop[*podKey]
+	topologyLoop *controllerkit.Loop[string]
 }
 
 // New creates the controller and registers its event handlers on the
@@ -155,6 +160,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		podQueue:      workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*podKey]()),
 		topologyQueue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]()),
 	}
+	c.newLoops()
 	c.problems = newProblemReporter(c.eventRecorder, m.problems)
 	guardSynced := cache.InformerSynced(nil)
 	if opts.Source, guardSynced, err = guardSource(ctx, client, factory, opts, func() { c.queueOwnedServices() }); err != nil {
@@ -191,22 +197,9 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 
 // newReconciler returns the reconciler of c's slices: c's managed-by
 // value, Service owners, placeholders and ownership enforced (KCM's
-// EndpointSlice reconciler), with c's tracker, events, topology cache,
-// metrics and pacer.
+// EndpointSlice reconciler), with c's tracker, events and, when set, its
+// topology cache, metrics and pacer.
 func (c *Controller) newReconciler() (*reconciler.Reconciler, error) {
-	recOpts := []reconciler.Option{
-		reconciler.WithTracker(c.tracker),
-		reconciler.WithEventRecorder(c.eventRecorder),
-	}
-	if c.topologyCache != nil {
-		recOpts = append(recOpts, reconciler.WithTopologyCache(c.topologyCache))
-	}
-	if c.metrics != nil {
-		recOpts = append(recOpts, reconciler.WithMetrics(c.metrics))
-	}
-	if c.opts.Pacer != nil {
-		recOpts = append(recOpts, reconciler.WithPacer(c.opts.Pacer))
-	}
 	return reconciler.New(c.client, reconciler.Config{
 		ControllerName:       c.opts.ManagedBy,
 		OwnerGVK:             reconciler.ServiceGVK,
@@ -214,7 +207,12 @@ func (c *Controller) newReconciler() (*reconciler.Reconciler, error) {
 		Placeholder:          true,
 		EnforceOwnership:     true,
 		Metadata:             reconciler.ServiceMetadata{},
-	}, recOpts...)
+	},
+		reconciler.WithTracker(c.tracker),
+		reconciler.WithEventRecorder(c.eventRecorder),
+		reconciler.WithTopologyCache(c.topologyCache),
+		reconciler.WithMetrics(c.metrics),
+		reconciler.WithPacer(c.opts.Pacer))
 }
 
 // addHandlers registers c's event handlers on the factory's Service, Pod,
@@ -352,7 +350,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		c.podQueue.ShutDown()
 		c.topologyQueue.ShutDown()
 	}
-	run := append(controllerkit.Replicate(workers, c.serviceQueueWorker, c.podQueueWorker), c.topologyQueueWorker)
+	run := append(controllerkit.Replicate(workers, c.serviceLoop.Worker, c.podLoop.Worker), c.topologyLoop.Worker)
 	start := func(ctx context.Context) {
 		c.sweep(ctx)
 		logger.V(2).Info("Starting service queue worker threads", "total", workers)
@@ -361,53 +359,39 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	return controllerkit.RunWorkers(ctx, c.opts.Name, c.cachesSynced, start, shutDown, run...)
 }
 
-// serviceQueueWorker processes Service keys until the queue shuts down;
-// the queue never hands the same key to two workers at once.
-func (c *Controller) serviceQueueWorker(ctx context.Context) {
-	controllerkit.Worker(c.serviceQueue, c.processServiceItem)(ctx)
-}
-
-func (c *Controller) processServiceItem(ctx context.Context, key string) {
-	err := c.SyncService(ctx, key)
-	c.handleErr(ctx, err, key)
-}
-
-// handleErr counts the sync result and forgets the key, requeues it with
-// back-off, or drops it after controllerkit.MaxRetries (KCM handleErr, C9).
-func (c *Controller) handleErr(ctx context.Context, err error, key string) {
-	c.trackSync(err)
-	controllerkit.HandleErr(ctx, c.serviceQueue, key, err, controllerkit.Retry{
-		RetryMsg: "Error syncing endpoint slices for service, retrying",
-		DropMsg:  "Retry budget exceeded, dropping service out of the queue",
-	})
-}
-
-// trackSync counts one sync in syncs{result} (KCM trackSync).
-func (c *Controller) trackSync(err error) {
-	switch {
-	case err == nil:
-		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultSuccess)
-	case reconciler.IsStaleInformerCache(err):
-		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultStale)
-	default:
-		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultError)
+// newLoops returns the work loops of c's queues: Service keys synced by
+// SyncService, counted in syncs{result} and retried with KCM's back-off
+// (handleErr, C9); Pod projection keys mapped to Services by syncPod,
+// retried with the default controller rate limiter (KCM handlePodErr);
+// and the topology refresh. Each drops a key after
+// controllerkit.MaxRetries.
+func (c *Controller) newLoops() {
+	c.serviceLoop = &controllerkit.Loop[string]{
+		Queue:  c.serviceQueue,
+		Sync:   c.SyncService,
+		Result: func(err error) { c.metrics.IncEndpointSliceSyncs(reconciler.SyncResult(err)) },
+		Retry: controllerkit.Retry{
+			RetryMsg: "Error syncing endpoint slices for service, retrying",
+			DropMsg:  "Retry budget exceeded, dropping service out of the queue",
+		},
 	}
-}
-
-func (c *Controller) podQueueWorker(ctx context.Context) {
-	controllerkit.Worker(c.podQueue, c.processPodItem)(ctx)
-}
-
-// processPodItem is KCM's handlePodErr: retry with the default controller
-// rate limiter, drop after controllerkit.MaxRetries.
-func (c *Controller) processPodItem(ctx context.Context, key *podKey) {
-	err := c.syncPod(key)
-	controllerkit.HandleErr(ctx, c.podQueue, key, err, controllerkit.Retry{
-		Verbosity: 2,
-		RetryMsg:  "Error syncing pod, retrying",
-		DropMsg:   "Dropping pod projection key out of the queue",
-		KeyName:   "podProjectionKey",
-	})
+	c.podLoop = &controllerkit.Loop[*podKey]{
+		Queue: c.podQueue,
+		Sync:  func(_ context.Context, key *podKey) error { return c.syncPod(key) },
+		Retry: controllerkit.Retry{
+			Verbosity: 2,
+			RetryMsg:  "Error syncing pod, retrying",
+			DropMsg:   "Dropping pod projection key out of the queue",
+			KeyName:   "podProjectionKey",
+		},
+	}
+	c.topologyLoop = &controllerkit.Loop[string]{
+		Queue: c.topologyQueue,
+		Sync: func(ctx context.Context, _ string) error {
+			c.checkNodeTopologyDistribution(ctx)
+			return nil
+		},
+	}
 }
 
 // syncPod queues, after the batch period, every Service of this controller
@@ -450,12 +434,4 @@ func (c *Controller) syncPod(key *podKey) error {
 		c.serviceQueue.AddAfter(svc, c.opts.BatchPeriod)
 	}
 	return nil
-}
-
-func (c *Controller) topologyQueueWorker(ctx context.Context) {
-	controllerkit.Worker(c.topologyQueue, c.processTopologyItem)(ctx)
-}
-
-func (c *Controller) processTopologyItem(ctx context.Context, _ string) {
-	c.checkNodeTopologyDistribution(ctx)
 }

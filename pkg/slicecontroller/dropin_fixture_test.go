@@ -412,7 +412,7 @@ func (q *spyQueue) take() []queued {
 
 func (f *dropInFixture) spyServiceQueue() *spyQueue {
 	q := &spyQueue{TypedRateLimitingInterface: f.c.serviceQueue}
-	f.c.serviceQueue = q
+	f.c.serviceQueue, f.c.serviceLoop.Queue = q, q
 	return q
 }
 

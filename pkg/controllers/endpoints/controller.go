@@ -79,6 +79,9 @@ type Controller struct {
 	// podQueue holds Pod projection keys, mapped to Services by a worker
 	// (KCM podQueue).
 	podQueue workqueue.TypedRateLimitingInterface[*servicepods.PodProjectionKey]
+	// loop and podLoop are the queues' work loops.
+	loop    *controllerkit.Loop[string]
+	podLoop *controllerkit.Loop[*servicepods.PodProjectionKey]
 }
 
 // New creates the controller and registers its event handlers on the
@@ -125,6 +128,24 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: queueName, MetricsProvider: wqMetrics},
 	)
 	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*servicepods.PodProjectionKey]())
+	// Both retry with back-off up to controllerkit.MaxRetries times (KCM
+	// handleErr, and the Pod queue's).
+	c.loop = &controllerkit.Loop[string]{
+		Queue: c.queue,
+		Sync:  c.SyncService,
+		Retry: controllerkit.Retry{Verbosity: 2, RetryMsg: "Error syncing endpoints, retrying", DropMsg: "Dropping service out of the queue"},
+	}
+	c.podLoop = &controllerkit.Loop[*servicepods.PodProjectionKey]{
+		Queue: c.podQueue,
+		Sync:  func(_ context.Context, key *servicepods.PodProjectionKey) error { return c.syncPod(key) },
+		Retry: controllerkit.Retry{
+			Verbosity:      2,
+			RetryMsg:       "Error syncing pod, retrying",
+			DropMsg:        "Dropping pod out of the queue",
+			HandleErrorMsg: "Dropping pod projection key out of the queue",
+			KeyName:        "podProjectionKey",
+		},
+	}
 
 	serviceInformer := factory.Core().V1().Services()
 	podInformer := factory.Core().V1().Pods()
@@ -190,44 +211,5 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		logger.Info("Shutting down endpoint controller")
 		c.queue.ShutDown()
 		c.podQueue.ShutDown()
-	}, controllerkit.Replicate(workers, c.worker, c.podWorker)...)
-}
-
-func (c *Controller) worker(ctx context.Context) {
-	controllerkit.Worker(c.queue, c.processItem)(ctx)
-}
-
-func (c *Controller) processItem(ctx context.Context, key string) {
-	err := c.SyncService(ctx, key)
-	c.handleErr(ctx, err, key)
-}
-
-// handleErr forgets the key, requeues it with back-off, or drops it after
-// controllerkit.MaxRetries (KCM handleErr).
-func (c *Controller) handleErr(ctx context.Context, err error, key string) {
-	controllerkit.HandleErr(ctx, c.queue, key, err, controllerkit.Retry{
-		Verbosity: 2,
-		RetryMsg:  "Error syncing endpoints, retrying",
-		DropMsg:   "Dropping service out of the queue",
-	})
-}
-
-func (c *Controller) podWorker(ctx context.Context) {
-	controllerkit.Worker(c.podQueue, c.processPodItem)(ctx)
-}
-
-func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodProjectionKey) {
-	err := c.syncPod(key)
-	logger := klog.FromContext(ctx)
-	switch {
-	case err == nil:
-		c.podQueue.Forget(key)
-	case c.podQueue.NumRequeues(key) < controllerkit.MaxRetries:
-		logger.V(2).Info("Error syncing pod, retrying", "podProjectionKey", *key, "err", err)
-		c.podQueue.AddRateLimited(key)
-	default:
-		logger.Info("Dropping pod out of the queue", "podProjectionKey", *key)
-		c.podQueue.Forget(key)
-		utilruntime.HandleErrorWithContext(ctx, err, "Dropping pod projection key out of the queue")
-	}
+	}, controllerkit.Replicate(workers, c.loop.Worker, c.podLoop.Worker)...)
 }

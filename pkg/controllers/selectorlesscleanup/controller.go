@@ -210,16 +210,20 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	return controllerkit.RunWorkers(ctx, "selectorlesscleanup", c.cachesSynced, nil, func() {
 		logger.Info("Shutting down selectorless-cleanup controller")
 		c.queue.ShutDown()
-	}, controllerkit.Replicate(workers, controllerkit.Worker(c.queue, c.process))...)
+	}, controllerkit.Replicate(workers, c.loop().Worker)...)
 }
 
-// process syncs key and retries it with back-off, up to
+// loop syncs the queue's keys and retries each with back-off, up to
 // controllerkit.MaxRetries times (KCM's value).
-func (c *Controller) process(ctx context.Context, key string) {
-	controllerkit.HandleErr(ctx, c.queue, key, c.SyncService(ctx, key), controllerkit.Retry{
-		RetryMsg:       "Error cleaning up after selector removal, retrying",
-		HandleErrorMsg: "Dropping Service out of the queue",
-	})
+func (c *Controller) loop() *controllerkit.Loop[string] {
+	return &controllerkit.Loop[string]{
+		Queue: c.queue,
+		Sync:  c.SyncService,
+		Retry: controllerkit.Retry{
+			RetryMsg:       "Error cleaning up after selector removal, retrying",
+			HandleErrorMsg: "Dropping Service out of the queue",
+		},
+	}
 }
 
 // SyncAll syncs every Service of the cache once, in namespace/name order
