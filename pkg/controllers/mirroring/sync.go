@@ -120,36 +120,35 @@ func (c *Controller) SyncEndpoints(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
+	// cleanUp deletes the slices mirrored for namespace/name, logging why
+	// (msg, with the object the reason is about).
+	cleanUp := func(msg, kind string, obj klog.ObjectRef) error {
+		logger.V(4).Info(msg+", cleaning up any mirrored EndpointSlices", kind, obj)
+		_, err := c.deleteMirroredSlices(ctx, namespace, name)
+		return err
+	}
 	ep, err := c.endpointsLister.Endpoints(namespace).Get(name)
 	if err != nil {
 		if !apierrors.IsNotFound(err) {
 			return fmt.Errorf("getting Endpoints %s: %w", key, err)
 		}
-		logger.V(4).Info("Endpoints not found, cleaning up any mirrored EndpointSlices", "endpoints", klog.KRef(namespace, name))
-		_, err := c.deleteMirroredSlices(ctx, namespace, name)
-		return err
+		return cleanUp("Endpoints not found", "endpoints", klog.KRef(namespace, name))
 	}
 	if !ShouldMirror(ep) {
-		logger.V(4).Info("Endpoints should not be mirrored, cleaning up any mirrored EndpointSlices", "endpoints", klog.KObj(ep))
-		_, err := c.deleteMirroredSlices(ctx, namespace, name)
-		return err
+		return cleanUp("Endpoints should not be mirrored", "endpoints", klog.KObj(ep))
 	}
 	svc, err := c.serviceLister.Services(namespace).Get(name)
 	if err != nil {
 		if !apierrors.IsNotFound(err) {
 			return fmt.Errorf("getting Service %s: %w", key, err)
 		}
-		logger.V(4).Info("Service not found, cleaning up any mirrored EndpointSlices", "service", klog.KRef(namespace, name))
-		_, err := c.deleteMirroredSlices(ctx, namespace, name)
-		return err
+		return cleanUp("Service not found", "service", klog.KRef(namespace, name))
 	}
 	if c.delegated(svc) {
 		return c.handOver(ctx, svc)
 	}
 	if svc.Spec.Selector != nil {
-		logger.V(4).Info("Service now has selector, cleaning up any mirrored EndpointSlices", "service", klog.KObj(svc))
-		_, err := c.deleteMirroredSlices(ctx, namespace, name)
-		return err
+		return cleanUp("Service now has selector", "service", klog.KObj(svc))
 	}
 
 	if c.cleanup && IsSelectorRemovalLeftover(ep) {
