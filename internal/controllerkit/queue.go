@@ -24,6 +24,7 @@ import (
 	"golang.org/x/time/rate"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
@@ -171,6 +172,65 @@ func (l *Loop[T]) HandleResult(ctx context.Context, item T, err error) {
 		l.Result(err)
 	}
 	HandleErr(ctx, l.Queue, item, err, l.Retry)
+}
+
+// Runner is the body of a controller's Run, in the order of KCM's
+// controllers' Run: crash handling, the worker count, the Event pipeline,
+// a "Starting" log line, waiting for the caches, Start (start-up sweeps),
+// the workers until ctx is done, then a "Shutting down" log line and the
+// queues shut down.
+type Runner struct {
+	// Name prefixes Run's errors ("<Name>: caches did not sync: ...").
+	Name string
+	// Events, when not nil, is started (Events.Start on EventsClient) for
+	// the duration of Run.
+	Events       *Events
+	EventsClient typedcorev1.EventsGetter
+	// Synced are the informers' synced functions Run waits for.
+	Synced []cache.InformerSynced
+	// Starting (with StartingKV) and Stopping are logged at Info when Run
+	// starts and when it stops.
+	Starting   string
+	StartingKV []any
+	Stopping   string
+	// Start, when not nil, is called after the caches synced and before
+	// the workers start, with the number of workers.
+	Start func(ctx context.Context, workers int)
+	// Queues are shut down when Run stops, so that the workers return.
+	Queues []interface{ ShutDown() }
+	// DefaultWorkers is the number of workers when Run is given 0.
+	DefaultWorkers int
+	// PerWorker are started workers times each (a Loop's Worker); Once
+	// once each.
+	PerWorker, Once []func(context.Context)
+}
+
+// Run runs r with workers workers (DefaultWorkers when 0) until ctx is
+// done and returns after the workers stopped: nil, or an error naming
+// r.Name when workers is below 1 or ctx ends before the caches synced.
+func (r Runner) Run(ctx context.Context, workers int) error {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	workers, err := WorkerCount(r.Name, workers, r.DefaultWorkers)
+	if err != nil {
+		return err
+	}
+	logger := klog.FromContext(ctx)
+	if r.Events != nil {
+		defer r.Events.Start(r.EventsClient)()
+	}
+	logger.WithCallDepth(1).Info(r.Starting, r.StartingKV...) // the controller's Run
+	start := func(ctx context.Context) {
+		if r.Start != nil {
+			r.Start(ctx, workers)
+		}
+	}
+	shutDown := func() {
+		logger.Info(r.Stopping)
+		for _, q := range r.Queues {
+			q.ShutDown()
+		}
+	}
+	return RunWorkers(ctx, r.Name, r.Synced, start, shutDown, append(Replicate(workers, r.PerWorker...), r.Once...)...)
 }
 
 // RunWorkers waits until the caches synced, calls start (which may be nil:

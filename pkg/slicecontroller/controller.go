@@ -19,7 +19,6 @@ import (
 
 	"fmt"
 
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -322,41 +321,30 @@ func (c *Controller) Problems(namespace, name string) []source.Problem {
 // ends before the caches synced. Run must be called at most once: it shuts
 // the queues down on return.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	defer utilruntime.HandleCrashWithContext(ctx)
-	workers, err := controllerkit.WorkerCount(c.opts.Name, workers, 0)
-	if err != nil {
-		return err
+	r := controllerkit.Runner{
+		Name:   c.opts.Name,
+		Events: c.eventRecorder, EventsClient: c.client.CoreV1(),
+		Synced:   c.cachesSynced,
+		Starting: "Starting endpoint slice controller",
+		StartingKV: []any{"controllerName", c.opts.ControllerName, "externalEndpointController", c.own.gate,
+			"selectorRemovalCleanup", c.cleanup},
+		Stopping: "Shutting down endpoint slice controller",
+		Start: func(ctx context.Context, workers int) {
+			c.sweep(ctx)
+			logger := klog.FromContext(ctx)
+			logger.V(2).Info("Starting service queue worker threads", "total", workers)
+			logger.V(2).Info("Starting topology queue worker threads", "total", 1)
+		},
+		Queues:    []interface{ ShutDown() }{c.serviceQueue, c.podQueue, c.topologyQueue},
+		PerWorker: []func(context.Context){c.serviceLoop.Worker, c.podLoop.Worker},
+		Once:      []func(context.Context){c.topologyLoop.Worker},
 	}
-	logger := klog.FromContext(ctx)
 	if !c.own.dropIn {
-		logger = logger.WithValues("controller", c.opts.ControllerName)
-		ctx = klog.NewContext(ctx, logger)
+		ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("controller", c.opts.ControllerName))
+		r.Starting, r.StartingKV = "Starting pod-source endpoint slice controller", []any{"managedBy", c.opts.ManagedBy}
+		r.Stopping = "Shutting down pod-source endpoint slice controller"
 	}
-
-	defer c.eventRecorder.Start(c.client.CoreV1())()
-
-	if c.own.dropIn {
-		logger.Info("Starting endpoint slice controller", "controllerName", c.opts.ControllerName, "externalEndpointController", c.own.gate, "selectorRemovalCleanup", c.cleanup)
-	} else {
-		logger.Info("Starting pod-source endpoint slice controller", "managedBy", c.opts.ManagedBy)
-	}
-	shutDown := func() {
-		if c.own.dropIn {
-			logger.Info("Shutting down endpoint slice controller")
-		} else {
-			logger.Info("Shutting down pod-source endpoint slice controller")
-		}
-		c.serviceQueue.ShutDown()
-		c.podQueue.ShutDown()
-		c.topologyQueue.ShutDown()
-	}
-	run := append(controllerkit.Replicate(workers, c.serviceLoop.Worker, c.podLoop.Worker), c.topologyLoop.Worker)
-	start := func(ctx context.Context) {
-		c.sweep(ctx)
-		logger.V(2).Info("Starting service queue worker threads", "total", workers)
-		logger.V(2).Info("Starting topology queue worker threads", "total", 1)
-	}
-	return controllerkit.RunWorkers(ctx, c.opts.Name, c.cachesSynced, start, shutDown, run...)
+	return r.Run(ctx, workers)
 }
 
 // newLoops returns the work loops of c's queues: Service keys synced by

@@ -18,13 +18,11 @@ import (
 	"context"
 	"fmt"
 
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
-	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
@@ -199,17 +197,15 @@ func (c *Controller) Workers() int { return int(c.opts.ConcurrentEndpointSyncs) 
 // workers have stopped, and an error when workers is negative or ctx ends
 // before the caches synced. Run must be called at most once.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	defer utilruntime.HandleCrashWithContext(ctx)
-	workers, err := controllerkit.WorkerCount("endpoints", workers, c.Workers())
-	if err != nil {
-		return err
-	}
-	logger := klog.FromContext(ctx)
-	defer c.events.Start(c.client.CoreV1())()
-	logger.Info("Starting endpoint controller", "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
-	return controllerkit.RunWorkers(ctx, "endpoints", c.cachesSynced, nil, func() {
-		logger.Info("Shutting down endpoint controller")
-		c.queue.ShutDown()
-		c.podQueue.ShutDown()
-	}, controllerkit.Replicate(workers, c.loop.Worker, c.podLoop.Worker)...)
+	return controllerkit.Runner{
+		Name:   "endpoints",
+		Events: c.events, EventsClient: c.client.CoreV1(),
+		Synced:         c.cachesSynced,
+		Starting:       "Starting endpoint controller",
+		StartingKV:     []any{"externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup},
+		Stopping:       "Shutting down endpoint controller",
+		Queues:         []interface{ ShutDown() }{c.queue, c.podQueue},
+		DefaultWorkers: c.Workers(),
+		PerWorker:      []func(context.Context){c.loop.Worker, c.podLoop.Worker},
+	}.Run(ctx, workers)
 }

@@ -18,7 +18,6 @@ import (
 	"context"
 	"fmt"
 
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -214,25 +213,20 @@ func (c *Controller) Workers() int { return int(c.opts.MirroringConcurrentServic
 // caches synced. Run must be called at most once: it shuts the queue down on
 // return.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	defer utilruntime.HandleCrashWithContext(ctx)
-	workers, err := controllerkit.WorkerCount("mirroring", workers, c.Workers())
-	if err != nil {
-		return err
-	}
-	logger := klog.FromContext(ctx)
-
-	defer c.events.Start(c.client.CoreV1())()
-
-	logger.Info("Starting EndpointSliceMirroring controller", "controllerName", c.opts.ControllerName,
-		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
-	return controllerkit.RunWorkers(ctx, "mirroring", c.cachesSynced,
-		func(ctx context.Context) {
+	return controllerkit.Runner{
+		Name:   "mirroring",
+		Events: c.events, EventsClient: c.client.CoreV1(),
+		Synced:   c.cachesSynced,
+		Starting: "Starting EndpointSliceMirroring controller",
+		StartingKV: []any{"controllerName", c.opts.ControllerName, "maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset,
+			"externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup},
+		Stopping: "Shutting down EndpointSliceMirroring controller",
+		Start: func(ctx context.Context, workers int) {
 			c.sweepDelegated(ctx)
-			logger.V(2).Info("Starting worker threads", "total", workers)
+			klog.FromContext(ctx).V(2).Info("Starting worker threads", "total", workers)
 		},
-		func() {
-			logger.Info("Shutting down EndpointSliceMirroring controller")
-			c.queue.ShutDown()
-		},
-		controllerkit.Replicate(workers, c.loop.Worker)...)
+		Queues:         []interface{ ShutDown() }{c.queue},
+		DefaultWorkers: c.Workers(),
+		PerWorker:      []func(context.Context){c.loop.Worker},
+	}.Run(ctx, workers)
 }
