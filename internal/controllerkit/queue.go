@@ -18,10 +18,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -276,6 +279,27 @@ func SyncAll(ctx context.Context, keys func() ([]string, error), sync func(ctx c
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// ObjectKeys returns the namespace/name key of each object, in order.
+func ObjectKeys[T metav1.Object](objs []T) []string {
+	keys := make([]string, len(objs))
+	for i, o := range objs {
+		keys[i] = o.GetNamespace() + "/" + o.GetName()
+	}
+	return keys
+}
+
+// SortedKeys returns the distinct keys of all lists, sorted as strings:
+// the keys a controller's SyncAll syncs.
+func SortedKeys(lists ...[]string) []string {
+	set := map[string]bool{}
+	for _, l := range lists {
+		for _, k := range l {
+			set[k] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
 }
 
 // Replicate returns n copies of each of fns, for RunWorkers: n workers of

@@ -15,8 +15,12 @@
 package controllerkit
 
 import (
+	"slices"
+
 	"context"
 	"errors"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -220,5 +224,18 @@ func TestLoopAndRunner(t *testing.T) {
 	}
 	if err := (Runner{Name: "test"}).Run(context.Background(), 0); err == nil {
 		t.Error("Run with 0 workers and no default: want an error")
+	}
+}
+
+func TestSortedKeys(t *testing.T) {
+	pods := []*corev1.Pod{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "b", Name: "x"}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "y"}},
+	}
+	if got := ObjectKeys(pods); !slices.Equal(got, []string{"b/x", "a/y"}) {
+		t.Errorf("ObjectKeys = %v", got)
+	}
+	if got := SortedKeys(ObjectKeys(pods), []string{"a/y", "a-b/z"}, nil); !slices.Equal(got, []string{"a-b/z", "a/y", "b/x"}) {
+		t.Errorf("SortedKeys = %v, want distinct keys sorted as strings", got)
 	}
 }

@@ -17,8 +17,6 @@ package mirroring
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -271,24 +269,21 @@ func (c *Controller) dropLeftover(ctx context.Context, svc *corev1.Service, ep *
 // Endpoints object in the cache and every name that has a slice of this
 // controller (so that slices whose Endpoints object is gone are deleted).
 func (c *Controller) Keys() ([]string, error) {
-	set := map[string]bool{}
 	eps, err := c.endpointsLister.List(labels.Everything())
 	if err != nil {
 		return nil, fmt.Errorf("listing Endpoints: %w", err)
-	}
-	for _, ep := range eps {
-		set[ep.Namespace+"/"+ep.Name] = true
 	}
 	own, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
 	if err != nil {
 		return nil, fmt.Errorf("listing EndpointSlices: %w", err)
 	}
+	var owners []string
 	for _, s := range own {
 		if n := s.Labels[discovery.LabelServiceName]; n != "" {
-			set[s.Namespace+"/"+n] = true
+			owners = append(owners, s.Namespace+"/"+n)
 		}
 	}
-	return slices.Sorted(maps.Keys(set)), nil
+	return controllerkit.SortedKeys(controllerkit.ObjectKeys(eps), owners), nil
 }
 
 // SyncAll is the offline renderer's hook: it calls SyncEndpoints once for
