@@ -18,12 +18,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
@@ -132,6 +136,106 @@ func HandleErr[T comparable](ctx context.Context, q workqueue.TypedRateLimitingI
 	utilruntime.HandleErrorWithContext(ctx, err, handleMsg, keyName, item)
 }
 
+// Loop is the work loop of one queue, the one every slicekit controller
+// runs (KCM's worker, processNextWorkItem and handleErr; the
+// controller-runtime idiom of a sync that returns an error and a loop that
+// requeues): a worker takes an item from Queue, calls Sync, tells Result
+// the outcome and hands it to HandleErr with Retry (forget, requeue with
+// back-off, or drop after MaxRetries). The queue never hands one item to
+// two workers at once.
+type Loop[T comparable] struct {
+	// Queue holds the items; Sync is called with each.
+	Queue workqueue.TypedRateLimitingInterface[T]
+	// Sync syncs one item; a non-nil error requeues it (see HandleErr).
+	Sync func(ctx context.Context, item T) error
+	// Result, when not nil, is called with every Sync's error (nil for a
+	// success) before the retry decision: the controllers' syncs{result}
+	// counters (KCM trackSync).
+	Result func(err error)
+	// Retry says how a failed item is logged.
+	Retry Retry
+}
+
+// Worker processes items until Queue shuts down; it is a worker for
+// RunWorkers (wait.UntilWithContext).
+func (l *Loop[T]) Worker(ctx context.Context) {
+	Worker(l.Queue, l.Process)(ctx)
+}
+
+// Process syncs item and handles the outcome (HandleResult). The caller
+// has taken item from Queue and marks it done after Process returns.
+func (l *Loop[T]) Process(ctx context.Context, item T) {
+	l.HandleResult(ctx, item, l.Sync(ctx, item))
+}
+
+// HandleResult handles err, the outcome of a sync of item: it calls
+// Result, then HandleErr with Retry.
+func (l *Loop[T]) HandleResult(ctx context.Context, item T, err error) {
+	if l.Result != nil {
+		l.Result(err)
+	}
+	HandleErr(ctx, l.Queue, item, err, l.Retry)
+}
+
+// Runner is the body of a controller's Run, in the order of KCM's
+// controllers' Run: crash handling, the worker count, the Event pipeline,
+// a "Starting" log line, waiting for the caches, Start (start-up sweeps),
+// the workers until ctx is done, then a "Shutting down" log line and the
+// queues shut down.
+type Runner struct {
+	// Name prefixes Run's errors ("<Name>: caches did not sync: ...").
+	Name string
+	// Events, when not nil, is started (Events.Start on EventsClient) for
+	// the duration of Run.
+	Events       *Events
+	EventsClient typedcorev1.EventsGetter
+	// Synced are the informers' synced functions Run waits for.
+	Synced []cache.InformerSynced
+	// Starting (with StartingKV) and Stopping are logged at Info when Run
+	// starts and when it stops.
+	Starting   string
+	StartingKV []any
+	Stopping   string
+	// Start, when not nil, is called after the caches synced and before
+	// the workers start, with the number of workers.
+	Start func(ctx context.Context, workers int)
+	// Queues are shut down when Run stops, so that the workers return.
+	Queues []interface{ ShutDown() }
+	// DefaultWorkers is the number of workers when Run is given 0.
+	DefaultWorkers int
+	// PerWorker are started workers times each (a Loop's Worker); Once
+	// once each.
+	PerWorker, Once []func(context.Context)
+}
+
+// Run runs r with workers workers (DefaultWorkers when 0) until ctx is
+// done and returns after the workers stopped: nil, or an error naming
+// r.Name when workers is below 1 or ctx ends before the caches synced.
+func (r Runner) Run(ctx context.Context, workers int) error {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	workers, err := WorkerCount(r.Name, workers, r.DefaultWorkers)
+	if err != nil {
+		return err
+	}
+	logger := klog.FromContext(ctx)
+	if r.Events != nil {
+		defer r.Events.Start(r.EventsClient)()
+	}
+	logger.WithCallDepth(1).Info(r.Starting, r.StartingKV...) // the controller's Run
+	start := func(ctx context.Context) {
+		if r.Start != nil {
+			r.Start(ctx, workers)
+		}
+	}
+	shutDown := func() {
+		logger.Info(r.Stopping)
+		for _, q := range r.Queues {
+			q.ShutDown()
+		}
+	}
+	return RunWorkers(ctx, r.Name, r.Synced, start, shutDown, append(Replicate(workers, r.PerWorker...), r.Once...)...)
+}
+
 // RunWorkers waits until the caches synced, calls start (which may be nil:
 // start-up sweeps), then runs each of workers until ctx is done, each
 // restarted after WorkerLoopPeriod if it returns (wait.UntilWithContext).
@@ -175,6 +279,27 @@ func SyncAll(ctx context.Context, keys func() ([]string, error), sync func(ctx c
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// ObjectKeys returns the namespace/name key of each object, in order.
+func ObjectKeys[T metav1.Object](objs []T) []string {
+	keys := make([]string, len(objs))
+	for i, o := range objs {
+		keys[i] = o.GetNamespace() + "/" + o.GetName()
+	}
+	return keys
+}
+
+// SortedKeys returns the distinct keys of all lists, sorted as strings:
+// the keys a controller's SyncAll syncs.
+func SortedKeys(lists ...[]string) []string {
+	set := map[string]bool{}
+	for _, l := range lists {
+		for _, k := range l {
+			set[k] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
 }
 
 // Replicate returns n copies of each of fns, for RunWorkers: n workers of

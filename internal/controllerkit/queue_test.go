@@ -17,10 +17,13 @@ package controllerkit
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 )
@@ -161,5 +164,77 @@ func TestSyncAll(t *testing.T) {
 	}
 	if err := SyncAll(context.Background(), func() ([]string, error) { return nil, boom }, nil); !errors.Is(err, boom) {
 		t.Errorf("SyncAll with a failing keys = %v, want boom", err)
+	}
+}
+
+// TestLoopAndRunner runs a Loop under a Runner: a failing item is retried
+// until it succeeds, Result sees every outcome, Start runs before the
+// workers, and Run returns after ctx ends with the queue shut down.
+func TestLoopAndRunner(t *testing.T) {
+	q := workqueue.NewTypedRateLimitingQueue(workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Millisecond, time.Millisecond))
+	var syncs, failures, successes atomic.Int32
+	done := make(chan struct{})
+	loop := &Loop[string]{
+		Queue: q,
+		Sync: func(_ context.Context, key string) error {
+			if syncs.Add(1) < 3 {
+				return errors.New("not yet")
+			}
+			close(done)
+			return nil
+		},
+		Result: func(err error) {
+			if err != nil {
+				failures.Add(1)
+			} else {
+				successes.Add(1)
+			}
+		},
+		Retry: Retry{RetryMsg: "retrying"},
+	}
+	var started atomic.Bool
+	ctx, cancel := context.WithCancel(context.Background())
+	r := Runner{
+		Name:      "test",
+		Synced:    []cache.InformerSynced{func() bool { return true }},
+		Starting:  "Starting",
+		Stopping:  "Stopping",
+		Start:     func(context.Context, int) { started.Store(true); q.Add("ns/a") },
+		Queues:    []interface{ ShutDown() }{q},
+		PerWorker: []func(context.Context){loop.Worker},
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- r.Run(ctx, 2) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the item was not retried until it succeeded")
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+	if !started.Load() || failures.Load() != 2 || successes.Load() != 1 || !q.ShuttingDown() {
+		t.Errorf("started %v, failures %d, successes %d, queue shut down %v; want true, 2, 1, true",
+			started.Load(), failures.Load(), successes.Load(), q.ShuttingDown())
+	}
+	if q.NumRequeues("ns/a") != 0 {
+		t.Errorf("NumRequeues after the success = %d, want 0 (forgotten)", q.NumRequeues("ns/a"))
+	}
+	if err := (Runner{Name: "test"}).Run(context.Background(), 0); err == nil {
+		t.Error("Run with 0 workers and no default: want an error")
+	}
+}
+
+func TestSortedKeys(t *testing.T) {
+	pods := []*corev1.Pod{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "b", Name: "x"}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "y"}},
+	}
+	if got := ObjectKeys(pods); !slices.Equal(got, []string{"b/x", "a/y"}) {
+		t.Errorf("ObjectKeys = %v", got)
+	}
+	if got := SortedKeys(ObjectKeys(pods), []string{"a/y", "a-b/z"}, nil); !slices.Equal(got, []string{"a-b/z", "a/y", "b/x"}) {
+		t.Errorf("SortedKeys = %v, want distinct keys sorted as strings", got)
 	}
 }

@@ -105,3 +105,16 @@ func (s *endpointSet) pop() *discovery.Endpoint {
 	}
 	return nil
 }
+
+// CopyPorts returns a deep copy of ports (nil stays nil, empty stays
+// empty), so that groups and slices never share pointers.
+func CopyPorts(ports []discovery.EndpointPort) []discovery.EndpointPort {
+	if ports == nil {
+		return nil
+	}
+	out := make([]discovery.EndpointPort, len(ports))
+	for i := range ports {
+		ports[i].DeepCopyInto(&out[i])
+	}
+	return out
+}

@@ -290,7 +290,7 @@ func (x *Index) SetItem(key string, item *Item) {
 		return
 	}
 	if ports, ok := x.portsByKey[next.portKey]; !ok {
-		x.portsByKey[next.portKey] = copyEndpointPorts(item.Ports)
+		x.portsByKey[next.portKey] = CopyPorts(item.Ports)
 	} else if !endpointPortsEqual(ports, item.Ports) {
 		next.portOrder = true
 		x.portOrder++

@@ -627,15 +627,3 @@ func (x *Index) sliceToFillIndexed(at discovery.AddressType, unchangedEval []*sl
 	}
 	return nil
 }
-
-// copyEndpointPorts returns a deep copy of ports (nil stays nil).
-func copyEndpointPorts(ports []discovery.EndpointPort) []discovery.EndpointPort {
-	if ports == nil {
-		return nil
-	}
-	out := make([]discovery.EndpointPort, len(ports))
-	for i := range ports {
-		ports[i].DeepCopyInto(&out[i])
-	}
-	return out
-}

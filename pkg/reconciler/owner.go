@@ -24,6 +24,8 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
+
+	"github.com/slicekit/slicekit/pkg/reconciler/metrics"
 )
 
 // StaleInformerCacheError is returned by OwnerSlices (and by the controllers'
@@ -51,6 +53,23 @@ func (e *StaleInformerCacheError) Error() string {
 func IsStaleInformerCache(err error) bool {
 	var stale *StaleInformerCacheError
 	return errors.As(err, &stale)
+}
+
+// SyncResult returns the result label of the syncs counter
+// (metrics.Metrics.IncEndpointSliceSyncs) for a sync that returned err:
+// metrics.SyncResultSuccess for nil, metrics.SyncResultStale for a
+// *StaleInformerCacheError (IsStaleInformerCache), metrics.SyncResultError
+// otherwise (KCM trackSync in
+// pkg/controller/endpointslice/endpointslice_controller.go).
+func SyncResult(err error) string {
+	switch {
+	case err == nil:
+		return metrics.SyncResultSuccess
+	case IsStaleInformerCache(err):
+		return metrics.SyncResultStale
+	default:
+		return metrics.SyncResultError
+	}
 }
 
 // OwnerSlices lists from lister (an informer cache) this reconciler's slices

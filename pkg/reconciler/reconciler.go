@@ -107,10 +107,13 @@ func WithTopologyCache(tc *topology.TopologyCache) Option {
 	return func(r *Reconciler) { r.topologyCache = tc }
 }
 
-// WithMetrics reports to m (KCM metric names, C36). Without it nothing is
-// reported.
+// WithMetrics reports to m (KCM metric names, C36). Without it, or with a
+// nil m, nothing is reported.
 func WithMetrics(m *metrics.Metrics) Option {
 	return func(r *Reconciler) {
+		if m == nil {
+			return
+		}
 		r.metrics = m
 		r.metricsCache = metrics.NewCache(r.cfg.MaxEndpointsPerSlice, m)
 	}

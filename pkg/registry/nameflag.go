@@ -15,6 +15,8 @@
 package registry
 
 import (
+	"context"
+
 	"github.com/spf13/pflag"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
@@ -32,10 +34,16 @@ type NameFlag struct {
 	flag, usage string
 }
 
-// NewNameFlag returns a NameFlag for --<flag> with value defaultName and
-// help text usage.
-func NewNameFlag(flag, defaultName, usage string) *NameFlag {
-	return &NameFlag{ControllerName: defaultName, flag: flag, usage: usage}
+// NewNameFlag returns the NameFlag of the controller registered as
+// controller: --<controller>-controller-name, with value defaultName and
+// a help text naming the controller.
+func NewNameFlag(controller, defaultName string) *NameFlag {
+	return &NameFlag{
+		ControllerName: defaultName,
+		flag:           controller + "-controller-name",
+		usage: "The service.kubernetes.io/endpoint-controller-name value the " + controller +
+			" controller answers to, and its managed-by value.",
+	}
 }
 
 // Flag returns the flag with its dashes ("--<flag>").
@@ -65,4 +73,23 @@ func (f *NameFlag) Validate(enabled bool) error {
 // Registration.ManagedBy.
 func (f *NameFlag) ManagedBy() []ManagedBy {
 	return []ManagedBy{{Flag: f.Flag(), Value: f.ControllerName}}
+}
+
+// WithNameFlag returns r completed as the Registration of a labelled
+// Service controller whose only own option is the NameFlag newFlags
+// returns: NewOptions is newFlags, Workers ServiceWorkers (unless r sets
+// it), New calls newController with the flag's value, and ManagedBy
+// returns the flag's value. The caller sets Name, RBACRules, Reads and
+// the other fields in r.
+func WithNameFlag(newFlags func() *NameFlag, newController func(ctx context.Context, ic InitContext, name string) (Controller, error), r Registration) Registration {
+	flagsOf := func(ic InitContext) *NameFlag { return OptionsAs(ic, newFlags) }
+	r.NewOptions = func() Options { return newFlags() }
+	if r.Workers == nil {
+		r.Workers = ServiceWorkers
+	}
+	r.New = func(ctx context.Context, ic InitContext) (Controller, error) {
+		return newController(ctx, ic, flagsOf(ic).ControllerName)
+	}
+	r.ManagedBy = func(ic InitContext) []ManagedBy { return flagsOf(ic).ManagedBy() }
+	return r
 }

@@ -21,7 +21,7 @@ import (
 )
 
 func TestNameFlag(t *testing.T) {
-	f := NewNameFlag("x-controller-name", "x.example.com", "help")
+	f := NewNameFlag("x", "x.example.com")
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	f.AddFlags(fs)
 	if err := fs.Parse([]string{"--x-controller-name=y.example.com"}); err != nil {

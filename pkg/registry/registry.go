@@ -30,6 +30,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 )
 
 // Controller is a controller the manager runs and `slicekit render`
@@ -100,6 +101,27 @@ type InitContext struct {
 	// tests) means none.
 	Pacer reconciler.Pacer
 }
+
+// Common returns the settings of a Service controller built on
+// slicecontroller.New that come from the shared flags and from ic:
+// --max-endpoints-per-slice, --endpoint-updates-batch-period, the
+// SelectorRemovalCleanup gate, the address guard's flags, ic.Registerer
+// and ic.EventRecorder. ic.Shared must be set (the manager sets it).
+func (ic InitContext) Common() slicecontroller.Common {
+	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
+	return slicecontroller.Common{
+		MaxEndpointsPerSlice:   ic.Shared.MaxEndpointsPerSlice,
+		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
+		SelectorRemovalCleanup: &cleanup,
+		AddressGuard:           ic.Shared.AddressGuard.Options(),
+		Registerer:             ic.Registerer,
+		EventRecorder:          ic.EventRecorder,
+	}
+}
+
+// ServiceWorkers is Registration.Workers of the Service controllers:
+// --concurrent-service-endpoint-syncs.
+func ServiceWorkers(ic InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) }
 
 // Registration describes one controller to the manager.
 //

@@ -19,8 +19,6 @@ import (
 
 	"fmt"
 
-	"github.com/prometheus/client_golang/prometheus"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -31,7 +29,6 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
-	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
@@ -49,9 +46,6 @@ const (
 	endpointSliceChangeMinSyncDelay = controllerkit.DefaultSyncBackOff
 	// topologyQueueItemKey is the only key of the topology queue (KCM).
 	topologyQueueItemKey = "topologyQueueItemKey"
-	// metricsLabelController is the constant label that tells the metrics
-	// of several custom controllers apart.
-	metricsLabelController = "controller"
 )
 
 // Controller manages the EndpointSlices of the Services its Ownership
@@ -113,6 +107,11 @@ type Controller struct {
 	// topologyQueue triggers a topology-cache refresh after Node changes
 	// (C8).
 	topologyQueue workqueue.TypedRateLimitingInterface[string]
+	// serviceLoop, podLoop and topologyLoop are the work loops of the
+	// three queues (newLoops).
+	serviceLoop  *controllerkit.Loop[string]
+	podLoop      *controllerkit.Loop[*podKey]
+	topologyLoop *controllerkit.Loop[string]
 }
 
 // New creates the controller and registers its event handlers on the
@@ -139,8 +138,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	if err != nil {
 		return nil, fmt.Errorf("%s: invalid options: %w", name, err)
 	}
-	logger := klog.FromContext(ctx)
-
+	m, err := newControllerMetrics(opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
+	}
 	c := &Controller{
 		client:        client,
 		opts:          opts,
@@ -150,67 +151,29 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		eventRecorder: controllerkit.NewEvents(ctx, opts.EventRecorder, opts.EventSourceComponent),
 		triggerTimes:  servicepods.NewTriggerTimeTracker(),
 		tracker:       reconciler.NewTracker(),
+		metrics:       m.reconciler,
+		removals:      m.removals,
+		// KCM's Service queue rate limiter (C9): 1s..1000s per item, 10
+		// qps (burst 100) overall.
+		serviceQueue:  controllerkit.NewSyncQueue(opts.QueueName, m.workqueue),
+		podQueue:      workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*podKey]()),
+		topologyQueue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]()),
 	}
-
-	var wqMetrics workqueue.MetricsProvider
-	var pm *problemMetrics
-	if opts.Registerer != nil {
-		if !opts.KCMMetricNames {
-			reg := prometheus.WrapRegistererWith(prometheus.Labels{metricsLabelController: opts.ControllerName}, opts.Registerer)
-			if c.metrics, err = rmetrics.New(reg, rmetrics.Options{Subsystem: opts.MetricsSubsystem}); err != nil {
-				return nil, fmt.Errorf("%s: %w", opts.Name, err)
-			}
-			if pm, err = newProblemMetrics(reg, opts.MetricsSubsystem); err != nil {
-				return nil, fmt.Errorf("%s: %w", opts.Name, err)
-			}
-		} else {
-			if c.metrics, err = rmetrics.New(opts.Registerer, rmetrics.Options{}); err != nil {
-				return nil, fmt.Errorf("%s: %w", opts.Name, err)
-			}
-			if opts.SelectorRemovalMetric != "" {
-				if c.removals, err = selectorless.NewRemovalMetrics(opts.Registerer, rmetrics.DefaultSubsystem, opts.SelectorRemovalMetric,
-					"EndpointSlices this controller deleted because their Service has no selector or is of type ExternalName (kubernetes#118376), by reason."); err != nil {
-					return nil, fmt.Errorf("%s: %w", opts.Name, err)
-				}
-			}
-		}
-		if wqMetrics, err = workqueuemetrics.New(opts.Registerer); err != nil {
-			return nil, fmt.Errorf("%s: registering workqueue metrics: %w", opts.Name, err)
-		}
-	}
-	c.problems = newProblemReporter(c.eventRecorder, pm)
+	c.newLoops()
+	c.problems = newProblemReporter(c.eventRecorder, m.problems)
 	guardSynced := cache.InformerSynced(nil)
 	if opts.Source, guardSynced, err = guardSource(ctx, client, factory, opts, func() { c.queueOwnedServices() }); err != nil {
 		return nil, err
 	}
 	c.opts.Source = opts.Source
-	{
-		reg, subsystem := opts.Registerer, rmetrics.DefaultSubsystem
-		if reg != nil && !opts.KCMMetricNames {
-			reg = prometheus.WrapRegistererWith(prometheus.Labels{metricsLabelController: opts.ControllerName}, reg)
-			subsystem = opts.MetricsSubsystem
-		}
-		if c.indexes, err = newIndexes(opts.Source, reg, subsystem); err != nil {
-			return nil, fmt.Errorf("%s: %w", opts.Name, err)
-		}
+	if c.indexes, err = newIndexes(opts.Source, m.scoped, m.subsystem); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
 	}
 
-	// KCM's Service queue rate limiter (C9): 1s..1000s per item, 10 qps
-	// (burst 100) overall.
-	c.serviceQueue = controllerkit.NewSyncQueue(opts.QueueName, wqMetrics)
-	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*podKey]())
-	c.topologyQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())
-
-	podInformer := factory.Core().V1().Pods()
-	serviceInformer := factory.Core().V1().Services()
-	sliceInformer := factory.Discovery().V1().EndpointSlices()
-	nodeInformer := factory.Core().V1().Nodes()
-
-	c.serviceLister = serviceInformer.Lister()
-	c.podLister = podcache.NewLister(podInformer.Informer().GetIndexer())
-	c.sliceLister = sliceInformer.Lister()
-	c.nodeLister = nodeInformer.Lister()
-
+	c.serviceLister = factory.Core().V1().Services().Lister()
+	c.podLister = podcache.NewLister(factory.Core().V1().Pods().Informer().GetIndexer())
+	c.sliceLister = factory.Discovery().V1().EndpointSlices().Lister()
+	c.nodeLister = factory.Core().V1().Nodes().Lister()
 	if opts.topologyEnabled() {
 		c.topologyCache = topology.NewTopologyCache()
 	}
@@ -219,93 +182,95 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			return nil, fmt.Errorf("%s: registering %s: %w", opts.Name, ConflictingWritesMetricName, err)
 		}
 	}
-
-	recOpts := []reconciler.Option{
-		reconciler.WithTracker(c.tracker),
-		reconciler.WithEventRecorder(c.eventRecorder),
-	}
-	if c.topologyCache != nil {
-		recOpts = append(recOpts, reconciler.WithTopologyCache(c.topologyCache))
-	}
-	if c.metrics != nil {
-		recOpts = append(recOpts, reconciler.WithMetrics(c.metrics))
-	}
-	if opts.Pacer != nil {
-		recOpts = append(recOpts, reconciler.WithPacer(opts.Pacer))
-	}
-	c.reconciler, err = reconciler.New(client, reconciler.Config{
-		ControllerName:       opts.ManagedBy,
-		OwnerGVK:             reconciler.ServiceGVK,
-		MaxEndpointsPerSlice: opts.MaxEndpointsPerSlice,
-		Placeholder:          true,
-		EnforceOwnership:     true,
-		Metadata:             reconciler.ServiceMetadata{},
-	}, recOpts...)
-	if err != nil {
+	if c.reconciler, err = c.newReconciler(); err != nil {
 		return nil, fmt.Errorf("%s: %w", opts.Name, err)
 	}
-
-	var handlers controllerkit.Handlers
-	add := handlers.Add
-	if err := add(serviceInformer.Informer(), cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { c.onServiceEvent(nil, obj) },
-		UpdateFunc: c.onServiceEvent,
-		DeleteFunc: func(obj any) { c.onServiceEvent(nil, obj) },
-	}); err != nil {
-		return nil, fmt.Errorf("%s: adding Service handler: %w", opts.Name, err)
+	if c.cachesSynced, err = c.addHandlers(ctx, factory); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
 	}
-	if err := add(podInformer.Informer(), cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { c.onPodUpdate(nil, obj) },
-		UpdateFunc: c.onPodUpdate,
-		DeleteFunc: func(obj any) { c.onPodUpdate(obj, nil) },
-	}); err != nil {
-		return nil, fmt.Errorf("%s: adding Pod handler: %w", opts.Name, err)
-	}
-	if err := add(sliceInformer.Informer(), cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { c.onEndpointSliceAdd(logger, obj) },
-		UpdateFunc: func(old, cur any) { c.onEndpointSliceUpdate(logger, old, cur) },
-		DeleteFunc: c.onEndpointSliceDelete,
-	}); err != nil {
-		return nil, fmt.Errorf("%s: adding EndpointSlice handler: %w", opts.Name, err)
-	}
-	nodeHandler := cache.ResourceEventHandler(cache.ResourceEventHandlerFuncs{})
-	if c.topologyCache != nil || c.indexes != nil {
-		nodeHandler = cache.ResourceEventHandlerFuncs{
-			AddFunc: func(obj any) {
-				c.indexes.onNodeEvent(nil, obj)
-				if c.topologyCache != nil {
-					c.topologyQueue.Add(topologyQueueItemKey)
-				}
-			},
-			UpdateFunc: func(old, cur any) {
-				c.indexes.onNodeEvent(old, cur)
-				if c.topologyCache != nil {
-					c.onNodeUpdate(old, cur)
-				}
-			},
-			DeleteFunc: func(obj any) {
-				c.indexes.onNodeEvent(obj, nil)
-				if c.topologyCache != nil {
-					c.topologyQueue.Add(topologyQueueItemKey)
-				}
-			},
-		}
-	}
-	// A Node handler is registered even without topology hints, so that the
-	// Node informer exists and syncs (zones are read through its lister).
-	if err := add(nodeInformer.Informer(), nodeHandler); err != nil {
-		return nil, fmt.Errorf("%s: adding Node handler: %w", opts.Name, err)
-	}
-	for _, in := range opts.Inputs {
-		if err := add(in.Informer, c.inputHandler(in)); err != nil {
-			return nil, fmt.Errorf("%s: adding %s handler: %w", opts.Name, in.Kind, err)
-		}
-	}
-	c.cachesSynced = handlers.Synced()
 	if guardSynced != nil {
 		c.cachesSynced = append(c.cachesSynced, guardSynced)
 	}
 	return c, nil
+}
+
+// newReconciler returns the reconciler of c's slices: c's managed-by
+// value, Service owners, placeholders and ownership enforced (KCM's
+// EndpointSlice reconciler), with c's tracker, events and, when set, its
+// topology cache, metrics and pacer.
+func (c *Controller) newReconciler() (*reconciler.Reconciler, error) {
+	return reconciler.New(c.client, reconciler.Config{
+		ControllerName:       c.opts.ManagedBy,
+		OwnerGVK:             reconciler.ServiceGVK,
+		MaxEndpointsPerSlice: c.opts.MaxEndpointsPerSlice,
+		Placeholder:          true,
+		EnforceOwnership:     true,
+		Metadata:             reconciler.ServiceMetadata{},
+	},
+		reconciler.WithTracker(c.tracker),
+		reconciler.WithEventRecorder(c.eventRecorder),
+		reconciler.WithTopologyCache(c.topologyCache),
+		reconciler.WithMetrics(c.metrics),
+		reconciler.WithPacer(c.opts.Pacer))
+}
+
+// addHandlers registers c's event handlers on the factory's Service, Pod,
+// EndpointSlice and Node informers and on those of Options.Inputs, and
+// returns their synced functions. ctx supplies the handlers' logger.
+func (c *Controller) addHandlers(ctx context.Context, factory informers.SharedInformerFactory) ([]cache.InformerSynced, error) {
+	logger := klog.FromContext(ctx)
+	var handlers controllerkit.Handlers
+	handlers.Register(factory.Core().V1().Services().Informer(), "Service", cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.onServiceEvent(nil, obj) },
+		UpdateFunc: c.onServiceEvent,
+		DeleteFunc: func(obj any) { c.onServiceEvent(nil, obj) },
+	})
+	handlers.Register(factory.Core().V1().Pods().Informer(), "Pod", cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.onPodUpdate(nil, obj) },
+		UpdateFunc: c.onPodUpdate,
+		DeleteFunc: func(obj any) { c.onPodUpdate(obj, nil) },
+	})
+	handlers.Register(factory.Discovery().V1().EndpointSlices().Informer(), "EndpointSlice", cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.onEndpointSliceAdd(logger, obj) },
+		UpdateFunc: func(old, cur any) { c.onEndpointSliceUpdate(logger, old, cur) },
+		DeleteFunc: c.onEndpointSliceDelete,
+	})
+	// A Node handler is registered even without topology hints, so that the
+	// Node informer exists and syncs (zones are read through its lister).
+	handlers.Register(factory.Core().V1().Nodes().Informer(), "Node", c.nodeHandler())
+	for _, in := range c.opts.Inputs {
+		handlers.Register(in.Informer, in.Kind, c.inputHandler(in))
+	}
+	return handlers.Synced(), handlers.Err()
+}
+
+// nodeHandler returns the Node event handler: it marks the Node changed in
+// the incremental indexes and queues a topology-cache refresh; it does
+// nothing without either.
+func (c *Controller) nodeHandler() cache.ResourceEventHandler {
+	if c.topologyCache == nil && c.indexes == nil {
+		return cache.ResourceEventHandlerFuncs{}
+	}
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			c.indexes.onNodeEvent(nil, obj)
+			if c.topologyCache != nil {
+				c.topologyQueue.Add(topologyQueueItemKey)
+			}
+		},
+		UpdateFunc: func(old, cur any) {
+			c.indexes.onNodeEvent(old, cur)
+			if c.topologyCache != nil {
+				c.onNodeUpdate(old, cur)
+			}
+		},
+		DeleteFunc: func(obj any) {
+			c.indexes.onNodeEvent(obj, nil)
+			if c.topologyCache != nil {
+				c.topologyQueue.Add(topologyQueueItemKey)
+			}
+		},
+	}
 }
 
 // logKV returns keysAndValues, preceded by "controller", ControllerName
@@ -356,90 +321,65 @@ func (c *Controller) Problems(namespace, name string) []source.Problem {
 // ends before the caches synced. Run must be called at most once: it shuts
 // the queues down on return.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	defer utilruntime.HandleCrashWithContext(ctx)
-	workers, err := controllerkit.WorkerCount(c.opts.Name, workers, 0)
-	if err != nil {
-		return err
+	r := controllerkit.Runner{
+		Name:   c.opts.Name,
+		Events: c.eventRecorder, EventsClient: c.client.CoreV1(),
+		Synced:   c.cachesSynced,
+		Starting: "Starting endpoint slice controller",
+		StartingKV: []any{"controllerName", c.opts.ControllerName, "externalEndpointController", c.own.gate,
+			"selectorRemovalCleanup", c.cleanup},
+		Stopping: "Shutting down endpoint slice controller",
+		Start: func(ctx context.Context, workers int) {
+			c.sweep(ctx)
+			logger := klog.FromContext(ctx)
+			logger.V(2).Info("Starting service queue worker threads", "total", workers)
+			logger.V(2).Info("Starting topology queue worker threads", "total", 1)
+		},
+		Queues:    []interface{ ShutDown() }{c.serviceQueue, c.podQueue, c.topologyQueue},
+		PerWorker: []func(context.Context){c.serviceLoop.Worker, c.podLoop.Worker},
+		Once:      []func(context.Context){c.topologyLoop.Worker},
 	}
-	logger := klog.FromContext(ctx)
 	if !c.own.dropIn {
-		logger = logger.WithValues("controller", c.opts.ControllerName)
-		ctx = klog.NewContext(ctx, logger)
+		ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("controller", c.opts.ControllerName))
+		r.Starting, r.StartingKV = "Starting pod-source endpoint slice controller", []any{"managedBy", c.opts.ManagedBy}
+		r.Stopping = "Shutting down pod-source endpoint slice controller"
 	}
+	return r.Run(ctx, workers)
+}
 
-	defer c.eventRecorder.Start(c.client.CoreV1())()
-
-	if c.own.dropIn {
-		logger.Info("Starting endpoint slice controller", "controllerName", c.opts.ControllerName, "externalEndpointController", c.own.gate, "selectorRemovalCleanup", c.cleanup)
-	} else {
-		logger.Info("Starting pod-source endpoint slice controller", "managedBy", c.opts.ManagedBy)
+// newLoops returns the work loops of c's queues: Service keys synced by
+// SyncService, counted in syncs{result} and retried with KCM's back-off
+// (handleErr, C9); Pod projection keys mapped to Services by syncPod,
+// retried with the default controller rate limiter (KCM handlePodErr);
+// and the topology refresh. Each drops a key after
+// controllerkit.MaxRetries.
+func (c *Controller) newLoops() {
+	c.serviceLoop = &controllerkit.Loop[string]{
+		Queue:  c.serviceQueue,
+		Sync:   c.SyncService,
+		Result: func(err error) { c.metrics.IncEndpointSliceSyncs(reconciler.SyncResult(err)) },
+		Retry: controllerkit.Retry{
+			RetryMsg: "Error syncing endpoint slices for service, retrying",
+			DropMsg:  "Retry budget exceeded, dropping service out of the queue",
+		},
 	}
-	shutDown := func() {
-		if c.own.dropIn {
-			logger.Info("Shutting down endpoint slice controller")
-		} else {
-			logger.Info("Shutting down pod-source endpoint slice controller")
-		}
-		c.serviceQueue.ShutDown()
-		c.podQueue.ShutDown()
-		c.topologyQueue.ShutDown()
+	c.podLoop = &controllerkit.Loop[*podKey]{
+		Queue: c.podQueue,
+		Sync:  func(_ context.Context, key *podKey) error { return c.syncPod(key) },
+		Retry: controllerkit.Retry{
+			Verbosity: 2,
+			RetryMsg:  "Error syncing pod, retrying",
+			DropMsg:   "Dropping pod projection key out of the queue",
+			KeyName:   "podProjectionKey",
+		},
 	}
-	run := append(controllerkit.Replicate(workers, c.serviceQueueWorker, c.podQueueWorker), c.topologyQueueWorker)
-	start := func(ctx context.Context) {
-		c.sweep(ctx)
-		logger.V(2).Info("Starting service queue worker threads", "total", workers)
-		logger.V(2).Info("Starting topology queue worker threads", "total", 1)
+	c.topologyLoop = &controllerkit.Loop[string]{
+		Queue: c.topologyQueue,
+		Sync: func(ctx context.Context, _ string) error {
+			c.checkNodeTopologyDistribution(ctx)
+			return nil
+		},
 	}
-	return controllerkit.RunWorkers(ctx, c.opts.Name, c.cachesSynced, start, shutDown, run...)
-}
-
-// serviceQueueWorker processes Service keys until the queue shuts down;
-// the queue never hands the same key to two workers at once.
-func (c *Controller) serviceQueueWorker(ctx context.Context) {
-	controllerkit.Worker(c.serviceQueue, c.processServiceItem)(ctx)
-}
-
-func (c *Controller) processServiceItem(ctx context.Context, key string) {
-	err := c.SyncService(ctx, key)
-	c.handleErr(ctx, err, key)
-}
-
-// handleErr counts the sync result and forgets the key, requeues it with
-// back-off, or drops it after controllerkit.MaxRetries (KCM handleErr, C9).
-func (c *Controller) handleErr(ctx context.Context, err error, key string) {
-	c.trackSync(err)
-	controllerkit.HandleErr(ctx, c.serviceQueue, key, err, controllerkit.Retry{
-		RetryMsg: "Error syncing endpoint slices for service, retrying",
-		DropMsg:  "Retry budget exceeded, dropping service out of the queue",
-	})
-}
-
-// trackSync counts one sync in syncs{result} (KCM trackSync).
-func (c *Controller) trackSync(err error) {
-	switch {
-	case err == nil:
-		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultSuccess)
-	case reconciler.IsStaleInformerCache(err):
-		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultStale)
-	default:
-		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultError)
-	}
-}
-
-func (c *Controller) podQueueWorker(ctx context.Context) {
-	controllerkit.Worker(c.podQueue, c.processPodItem)(ctx)
-}
-
-// processPodItem is KCM's handlePodErr: retry with the default controller
-// rate limiter, drop after controllerkit.MaxRetries.
-func (c *Controller) processPodItem(ctx context.Context, key *podKey) {
-	err := c.syncPod(key)
-	controllerkit.HandleErr(ctx, c.podQueue, key, err, controllerkit.Retry{
-		Verbosity: 2,
-		RetryMsg:  "Error syncing pod, retrying",
-		DropMsg:   "Dropping pod projection key out of the queue",
-		KeyName:   "podProjectionKey",
-	})
 }
 
 // syncPod queues, after the batch period, every Service of this controller
@@ -482,12 +422,4 @@ func (c *Controller) syncPod(key *podKey) error {
 		c.serviceQueue.AddAfter(svc, c.opts.BatchPeriod)
 	}
 	return nil
-}
-
-func (c *Controller) topologyQueueWorker(ctx context.Context) {
-	controllerkit.Worker(c.topologyQueue, c.processTopologyItem)(ctx)
-}
-
-func (c *Controller) processTopologyItem(ctx context.Context, _ string) {
-	c.checkNodeTopologyDistribution(ctx)
 }

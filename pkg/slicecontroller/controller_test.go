@@ -277,7 +277,7 @@ func TestSyncServiceMissingNode(t *testing.T) {
 }
 
 func TestManagedByAndMaxEndpoints(t *testing.T) {
-	f := newFixture(t, Options{ManagedBy: "other-managed-by", MaxEndpointsPerSlice: 1},
+	f := newFixture(t, Options{ManagedBy: "other-managed-by", Common: Common{MaxEndpointsPerSlice: 1}},
 		service("svc"), pod("p1", "svc", "10.1.0.1"), pod("p2", "svc", "10.1.0.2"))
 	f.mustSync("svc")
 	got := f.slices("svc")
@@ -292,7 +292,7 @@ func TestManagedByAndMaxEndpoints(t *testing.T) {
 }
 
 func TestHandlers(t *testing.T) {
-	f := newFixture(t, Options{BatchPeriod: 0}, service("svc"), service("plain", func(s *corev1.Service) { s.Labels = nil }))
+	f := newFixture(t, Options{}, service("svc"), service("plain", func(s *corev1.Service) { s.Labels = nil }))
 	q := f.c.serviceQueue
 
 	f.c.onServiceEvent(nil, service("plain", func(s *corev1.Service) { s.Labels = nil }))
@@ -426,8 +426,8 @@ func TestNewErrors(t *testing.T) {
 		"no name":        {Source: addrSource},
 		"bad name":       {ControllerName: "not a label value!", Source: addrSource},
 		"no source":      {ControllerName: testName},
-		"bad max":        {ControllerName: testName, Source: addrSource, MaxEndpointsPerSlice: 1001},
-		"negative batch": {ControllerName: testName, Source: addrSource, BatchPeriod: -1},
+		"bad max":        {ControllerName: testName, Source: addrSource, Common: Common{MaxEndpointsPerSlice: 1001}},
+		"negative batch": {ControllerName: testName, Source: addrSource, Common: Common{BatchPeriod: -1}},
 		"bad managed-by": {ControllerName: testName, Source: addrSource, ManagedBy: "a b"},
 	} {
 		if _, err := New(ctx, client, factory, opts); err == nil {
@@ -444,11 +444,11 @@ func TestNewErrors(t *testing.T) {
 	// Several controllers share one registry; the same name twice fails.
 	reg := prometheus.NewRegistry()
 	for _, n := range []string{"a.example.com", "b.example.com"} {
-		if _, err := New(ctx, client, factory, Options{ControllerName: n, Source: addrSource, Registerer: reg}); err != nil {
+		if _, err := New(ctx, client, factory, Options{ControllerName: n, Source: addrSource, Common: Common{Registerer: reg}}); err != nil {
 			t.Fatalf("New(%s): %v", n, err)
 		}
 	}
-	if _, err := New(ctx, client, factory, Options{ControllerName: "a.example.com", Source: addrSource, Registerer: reg}); err == nil {
+	if _, err := New(ctx, client, factory, Options{ControllerName: "a.example.com", Source: addrSource, Common: Common{Registerer: reg}}); err == nil {
 		t.Error("same name twice on one registry: want an error")
 	}
 }

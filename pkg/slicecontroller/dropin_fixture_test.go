@@ -16,8 +16,6 @@ package slicecontroller
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -26,11 +24,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -45,6 +41,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/test/harness/fakecluster"
 	"github.com/slicekit/slicekit/test/harness/testobjects"
 )
 
@@ -95,169 +92,78 @@ func newDropIn(ctx context.Context, client kubernetes.Interface, factory informe
 		KCMMetricNames:         true,
 		DetectConflicts:        true,
 		ConflictReportInterval: o.ConflictReportInterval,
-		MaxEndpointsPerSlice:   o.MaxEndpointsPerSlice,
-		BatchPeriod:            o.BatchPeriod,
-		SelectorRemovalCleanup: o.SelectorRemovalCleanup,
-		Registerer:             o.Registerer,
 		SelectorRemovalMetric:  dropInSelectorRemovalMetric,
 		QueueName:              "endpoint_slice",
-		EventRecorder:          o.EventRecorder,
 		EventSourceComponent:   "endpoint-slice-controller",
 		Pacer:                  o.Pacer,
 		BurstQuietPeriod:       o.BurstQuietPeriod,
+		Common: Common{
+			MaxEndpointsPerSlice:   o.MaxEndpointsPerSlice,
+			BatchPeriod:            o.BatchPeriod,
+			SelectorRemovalCleanup: o.SelectorRemovalCleanup,
+			Registerer:             o.Registerer,
+			EventRecorder:          o.EventRecorder,
+		},
 	})
 }
 
-// dropInFixture is a controller on a fake clientset whose informer caches are
-// seeded directly (KCM endpointslice_controller_test.go newController): the
-// informers never run, the caches count as synced, and slice writes are
-// reflected into the EndpointSlice cache by reactors (unless reflectWrites is
-// false), with generateName, UID, generation and resourceVersion filled in
-// as the API server would.
+// dropInFixture is a controller on a fake cluster whose informer caches
+// are seeded directly (KCM endpointslice_controller_test.go newController):
+// the informers never run, the caches count as synced, and slice writes are
+// served from the EndpointSlice cache and reflected into it
+// (fakecluster.ServeSlicesFromCache; unless setReflectWrites(false)), with
+// generateName, UID, generation and resourceVersion filled in as the API
+// server would.
 type dropInFixture struct {
+	*fakecluster.Cluster
 	t        testing.TB
 	client   *fake.Clientset
 	c        *Controller
 	recorder *record.FakeRecorder
 	reg      *prometheus.Registry
+	slices   *fakecluster.SliceCache
 
 	serviceStore, podStore, sliceStore, nodeStore cache.Store
-
-	mu            sync.Mutex
-	reflectWrites bool
-	nameSeq       int
-	rvSeq         int
 }
 
 func newDropInFixture(t testing.TB, opts dropInOptions) *dropInFixture {
 	t.Helper()
-	f := &dropInFixture{t: t, client: fake.NewClientset(), recorder: record.NewFakeRecorder(100), reg: prometheus.NewRegistry(), reflectWrites: true}
-	factory := informers.NewSharedInformerFactory(f.client, 0)
+	fc := fakecluster.NewPlain(t, 100)
+	f := &dropInFixture{Cluster: fc, t: t, client: fc.Client, recorder: fc.Recorder, reg: fc.Registry,
+		serviceStore: fc.Store(&corev1.Service{}), podStore: fc.Store(&corev1.Pod{}),
+		sliceStore: fc.Store(&discovery.EndpointSlice{}), nodeStore: fc.Store(&corev1.Node{})}
 	if opts.EventRecorder == nil {
 		opts.EventRecorder = f.recorder
 	}
 	if opts.Registerer == nil {
 		opts.Registerer = f.reg
 	}
-	_, ctx := ktesting.NewTestContext(t)
-	handed := factory
+	handed := fc.Factory
 	if opts.wrapFactory != nil {
-		handed = opts.wrapFactory(factory)
+		handed = opts.wrapFactory(fc.Factory)
 	}
-	c, err := newDropIn(ctx, f.client, handed, opts)
+	c, err := newDropIn(fc.Ctx, f.client, handed, opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	c.cachesSynced = []cache.InformerSynced{func() bool { return true }}
 	f.c = c
-	f.serviceStore = factory.Core().V1().Services().Informer().GetStore()
-	f.podStore = factory.Core().V1().Pods().Informer().GetStore()
-	f.sliceStore = factory.Discovery().V1().EndpointSlices().Informer().GetStore()
-	f.nodeStore = factory.Core().V1().Nodes().Informer().GetStore()
 	t.Cleanup(func() {
 		c.serviceQueue.ShutDown()
 		c.podQueue.ShutDown()
 		c.topologyQueue.ShutDown()
 	})
-
-	f.client.PrependReactor("create", "endpointslices", func(action k8stesting.Action) (bool, runtime.Object, error) {
-		s := action.(k8stesting.CreateAction).GetObject().(*discovery.EndpointSlice).DeepCopy()
-		f.mu.Lock()
-		f.nameSeq++
-		if s.GenerateName != "" && s.Name == "" {
-			s.Name = fmt.Sprintf("%s%05d", s.GenerateName, f.nameSeq)
-		}
-		reflect := f.reflectWrites
-		f.mu.Unlock()
-		s.UID = types.UID("uid-" + s.Name)
-		s.Generation = 1
-		s.ResourceVersion = f.nextResourceVersion()
-		if reflect {
-			_ = f.sliceStore.Add(s)
-		}
-		return true, s, nil
-	})
-	f.client.PrependReactor("update", "endpointslices", func(action k8stesting.Action) (bool, runtime.Object, error) {
-		s := action.(k8stesting.UpdateAction).GetObject().(*discovery.EndpointSlice).DeepCopy()
-		// As the API server: the UID and generation are the stored
-		// object's (an update may send neither, as when a placeholder is
-		// reused), the generation is bumped and the resourceVersion is new
-		// (the incremental planner takes an unchanged resourceVersion for
-		// unchanged content).
-		if o, ok, _ := f.sliceStore.GetByKey(s.Namespace + "/" + s.Name); ok {
-			stored := o.(*discovery.EndpointSlice)
-			if s.UID == "" {
-				s.UID = stored.UID
-			}
-			s.Generation = max(s.Generation, stored.Generation)
-		}
-		s.Generation++
-		s.ResourceVersion = f.nextResourceVersion()
-		f.mu.Lock()
-		reflect := f.reflectWrites
-		f.mu.Unlock()
-		if reflect {
-			_ = f.sliceStore.Update(s)
-		}
-		return true, s, nil
-	})
-	f.client.PrependReactor("delete", "endpointslices", func(action k8stesting.Action) (bool, runtime.Object, error) {
-		da := action.(k8stesting.DeleteActionImpl)
-		obj, ok, _ := f.sliceStore.GetByKey(da.Namespace + "/" + da.Name)
-		gr := schema.GroupResource{Group: discovery.GroupName, Resource: "endpointslices"}
-		if !ok {
-			return true, nil, apierrors.NewNotFound(gr, da.Name)
-		}
-		if p := da.DeleteOptions.Preconditions; p != nil && p.UID != nil && *p.UID != obj.(*discovery.EndpointSlice).UID {
-			return true, nil, apierrors.NewConflict(gr, da.Name, fmt.Errorf("precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, obj.(*discovery.EndpointSlice).UID))
-		}
-		f.mu.Lock()
-		reflect := f.reflectWrites
-		f.mu.Unlock()
-		if reflect {
-			_ = f.sliceStore.Delete(obj)
-		}
-		return true, nil, nil
-	})
+	f.slices = fakecluster.ServeSlicesFromCache(fc)
 	return f
 }
 
+func (f *dropInFixture) setReflectWrites(v bool) { f.slices.SetReflect(v) }
+
 // nextResourceVersion returns a resourceVersion no slice had before
 // (from 1000, above those of the slices the tests seed).
-func (f *dropInFixture) nextResourceVersion() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.rvSeq++
-	return strconv.Itoa(1000 + f.rvSeq)
-}
+func (f *dropInFixture) nextResourceVersion() string { return f.slices.NextResourceVersion() }
 
-func (f *dropInFixture) setReflectWrites(v bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.reflectWrites = v
-}
-
-func (f *dropInFixture) add(objs ...runtime.Object) {
-	f.t.Helper()
-	for _, o := range objs {
-		var err error
-		switch o := o.(type) {
-		case *corev1.Service:
-			err = f.serviceStore.Add(o)
-		case *corev1.Pod:
-			err = f.podStore.Add(o)
-		case *discovery.EndpointSlice:
-			err = f.sliceStore.Add(o)
-		case *corev1.Node:
-			err = f.nodeStore.Add(o)
-		default:
-			err = fmt.Errorf("unexpected %T", o)
-		}
-		if err != nil {
-			f.t.Fatal(err)
-		}
-	}
-}
+func (f *dropInFixture) add(objs ...runtime.Object) { f.Put(objs...) }
 
 // sync runs SyncService for ns/name with a test logger.
 func (f *dropInFixture) sync(ns, name string) error {
@@ -295,17 +201,7 @@ func verbs(actions []k8stesting.Action) []string {
 }
 
 // events drains the recorded events.
-func (f *dropInFixture) events() []string {
-	var out []string
-	for {
-		select {
-		case e := <-f.recorder.Events:
-			out = append(out, e)
-		default:
-			return out
-		}
-	}
-}
+func (f *dropInFixture) events() []string { return f.Events() }
 
 func (f *dropInFixture) ownSlices(ns, svc string) []*discovery.EndpointSlice {
 	var out []*discovery.EndpointSlice
@@ -410,7 +306,7 @@ func (q *spyQueue) take() []queued {
 
 func (f *dropInFixture) spyServiceQueue() *spyQueue {
 	q := &spyQueue{TypedRateLimitingInterface: f.c.serviceQueue}
-	f.c.serviceQueue = q
+	f.c.serviceQueue, f.c.serviceLoop.Queue = q, q
 	return q
 }
 
@@ -419,7 +315,7 @@ func (f *dropInFixture) spyServiceQueue() *spyQueue {
 // absent.
 func (f *dropInFixture) metric(name string, labels map[string]string) float64 {
 	f.t.Helper()
-	v, _ := gatherMetric(f.t, f.reg, name, labels)
+	v, _ := f.Metric(name, labels)
 	return v
 }
 

@@ -217,6 +217,7 @@ func newEqSide(t *testing.T, name string, src source.Source, maxPerSlice int32) 
 		t.Fatalf("%s: New registered no Pod, Service, Node or EndpointSlice handler: %+v", name, s.h)
 	}
 	s.f.c.serviceQueue = eqImmediateQueue{s.f.c.serviceQueue}
+	s.f.c.serviceLoop.Queue = s.f.c.serviceQueue
 	// Thousands of syncs: keep the log to warnings and the like.
 	logger := ktesting.NewLogger(t, ktesting.NewConfig(ktesting.Verbosity(1)))
 	s.ctx = klog.NewContext(context.Background(), logger)
@@ -285,7 +286,7 @@ func (s *eqSide) drain(t *testing.T) []string {
 		if shutdown {
 			t.Fatal("pod queue shut down")
 		}
-		c.processPodItem(s.ctx, key)
+		c.podLoop.Process(s.ctx, key)
 		c.podQueue.Done(key)
 		if n := c.podQueue.NumRequeues(key); n > 0 {
 			t.Fatalf("%s: the Pod worker failed on a key (%d requeues)", s.name, n)

@@ -516,9 +516,9 @@ func TestHandleErr(t *testing.T) {
 	f := newDropInFixture(t, dropInOptions{})
 	_, ctx := ktesting.NewTestContext(t)
 	key := testNS + "/svc"
-	f.c.handleErr(ctx, nil, key)
-	f.c.handleErr(ctx, &reconciler.StaleInformerCacheError{OwnerKind: "Service", Owner: key}, key)
-	f.c.handleErr(ctx, errors.New("boom"), key)
+	f.c.serviceLoop.HandleResult(ctx, key, nil)
+	f.c.serviceLoop.HandleResult(ctx, key, &reconciler.StaleInformerCacheError{OwnerKind: "Service", Owner: key})
+	f.c.serviceLoop.HandleResult(ctx, key, errors.New("boom"))
 	for result, want := range map[string]float64{"success": 1, "stale": 1, "error": 1} {
 		if got := f.metric("endpoint_slice_controller_syncs", map[string]string{"result": result}); got != want {
 			t.Errorf("syncs{result=%q} = %v, want %v", result, got, want)
@@ -528,12 +528,12 @@ func TestHandleErr(t *testing.T) {
 		t.Errorf("NumRequeues = %d, want 2", got)
 	}
 	for range controllerkit.MaxRetries - 2 {
-		f.c.handleErr(ctx, errors.New("boom"), key)
+		f.c.serviceLoop.HandleResult(ctx, key, errors.New("boom"))
 	}
 	if got := f.c.serviceQueue.NumRequeues(key); got != controllerkit.MaxRetries {
 		t.Fatalf("NumRequeues = %d, want %d", got, controllerkit.MaxRetries)
 	}
-	f.c.handleErr(ctx, errors.New("boom"), key)
+	f.c.serviceLoop.HandleResult(ctx, key, errors.New("boom"))
 	if got := f.c.serviceQueue.NumRequeues(key); got != 0 {
 		t.Errorf("NumRequeues after the retry budget = %d, want 0 (forgotten)", got)
 	}

@@ -16,7 +16,6 @@ package slicecontroller
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -28,15 +27,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/fakecluster"
 	"github.com/slicekit/slicekit/test/harness/testobjects"
 )
 
@@ -45,11 +43,12 @@ const (
 	testNS   = testobjects.Namespace
 )
 
-// fixture is a controller on a memapi clientset whose informers never
-// run: Services, Pods and Nodes are put in the caches directly, and the
-// EndpointSlice cache is refreshed from the clientset before each sync,
-// as `slicekit render` does.
+// fixture is a controller on a fake cluster whose informers never run
+// (test/harness/fakecluster): Services, Pods and Nodes are put in the
+// caches directly, and the EndpointSlice cache is refreshed from the
+// clientset before each sync, as `slicekit render` does.
 type fixture struct {
+	*fakecluster.Cluster
 	t        *testing.T
 	ctx      context.Context
 	client   *fake.Clientset
@@ -75,9 +74,10 @@ var addrSource = source.PodAddresses{
 
 func newFixture(t *testing.T, opts Options, objs ...runtime.Object) *fixture {
 	t.Helper()
-	_, ctx := ktesting.NewTestContext(t)
-	f := &fixture{t: t, ctx: ctx, client: memapi.NewClientset(), recorder: record.NewFakeRecorder(100), reg: prometheus.NewRegistry()}
-	factory := informers.NewSharedInformerFactory(f.client, 0)
+	fc := fakecluster.New(t, 100)
+	f := &fixture{Cluster: fc, t: t, ctx: fc.Ctx, client: fc.Client, recorder: fc.Recorder, reg: fc.Registry,
+		serviceStore: fc.Store(&corev1.Service{}), podStore: fc.Store(&corev1.Pod{}), nodeStore: fc.Store(&corev1.Node{}),
+		sliceIndexer: fc.Factory.Discovery().V1().EndpointSlices().Informer().GetIndexer()}
 	if opts.ControllerName == "" {
 		opts.ControllerName = testName
 	}
@@ -86,15 +86,11 @@ func newFixture(t *testing.T, opts Options, objs ...runtime.Object) *fixture {
 	}
 	opts.EventRecorder = f.recorder
 	opts.Registerer = f.reg
-	c, err := New(ctx, f.client, factory, opts)
+	c, err := New(f.ctx, f.client, fc.Factory, opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	f.c = c
-	f.serviceStore = factory.Core().V1().Services().Informer().GetStore()
-	f.podStore = factory.Core().V1().Pods().Informer().GetStore()
-	f.nodeStore = factory.Core().V1().Nodes().Informer().GetStore()
-	f.sliceIndexer = factory.Discovery().V1().EndpointSlices().Informer().GetIndexer()
 	t.Cleanup(func() {
 		c.serviceQueue.ShutDown()
 		c.podQueue.ShutDown()
@@ -105,43 +101,23 @@ func newFixture(t *testing.T, opts Options, objs ...runtime.Object) *fixture {
 	return f
 }
 
+// add puts Services, Pods and Nodes in the caches and creates
+// EndpointSlices through the clientset.
 func (f *fixture) add(objs ...runtime.Object) {
 	f.t.Helper()
 	for _, o := range objs {
-		var err error
-		switch o := o.(type) {
-		case *corev1.Service:
-			err = f.serviceStore.Update(o)
-		case *corev1.Pod:
-			err = f.podStore.Update(o)
-		case *corev1.Node:
-			err = f.nodeStore.Update(o)
-		case *discovery.EndpointSlice:
-			_, err = f.client.DiscoveryV1().EndpointSlices(o.Namespace).Create(f.ctx, o, metav1.CreateOptions{})
-		default:
-			err = fmt.Errorf("unexpected %T", o)
+		if s, ok := o.(*discovery.EndpointSlice); ok {
+			if _, err := f.client.DiscoveryV1().EndpointSlices(s.Namespace).Create(f.ctx, s, metav1.CreateOptions{}); err != nil {
+				f.t.Fatal(err)
+			}
+			continue
 		}
-		if err != nil {
-			f.t.Fatal(err)
-		}
+		f.Put(o)
 	}
 }
 
 // refresh replaces the EndpointSlice cache with the clientset's slices.
-func (f *fixture) refresh() {
-	f.t.Helper()
-	list, err := f.client.DiscoveryV1().EndpointSlices("").List(f.ctx, metav1.ListOptions{})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	items := make([]any, 0, len(list.Items))
-	for i := range list.Items {
-		items = append(items, &list.Items[i])
-	}
-	if err := f.sliceIndexer.Replace(items, ""); err != nil {
-		f.t.Fatal(err)
-	}
-}
+func (f *fixture) refresh() { f.RefreshSlices() }
 
 // sync refreshes the slice cache, clears the recorded actions and syncs
 // the Service.
@@ -181,63 +157,16 @@ func (f *fixture) writes() []string {
 }
 
 // events drains the recorded events.
-func (f *fixture) events() []string {
-	var out []string
-	for {
-		select {
-		case e := <-f.recorder.Events:
-			out = append(out, e)
-		default:
-			return out
-		}
-	}
-}
+func (f *fixture) events() []string { return f.Events() }
 
 // metric returns the value of the metric name with the given labels, or
 // -1 when absent.
 func (f *fixture) metric(name string, labels map[string]string) float64 {
 	f.t.Helper()
-	if v, ok := gatherMetric(f.t, f.reg, name, labels); ok {
+	if v, ok := f.Metric(name, labels); ok {
 		return v
 	}
 	return -1
-}
-
-// gatherMetric returns the value of the first series of the metric name in
-// reg with the given labels (a histogram's sample count), and whether
-// there is one.
-func gatherMetric(t testing.TB, reg prometheus.Gatherer, name string, labels map[string]string) (float64, bool) {
-	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-	series:
-		for _, m := range mf.GetMetric() {
-			have := map[string]string{}
-			for _, lp := range m.GetLabel() {
-				have[lp.GetName()] = lp.GetValue()
-			}
-			for k, v := range labels {
-				if have[k] != v {
-					continue series
-				}
-			}
-			switch {
-			case m.Counter != nil:
-				return m.GetCounter().GetValue(), true
-			case m.Gauge != nil:
-				return m.GetGauge().GetValue(), true
-			case m.Histogram != nil:
-				return float64(m.GetHistogram().GetSampleCount()), true
-			}
-		}
-	}
-	return 0, false
 }
 
 func service(name string, mods ...func(*corev1.Service)) *corev1.Service {

@@ -89,8 +89,67 @@ func (o Ownership) Owns(svc *corev1.Service) bool {
 	return ok && v == o.name
 }
 
+// Common are the settings every Service controller built on New takes
+// from slicekit's shared flags (registry.Shared, through
+// registry.InitContext.Common). Options and the Options of each custom
+// controller built on it (secondarynetwork, dranetwork, celprofiles) embed
+// it, so that each is documented, defaulted and validated here once. The
+// zero value gives the defaults.
+type Common struct {
+	// MaxEndpointsPerSlice is the most endpoints packed into one slice,
+	// 1..1000 (KCM --max-endpoints-per-slice). Default: 100.
+	MaxEndpointsPerSlice int32
+
+	// BatchPeriod delays the syncs triggered by Pod changes (and by the
+	// changes of Options.Inputs), so that several changes make one write,
+	// and raises the minimum delay of syncs triggered by EndpointSlice
+	// changes from 1s to BatchPeriod (KCM --endpoint-updates-batch-period).
+	// Default 0. Must not be negative.
+	BatchPeriod time.Duration
+
+	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
+	// (pkg/policy/selectorless): when true, the slices of a Service that
+	// selects no Pods any more (type ExternalName, or no selector) are
+	// deleted, with a Normal EndpointSlicesRemoved event naming the reason
+	// (kubernetes#118376); when false they are left as they are (KCM C11).
+	// nil means true.
+	SelectorRemovalCleanup *bool
+
+	// AddressGuard configures the address guard New installs on a
+	// pod-address Source (one implementing source.AddressGuarded, such as
+	// source.PodAddresses): addresses inside the Service CIDRs, Node
+	// addresses and, with an allow-list for the managed-by value,
+	// addresses outside it are refused (pkg/source/addressguard,
+	// docs/security.md). The zero value refuses the ServiceCIDR objects'
+	// and the Nodes' addresses. Ignored for other Sources
+	// (source.PodIPs).
+	AddressGuard addressguard.Options
+
+	// Registerer receives the metrics; nil means none. With
+	// Options.KCMMetricNames (the drop-in) they are KCM's names: the
+	// reconciler's endpoint_slice_controller_* metrics,
+	// Options.SelectorRemovalMetric when set, the conflict counter, and the
+	// workqueue_* metrics of the queue Options.QueueName. Otherwise (custom
+	// controllers) every metric but workqueue_* is labelled
+	// controller=<ControllerName> so that several controllers share one
+	// registry: the reconciler's metrics under Options.MetricsSubsystem and
+	// <subsystem>_pod_problems{reason} (gauge) and
+	// <subsystem>_pod_problems_total{reason} (counter). New fails when its
+	// metrics are already registered on it.
+	Registerer prometheus.Registerer
+
+	// EventRecorder records the controller's events. nil means New builds
+	// a broadcaster that Run connects to the API server, with source
+	// component Options.EventSourceComponent (default: ControllerName).
+	EventRecorder record.EventRecorder
+}
+
 // Options configures New.
 type Options struct {
+	// Common are the settings shared with slicekit's other Service
+	// controllers (see Common).
+	Common
+
 	// ControllerName is the value of the Service label
 	// service.kubernetes.io/endpoint-controller-name (KEP-4770) this
 	// controller answers to. Required; a valid label value.
@@ -115,15 +174,6 @@ type Options struct {
 	// example ResourceClaims), each with the Pods an event concerns; see
 	// Input. Their objects reach the Source through listers it holds.
 	Inputs []Input
-
-	// AddressGuard configures the address guard New installs on a
-	// pod-address Source (one implementing source.AddressGuarded, such as
-	// source.PodAddresses): addresses inside the Service CIDRs, Node
-	// addresses and, with an allow-list for ManagedBy, addresses outside it
-	// are refused (pkg/source/addressguard). The zero value refuses the
-	// ServiceCIDR objects' and the Nodes' addresses. Ignored for other
-	// Sources (source.PodIPs).
-	AddressGuard addressguard.Options
 
 	// SelectorlessAnnotation, when true, lets a Service without
 	// spec.selector select its Pods by the slicekit.dev/selector annotation
@@ -150,35 +200,6 @@ type Options struct {
 	// DefaultConflictReportInterval. Must not be negative.
 	ConflictReportInterval time.Duration
 
-	// MaxEndpointsPerSlice is the most endpoints packed into one slice,
-	// 1..1000. Default: 100 (KCM's --max-endpoints-per-slice default).
-	MaxEndpointsPerSlice int32
-
-	// BatchPeriod delays the syncs triggered by Pod changes, and raises
-	// the minimum delay of syncs triggered by EndpointSlice changes from 1s
-	// to BatchPeriod (KCM --endpoint-updates-batch-period). Default 0.
-	// Must not be negative.
-	BatchPeriod time.Duration
-
-	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
-	// (pkg/policy/selectorless): when true, the slices of a Service
-	// that selects no Pods any more (type ExternalName, or no selector)
-	// are deleted, with a Normal EndpointSlicesRemoved event naming the
-	// reason (kubernetes#118376); when false they are left as they are (KCM
-	// C11). nil means true.
-	SelectorRemovalCleanup *bool
-
-	// Registerer receives the metrics; nil means none. With
-	// KCMMetricNames (the drop-in) they are KCM's names: the
-	// reconciler's endpoint_slice_controller_* metrics, SelectorRemovalMetric
-	// when set, the conflict counter, and the workqueue_* metrics of the
-	// queue QueueName. Otherwise (custom controllers) every
-	// metric but workqueue_* is labelled controller=<ControllerName> so
-	// that several controllers share one registry: the reconciler's
-	// metrics under MetricsSubsystem and <subsystem>_pod_problems{reason}
-	// (gauge) and <subsystem>_pod_problems_total{reason} (counter).
-	Registerer prometheus.Registerer
-
 	// MetricsSubsystem is the Prometheus subsystem of the reconciler's
 	// and the problem metrics without KCMMetricNames. Default:
 	// DefaultMetricsSubsystem. Ignored with KCMMetricNames (KCM's
@@ -198,11 +219,6 @@ type Options struct {
 	// QueueName names the Service queue in the workqueue metrics. Default:
 	// ControllerName.
 	QueueName string
-
-	// EventRecorder records the controller's events. nil means New builds
-	// a broadcaster that Run connects to the API server, with source
-	// component EventSourceComponent.
-	EventRecorder record.EventRecorder
 
 	// EventSourceComponent is the source component of the events when
 	// EventRecorder is nil. Default: ControllerName.
@@ -247,8 +263,24 @@ func (o Options) topologyEnabled() bool {
 }
 
 // cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).
-func (o Options) cleanupEnabled() bool {
-	return o.SelectorRemovalCleanup == nil || *o.SelectorRemovalCleanup
+func (c Common) cleanupEnabled() bool {
+	return c.SelectorRemovalCleanup == nil || *c.SelectorRemovalCleanup
+}
+
+// complete returns a copy of c with defaults filled in, and an error for
+// each invalid field.
+func (c Common) complete() (Common, []error) {
+	if c.MaxEndpointsPerSlice == 0 {
+		c.MaxEndpointsPerSlice = reconciler.DefaultMaxEndpointsPerSlice
+	}
+	var errs []error
+	if c.MaxEndpointsPerSlice < 1 || c.MaxEndpointsPerSlice > reconciler.MaxEndpointsPerSliceLimit {
+		errs = append(errs, fmt.Errorf("MaxEndpointsPerSlice %d is outside 1..%d", c.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit))
+	}
+	if c.BatchPeriod < 0 {
+		errs = append(errs, fmt.Errorf("BatchPeriod %s is negative", c.BatchPeriod))
+	}
+	return c, errs
 }
 
 // complete returns a copy of o with defaults filled in, or an error naming
@@ -256,9 +288,6 @@ func (o Options) cleanupEnabled() bool {
 func (o Options) complete() (Options, error) {
 	if o.ManagedBy == "" {
 		o.ManagedBy = o.ControllerName
-	}
-	if o.MaxEndpointsPerSlice == 0 {
-		o.MaxEndpointsPerSlice = reconciler.DefaultMaxEndpointsPerSlice
 	}
 	if o.MetricsSubsystem == "" {
 		o.MetricsSubsystem = DefaultMetricsSubsystem
@@ -279,6 +308,7 @@ func (o Options) complete() (Options, error) {
 		o.Ownership = Labelled(o.ControllerName)
 	}
 	var errs []error
+	o.Common, errs = o.Common.complete()
 	if o.ControllerName == "" {
 		errs = append(errs, errors.New("ControllerName is required"))
 	} else if msgs := validation.IsValidLabelValue(o.ControllerName); len(msgs) > 0 {
@@ -298,12 +328,6 @@ func (o Options) complete() (Options, error) {
 		if err := in.validate(); err != nil {
 			errs = append(errs, err)
 		}
-	}
-	if o.MaxEndpointsPerSlice < 1 || o.MaxEndpointsPerSlice > reconciler.MaxEndpointsPerSliceLimit {
-		errs = append(errs, fmt.Errorf("MaxEndpointsPerSlice %d is outside 1..%d", o.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit))
-	}
-	if o.BatchPeriod < 0 {
-		errs = append(errs, fmt.Errorf("BatchPeriod %s is negative", o.BatchPeriod))
 	}
 	if o.BurstQuietPeriod < 0 {
 		errs = append(errs, fmt.Errorf("BurstQuietPeriod %s is negative", o.BurstQuietPeriod))

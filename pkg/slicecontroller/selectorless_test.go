@@ -120,7 +120,7 @@ func TestSelectorRemovalGateOff(t *testing.T) {
 			func(s *corev1.Service) { s.Spec.Selector = nil },
 			func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName },
 		} {
-			f := newFixture(t, Options{SelectorRemovalCleanup: &gate}, service("svc"), pod("p1", "svc", "10.1.0.1"))
+			f := newFixture(t, Options{Common: Common{SelectorRemovalCleanup: &gate}}, service("svc"), pod("p1", "svc", "10.1.0.1"))
 			f.mustSync("svc")
 			f.add(service("svc", way))
 			f.mustSync("svc")

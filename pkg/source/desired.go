@@ -121,11 +121,7 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 		return strings.Compare(a.Name, b.Name)
 	})
 
-	type nodeResult struct {
-		node     *corev1.Node
-		notFound bool
-	}
-	nodeCache := map[string]nodeResult{}
+	cachedNodes := servicepods.CachedNodes(nodes)
 	var problems []Problem
 	var skipErrs []error
 	var cands []*candidate
@@ -163,25 +159,19 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 			c.serving = ptr.To(serving)
 		}
 
-		nr, ok := nodeCache[pod.Spec.NodeName]
-		if !ok {
-			node, err := nodes.Get(pod.Spec.NodeName)
-			switch {
-			case err == nil:
-				nr = nodeResult{node: node}
-			case apierrors.IsNotFound(err):
-				nr = nodeResult{notFound: true}
-			default:
-				return nil, problems, fmt.Errorf("getting Node %q of Pod %s for Service %s: %w", pod.Spec.NodeName, klog.KObj(pod), klog.KObj(svc), err)
-			}
-			nodeCache[pod.Spec.NodeName] = nr
+		node, err := cachedNodes.Get(pod.Spec.NodeName)
+		notFound := apierrors.IsNotFound(err)
+		if err != nil && !notFound {
+			return nil, problems, fmt.Errorf("getting Node %q of Pod %s for Service %s: %w", pod.Spec.NodeName, klog.KObj(pod), klog.KObj(svc), err)
 		}
-		if nr.notFound && !svc.Spec.PublishNotReadyAddresses {
+		if notFound && !svc.Spec.PublishNotReadyAddresses {
 			logger.Info("skipping Pod for Service, Node not found", "pod", klog.KObj(pod), "service", klog.KObj(svc), "node", klog.KRef("", pod.Spec.NodeName))
 			skipErrs = append(skipErrs, &servicepods.SkippedPodError{Pod: pod.Name, Namespace: svc.Namespace, Service: svc.Name, Node: pod.Spec.NodeName})
 			continue
 		}
-		c.node = nr.node
+		if !notFound {
+			c.node = node
+		}
 		cands = append(cands, c)
 	}
 
@@ -222,7 +212,7 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 				if !ok {
 					gi = len(d.Groups)
 					groupIndex[key] = gi
-					d.Groups = append(d.Groups, reconciler.EndpointGroup{AddressType: at, Ports: copyPorts(ports[i])})
+					d.Groups = append(d.Groups, reconciler.EndpointGroup{AddressType: at, Ports: reconciler.CopyPorts(ports[i])})
 				}
 				ep := servicepods.PodToEndpoint(c.pod, c.node, svc, []string{a.String()})
 				if c.serving != nil {
@@ -365,13 +355,4 @@ func claimOrder(a, b *candidate) int {
 		return c
 	}
 	return strings.Compare(string(a.pod.UID), string(b.pod.UID))
-}
-
-// copyPorts deep-copies ports, so that groups never share pointers.
-func copyPorts(ports []discovery.EndpointPort) []discovery.EndpointPort {
-	out := make([]discovery.EndpointPort, len(ports))
-	for i := range ports {
-		ports[i].DeepCopyInto(&out[i])
-	}
-	return out
 }

@@ -19,18 +19,14 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
-	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 
@@ -46,25 +42,14 @@ type Options struct {
 	ConfigFile string
 	// Config is the profile configuration, for callers that built it.
 	Config *celpods.Config
-	// MaxEndpointsPerSlice is the most endpoints in one slice for the
-	// profiles that do not set maxEndpointsPerSlice, 1..1000. Default: 100.
-	MaxEndpointsPerSlice int32
-	// BatchPeriod delays the syncs triggered by Pod changes (KCM
-	// --endpoint-updates-batch-period). Default 0.
-	BatchPeriod time.Duration
-	// Registerer receives the metrics of every profile's controller (see
-	// MetricsSubsystem); nil means none.
-	Registerer prometheus.Registerer
-	// EventRecorder records the events of every profile's controller; nil
-	// means each builds one that records to the API server, with source
-	// component the profile's name.
-	EventRecorder record.EventRecorder
-	// SelectorRemovalCleanup is passed to every profile's controller
-	// (slicecontroller.Options).
-	SelectorRemovalCleanup *bool
-	// AddressGuard is passed to every profile's controller
-	// (slicecontroller.Options); its allow-lists are keyed by profile name.
-	AddressGuard addressguard.Options
+	// Common are the settings every profile's controller takes
+	// (slicecontroller.Common). MaxEndpointsPerSlice applies to the
+	// profiles that do not set maxEndpointsPerSlice; the metrics are under
+	// MetricsSubsystem, labelled controller=<profile name>; a nil
+	// EventRecorder means each builds one with source component the
+	// profile's name; the address guard's allow-lists are keyed by profile
+	// name.
+	slicecontroller.Common
 }
 
 // Controller runs one slicecontroller.Controller per CEL profile on one informer
@@ -110,22 +95,17 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			logger.Info("WARNING: CEL profile reads Pod annotations or labels it does not declare; whoever may edit those Pods chooses its addresses",
 				"profile", p.Name, "problem", err.Error())
 		}
-		maxEPS := p.MaxEndpointsPerSlice
-		if maxEPS == 0 {
-			maxEPS = opts.MaxEndpointsPerSlice
+		common := opts.Common
+		if p.MaxEndpointsPerSlice != 0 {
+			common.MaxEndpointsPerSlice = p.MaxEndpointsPerSlice
 		}
 		pc, err := slicecontroller.New(ctx, client, factory, slicecontroller.Options{
-			Name:                   "cel profile " + p.Name,
-			ControllerName:         p.Name,
-			Ownership:              slicecontroller.Labelled(p.Name),
-			Source:                 prog.Source(),
-			MaxEndpointsPerSlice:   maxEPS,
-			BatchPeriod:            opts.BatchPeriod,
-			Registerer:             opts.Registerer,
-			MetricsSubsystem:       MetricsSubsystem,
-			EventRecorder:          opts.EventRecorder,
-			SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
-			AddressGuard:           opts.AddressGuard,
+			Name:             "cel profile " + p.Name,
+			ControllerName:   p.Name,
+			Ownership:        slicecontroller.Labelled(p.Name),
+			Source:           prog.Source(),
+			MetricsSubsystem: MetricsSubsystem,
+			Common:           common,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("CEL profile %q: %w", p.Name, err)

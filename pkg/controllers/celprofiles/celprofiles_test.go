@@ -36,6 +36,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -87,7 +88,7 @@ func TestSyncService(t *testing.T) {
 	client := memapi.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	rec := record.NewFakeRecorder(100)
-	c, err := celprofiles.New(ctx, client, factory, celprofiles.Options{ConfigFile: writeConfig(t, profiles), EventRecorder: rec, Registerer: prometheus.NewRegistry()})
+	c, err := celprofiles.New(ctx, client, factory, celprofiles.Options{ConfigFile: writeConfig(t, profiles), Common: slicecontroller.Common{EventRecorder: rec, Registerer: prometheus.NewRegistry()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/test/harness/casefile"
 	"github.com/slicekit/slicekit/test/harness/testenv"
 )
@@ -54,7 +55,7 @@ func TestExamples(t *testing.T) {
 	client := memapi.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	rec := record.NewFakeRecorder(100)
-	c, err := celprofiles.New(ctx, client, factory, celprofiles.Options{ConfigFile: filepath.Join(root, "examples", "cel", "profiles.yaml"), EventRecorder: rec})
+	c, err := celprofiles.New(ctx, client, factory, celprofiles.Options{ConfigFile: filepath.Join(root, "examples", "cel", "profiles.yaml"), Common: slicecontroller.Common{EventRecorder: rec}})
 	if err != nil {
 		t.Fatal(err)
 	}

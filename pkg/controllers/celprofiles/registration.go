@@ -93,7 +93,7 @@ func (f *Flags) Validate(enabled bool) error {
 var Registration = registry.Registration{
 	Name:              RegistrationName,
 	NewOptions:        func() registry.Options { return NewFlags() },
-	Workers:           func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
+	Workers:           registry.ServiceWorkers,
 	New:               newFromRegistry,
 	RBACRules:         RBACRules,
 	Reads:             reads(),
@@ -150,14 +150,5 @@ func checkProfileNames(ic registry.InitContext, others []registry.ManagedBy) []e
 
 // newFromRegistry is Registration.New.
 func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
-	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
-	return New(ctx, ic.Client, ic.InformerFactory, Options{
-		SelectorRemovalCleanup: &cleanup,
-		ConfigFile:             flagsOf(ic).ConfigFile,
-		MaxEndpointsPerSlice:   ic.Shared.MaxEndpointsPerSlice,
-		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
-		Registerer:             ic.Registerer,
-		EventRecorder:          ic.EventRecorder,
-		AddressGuard:           ic.Shared.AddressGuard.Options(),
-	})
+	return New(ctx, ic.Client, ic.InformerFactory, Options{ConfigFile: flagsOf(ic).ConfigFile, Common: ic.Common()})
 }

@@ -16,18 +16,14 @@ package dranetwork
 
 import (
 	"context"
-	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	rbacv1 "k8s.io/api/rbac/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	resourcelisters "k8s.io/client-go/listers/resource/v1"
-	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
-	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -45,25 +41,13 @@ type Options struct {
 	// ManagedBy is the managed-by value of its slices. Default:
 	// ControllerName.
 	ManagedBy string
-	// MaxEndpointsPerSlice is the most endpoints in one slice, 1..1000.
-	// Default: 100.
-	MaxEndpointsPerSlice int32
-	// BatchPeriod delays the syncs triggered by Pod and ResourceClaim
-	// changes (KCM --endpoint-updates-batch-period). Default 0.
-	BatchPeriod time.Duration
-	// Registerer receives the metrics (see MetricsSubsystem and
-	// slicecontroller.Options.Registerer); nil means none.
-	Registerer prometheus.Registerer
-	// EventRecorder records the events; nil means New builds one that
-	// records to the API server with source component ControllerName.
-	EventRecorder record.EventRecorder
-	// SelectorRemovalCleanup is passed to slicecontroller.Options.
-	SelectorRemovalCleanup *bool
-	// AddressGuard is passed to slicecontroller.Options: addresses a
-	// driver reports inside the Service CIDRs, a Node's addresses and,
-	// with an allow-list, addresses outside it are refused
-	// (pkg/source/addressguard, docs/security.md).
-	AddressGuard addressguard.Options
+	// Common are the settings shared with the other Service controllers
+	// (slicecontroller.Common); BatchPeriod also delays the syncs that
+	// ResourceClaim changes trigger, the address guard refuses the
+	// addresses a driver reports inside the Service CIDRs, a Node's
+	// addresses and, with an allow-list, those outside it, and the metrics
+	// are under MetricsSubsystem.
+	slicecontroller.Common
 }
 
 // New returns the dra-network controller: a slicecontroller.Controller
@@ -92,13 +76,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			Informer: claims,
 			Pods:     ClaimPods,
 		}},
-		MaxEndpointsPerSlice:   opts.MaxEndpointsPerSlice,
-		BatchPeriod:            opts.BatchPeriod,
-		Registerer:             opts.Registerer,
-		MetricsSubsystem:       MetricsSubsystem,
-		EventRecorder:          opts.EventRecorder,
-		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
-		AddressGuard:           opts.AddressGuard,
+		MetricsSubsystem: MetricsSubsystem,
+		Common:           opts.Common,
 	})
 }
 

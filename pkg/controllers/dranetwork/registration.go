@@ -35,8 +35,7 @@ type Flags = registry.NameFlag
 // NewFlags returns the default Flags (ControllerName
 // wellknown.DRANetworkControllerName).
 func NewFlags() *Flags {
-	return registry.NewNameFlag("dra-network-controller-name", wellknown.DRANetworkControllerName,
-		"The service.kubernetes.io/endpoint-controller-name value the dra-network controller answers to, and its managed-by value.")
+	return registry.NewNameFlag(RegistrationName, wellknown.DRANetworkControllerName)
 }
 
 // reads is what the controller reads: the Service controller's informers
@@ -56,29 +55,13 @@ func reads() informertransform.Reads {
 // --dra-network-controller-name (Flags). It reads Pods (with their claim
 // references), Services, EndpointSlices, Nodes and ResourceClaims, and
 // writes the managed-by value --dra-network-controller-name.
-var Registration = registry.Registration{
-	Name:       RegistrationName,
-	NewOptions: func() registry.Options { return NewFlags() },
-	Workers:    func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
-	New:        newFromRegistry,
-	RBACRules:  RBACRules,
-	Reads:      reads(),
-	ManagedBy:  func(ic registry.InitContext) []registry.ManagedBy { return flagsOf(ic).ManagedBy() },
-}
+var Registration = registry.WithNameFlag(NewFlags, newFromRegistry, registry.Registration{
+	Name:      RegistrationName,
+	RBACRules: RBACRules,
+	Reads:     reads(),
+})
 
-// flagsOf returns ic's Flags, the defaults when ic has none.
-func flagsOf(ic registry.InitContext) *Flags { return registry.OptionsAs(ic, NewFlags) }
-
-// newFromRegistry is Registration.New.
-func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
-	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
-	return New(ctx, ic.Client, ic.InformerFactory, Options{
-		SelectorRemovalCleanup: &cleanup,
-		ControllerName:         flagsOf(ic).ControllerName,
-		MaxEndpointsPerSlice:   ic.Shared.MaxEndpointsPerSlice,
-		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
-		Registerer:             ic.Registerer,
-		EventRecorder:          ic.EventRecorder,
-		AddressGuard:           ic.Shared.AddressGuard.Options(),
-	})
+// newFromRegistry is Registration.New for the controller named name.
+func newFromRegistry(ctx context.Context, ic registry.InitContext, name string) (registry.Controller, error) {
+	return New(ctx, ic.Client, ic.InformerFactory, Options{ControllerName: name, Common: ic.Common()})
 }

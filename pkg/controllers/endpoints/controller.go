@@ -18,13 +18,11 @@ import (
 	"context"
 	"fmt"
 
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
-	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
@@ -79,6 +77,9 @@ type Controller struct {
 	// podQueue holds Pod projection keys, mapped to Services by a worker
 	// (KCM podQueue).
 	podQueue workqueue.TypedRateLimitingInterface[*servicepods.PodProjectionKey]
+	// loop and podLoop are the queues' work loops.
+	loop    *controllerkit.Loop[string]
+	podLoop *controllerkit.Loop[*servicepods.PodProjectionKey]
 }
 
 // New creates the controller and registers its event handlers on the
@@ -125,6 +126,24 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: queueName, MetricsProvider: wqMetrics},
 	)
 	c.podQueue = workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[*servicepods.PodProjectionKey]())
+	// Both retry with back-off up to controllerkit.MaxRetries times (KCM
+	// handleErr, and the Pod queue's).
+	c.loop = &controllerkit.Loop[string]{
+		Queue: c.queue,
+		Sync:  c.SyncService,
+		Retry: controllerkit.Retry{Verbosity: 2, RetryMsg: "Error syncing endpoints, retrying", DropMsg: "Dropping service out of the queue"},
+	}
+	c.podLoop = &controllerkit.Loop[*servicepods.PodProjectionKey]{
+		Queue: c.podQueue,
+		Sync:  func(_ context.Context, key *servicepods.PodProjectionKey) error { return c.syncPod(key) },
+		Retry: controllerkit.Retry{
+			Verbosity:      2,
+			RetryMsg:       "Error syncing pod, retrying",
+			DropMsg:        "Dropping pod out of the queue",
+			HandleErrorMsg: "Dropping pod projection key out of the queue",
+			KeyName:        "podProjectionKey",
+		},
+	}
 
 	serviceInformer := factory.Core().V1().Services()
 	podInformer := factory.Core().V1().Pods()
@@ -178,56 +197,15 @@ func (c *Controller) Workers() int { return int(c.opts.ConcurrentEndpointSyncs) 
 // workers have stopped, and an error when workers is negative or ctx ends
 // before the caches synced. Run must be called at most once.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	defer utilruntime.HandleCrashWithContext(ctx)
-	workers, err := controllerkit.WorkerCount("endpoints", workers, c.Workers())
-	if err != nil {
-		return err
-	}
-	logger := klog.FromContext(ctx)
-	defer c.events.Start(c.client.CoreV1())()
-	logger.Info("Starting endpoint controller", "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
-	return controllerkit.RunWorkers(ctx, "endpoints", c.cachesSynced, nil, func() {
-		logger.Info("Shutting down endpoint controller")
-		c.queue.ShutDown()
-		c.podQueue.ShutDown()
-	}, controllerkit.Replicate(workers, c.worker, c.podWorker)...)
-}
-
-func (c *Controller) worker(ctx context.Context) {
-	controllerkit.Worker(c.queue, c.processItem)(ctx)
-}
-
-func (c *Controller) processItem(ctx context.Context, key string) {
-	err := c.SyncService(ctx, key)
-	c.handleErr(ctx, err, key)
-}
-
-// handleErr forgets the key, requeues it with back-off, or drops it after
-// controllerkit.MaxRetries (KCM handleErr).
-func (c *Controller) handleErr(ctx context.Context, err error, key string) {
-	controllerkit.HandleErr(ctx, c.queue, key, err, controllerkit.Retry{
-		Verbosity: 2,
-		RetryMsg:  "Error syncing endpoints, retrying",
-		DropMsg:   "Dropping service out of the queue",
-	})
-}
-
-func (c *Controller) podWorker(ctx context.Context) {
-	controllerkit.Worker(c.podQueue, c.processPodItem)(ctx)
-}
-
-func (c *Controller) processPodItem(ctx context.Context, key *servicepods.PodProjectionKey) {
-	err := c.syncPod(key)
-	logger := klog.FromContext(ctx)
-	switch {
-	case err == nil:
-		c.podQueue.Forget(key)
-	case c.podQueue.NumRequeues(key) < controllerkit.MaxRetries:
-		logger.V(2).Info("Error syncing pod, retrying", "podProjectionKey", *key, "err", err)
-		c.podQueue.AddRateLimited(key)
-	default:
-		logger.Info("Dropping pod out of the queue", "podProjectionKey", *key)
-		c.podQueue.Forget(key)
-		utilruntime.HandleErrorWithContext(ctx, err, "Dropping pod projection key out of the queue")
-	}
+	return controllerkit.Runner{
+		Name:   "endpoints",
+		Events: c.events, EventsClient: c.client.CoreV1(),
+		Synced:         c.cachesSynced,
+		Starting:       "Starting endpoint controller",
+		StartingKV:     []any{"externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup},
+		Stopping:       "Shutting down endpoint controller",
+		Queues:         []interface{ ShutDown() }{c.queue, c.podQueue},
+		DefaultWorkers: c.Workers(),
+		PerWorker:      []func(context.Context){c.loop.Worker, c.podLoop.Worker},
+	}.Run(ctx, workers)
 }

@@ -16,7 +16,6 @@ package endpoints
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -25,22 +24,23 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/fakecluster"
 )
 
 const ns = "ns-a"
 
-// fixture is a controller on a memapi clientset whose informers never run:
-// Service and Pod stores are seeded directly, and after each sync the
-// Endpoints store is refreshed from the clientset, as a watch would.
+// fixture is a controller on a fake cluster whose informers never run
+// (test/harness/fakecluster): Service and Pod caches are filled directly,
+// and after each sync the Endpoints cache is refreshed from the clientset,
+// as a watch would.
 type fixture struct {
+	*fakecluster.Cluster
 	t        *testing.T
 	ctx      context.Context
 	client   *fake.Clientset
@@ -52,68 +52,36 @@ type fixture struct {
 
 func newFixture(t *testing.T, opts Options, objs ...runtime.Object) *fixture {
 	t.Helper()
-	var eps []runtime.Object
+	var eps, cached []runtime.Object
 	for _, o := range objs {
 		if _, ok := o.(*corev1.Endpoints); ok {
 			eps = append(eps, o)
+		} else {
+			cached = append(cached, o)
 		}
 	}
-	_, ctx := ktesting.NewTestContext(t)
-	f := &fixture{t: t, ctx: ctx, client: memapi.NewClientset(eps...), recorder: record.NewFakeRecorder(100)}
-	factory := informers.NewSharedInformerFactory(f.client, 0)
+	fc := fakecluster.New(t, 100, eps...)
+	f := &fixture{Cluster: fc, t: t, ctx: fc.Ctx, client: fc.Client, recorder: fc.Recorder,
+		serviceStore: fc.Store(&corev1.Service{}), podStore: fc.Store(&corev1.Pod{}), endpointsStore: fc.Store(&corev1.Endpoints{})}
 	if opts.EventRecorder == nil {
 		opts.EventRecorder = f.recorder
 	}
-	c, err := New(ctx, f.client, factory, opts)
+	c, err := New(f.ctx, f.client, fc.Factory, opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	c.cachesSynced = []cache.InformerSynced{func() bool { return true }}
 	f.c = c
-	f.serviceStore = factory.Core().V1().Services().Informer().GetStore()
-	f.podStore = factory.Core().V1().Pods().Informer().GetStore()
-	f.endpointsStore = factory.Core().V1().Endpoints().Informer().GetStore()
 	t.Cleanup(func() { c.queue.ShutDown(); c.podQueue.ShutDown() })
-	for _, o := range objs {
-		if _, ok := o.(*corev1.Endpoints); !ok {
-			f.put(o)
-		}
-	}
+	fc.Put(cached...)
 	f.refresh()
 	f.client.ClearActions()
 	return f
 }
 
-func (f *fixture) put(o runtime.Object) {
-	f.t.Helper()
-	var err error
-	switch o := o.(type) {
-	case *corev1.Service:
-		err = f.serviceStore.Update(o)
-	case *corev1.Pod:
-		err = f.podStore.Update(o)
-	default:
-		err = fmt.Errorf("unexpected %T", o)
-	}
-	if err != nil {
-		f.t.Fatal(err)
-	}
-}
+func (f *fixture) put(o runtime.Object) { f.Put(o) }
 
-func (f *fixture) refresh() {
-	f.t.Helper()
-	list, err := f.client.CoreV1().Endpoints(metav1.NamespaceAll).List(context.Background(), metav1.ListOptions{})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	items := make([]any, 0, len(list.Items))
-	for i := range list.Items {
-		items = append(items, &list.Items[i])
-	}
-	if err := f.endpointsStore.Replace(items, list.ResourceVersion); err != nil {
-		f.t.Fatal(err)
-	}
-}
+func (f *fixture) refresh() { f.RefreshEndpoints() }
 
 func (f *fixture) sync(name string) error {
 	f.t.Helper()
@@ -149,17 +117,7 @@ func (f *fixture) writes() []string {
 	return out
 }
 
-func (f *fixture) events() []string {
-	var out []string
-	for {
-		select {
-		case e := <-f.recorder.Events:
-			out = append(out, e)
-		default:
-			return out
-		}
-	}
-}
+func (f *fixture) events() []string { return f.Events() }
 
 func service(name string, mods ...func(*corev1.Service)) *corev1.Service {
 	s := &corev1.Service{

@@ -18,9 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"sort"
 	"time"
 
@@ -562,22 +560,15 @@ func (c *Controller) removeForSelector(ctx context.Context, svc *corev1.Service,
 // Service in the cache and every Endpoints object carrying this
 // controller's managed-by label.
 func (c *Controller) Keys() ([]string, error) {
-	set := map[string]bool{}
 	services, err := c.serviceLister.List(labels.Everything())
 	if err != nil {
 		return nil, fmt.Errorf("listing Services: %w", err)
-	}
-	for _, s := range services {
-		set[s.Namespace+"/"+s.Name] = true
 	}
 	eps, err := c.endpointsLister.List(labels.Set{wellknown.LabelEndpointsManagedBy: wellknown.EndpointsControllerName}.AsSelectorPreValidated())
 	if err != nil {
 		return nil, fmt.Errorf("listing Endpoints: %w", err)
 	}
-	for _, ep := range eps {
-		set[ep.Namespace+"/"+ep.Name] = true
-	}
-	return slices.Sorted(maps.Keys(set)), nil
+	return controllerkit.SortedKeys(controllerkit.ObjectKeys(services), controllerkit.ObjectKeys(eps)), nil
 }
 
 // SyncAll is the offline renderer's hook: it calls SyncService once for

@@ -111,15 +111,17 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		KCMMetricNames:         true,
 		DetectConflicts:        true,
 		ConflictReportInterval: opts.ConflictReportInterval,
-		MaxEndpointsPerSlice:   opts.MaxEndpointsPerSlice,
-		BatchPeriod:            opts.BatchPeriod,
 		BurstQuietPeriod:       opts.BurstQuietPeriod,
-		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
-		Registerer:             opts.Registerer,
 		SelectorRemovalMetric:  SelectorRemovalMetricName,
 		QueueName:              serviceQueueName,
-		EventRecorder:          opts.EventRecorder,
 		EventSourceComponent:   EventSourceComponent,
 		Pacer:                  opts.Pacer,
+		Common: slicecontroller.Common{
+			MaxEndpointsPerSlice:   opts.MaxEndpointsPerSlice,
+			BatchPeriod:            opts.BatchPeriod,
+			SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
+			Registerer:             opts.Registerer,
+			EventRecorder:          opts.EventRecorder,
+		},
 	})
 }

@@ -36,7 +36,7 @@ var Registration = registry.Registration{
 	Name:             RegistrationName,
 	Aliases:          []string{"endpointslice-controller"},
 	EnabledByDefault: true,
-	Workers:          func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
+	Workers:          registry.ServiceWorkers,
 	New:              newFromRegistry,
 	RBACRules:        RBACRules,
 	Reads:            slicecontroller.Reads(),

@@ -18,7 +18,6 @@ import (
 	"context"
 	"fmt"
 
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -77,8 +76,10 @@ type Controller struct {
 	metrics          *rmetrics.Metrics
 	mirroringMetrics *mirroringMetrics
 
-	// queue holds Endpoints keys (namespace/name) to sync.
+	// queue holds Endpoints keys (namespace/name) to sync; loop is its
+	// work loop.
 	queue workqueue.TypedRateLimitingInterface[string]
+	loop  *controllerkit.Loop[string]
 }
 
 // New creates the controller and registers its event handlers on the
@@ -135,6 +136,18 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	// (1s instead of 5ms), as in KCM: a sync can require many EndpointSlice
 	// writes. Back-off up to 100s (rule b12).
 	c.queue = controllerkit.NewSyncQueueWithBackOff(queueName, controllerkit.MirroringMaxSyncBackOff, wqMetrics)
+	// Each sync is counted in syncs{result} and retried with back-off, up
+	// to controllerkit.MaxRetries times (KCM handleErr, rule b12).
+	c.loop = &controllerkit.Loop[string]{
+		Queue:  c.queue,
+		Sync:   c.SyncEndpoints,
+		Result: func(err error) { c.metrics.IncEndpointSliceSyncs(reconciler.SyncResult(err)) },
+		Retry: controllerkit.Retry{
+			RetryMsg:       "Error mirroring EndpointSlices for Endpoints, retrying",
+			DropMsg:        "Retry budget exceeded, dropping Endpoints out of the queue",
+			HandleErrorMsg: "Dropping Endpoints out of the queue",
+		},
+	}
 
 	endpointsInformer := factory.Core().V1().Endpoints()
 	serviceInformer := factory.Core().V1().Services()
@@ -143,13 +156,6 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	c.serviceLister = serviceInformer.Lister()
 	c.sliceLister = sliceInformer.Lister()
 
-	recOpts := []reconciler.Option{
-		reconciler.WithTracker(c.tracker),
-		reconciler.WithEventRecorder(c.events),
-	}
-	if c.metrics != nil {
-		recOpts = append(recOpts, reconciler.WithMetrics(c.metrics))
-	}
 	c.reconciler, err = reconciler.New(client, reconciler.Config{
 		ControllerName:       opts.ControllerName,
 		OwnerGVK:             reconciler.EndpointsGVK,
@@ -158,7 +164,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		EnforceOwnership:     false,
 		OneSlicePerGroup:     true,
 		Metadata:             metadataPolicy{},
-	}, recOpts...)
+	}, reconciler.WithTracker(c.tracker), reconciler.WithEventRecorder(c.events), reconciler.WithMetrics(c.metrics))
 	if err != nil {
 		return nil, fmt.Errorf("mirroring: %w", err)
 	}
@@ -207,55 +213,20 @@ func (c *Controller) Workers() int { return int(c.opts.MirroringConcurrentServic
 // caches synced. Run must be called at most once: it shuts the queue down on
 // return.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	defer utilruntime.HandleCrashWithContext(ctx)
-	workers, err := controllerkit.WorkerCount("mirroring", workers, c.Workers())
-	if err != nil {
-		return err
-	}
-	logger := klog.FromContext(ctx)
-
-	defer c.events.Start(c.client.CoreV1())()
-
-	logger.Info("Starting EndpointSliceMirroring controller", "controllerName", c.opts.ControllerName,
-		"maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset, "externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup)
-	return controllerkit.RunWorkers(ctx, "mirroring", c.cachesSynced,
-		func(ctx context.Context) {
+	return controllerkit.Runner{
+		Name:   "mirroring",
+		Events: c.events, EventsClient: c.client.CoreV1(),
+		Synced:   c.cachesSynced,
+		Starting: "Starting EndpointSliceMirroring controller",
+		StartingKV: []any{"controllerName", c.opts.ControllerName, "maxEndpointsPerSubset", c.opts.MirroringMaxEndpointsPerSubset,
+			"externalEndpointController", c.gate, "selectorRemovalCleanup", c.cleanup},
+		Stopping: "Shutting down EndpointSliceMirroring controller",
+		Start: func(ctx context.Context, workers int) {
 			c.sweepDelegated(ctx)
-			logger.V(2).Info("Starting worker threads", "total", workers)
+			klog.FromContext(ctx).V(2).Info("Starting worker threads", "total", workers)
 		},
-		func() {
-			logger.Info("Shutting down EndpointSliceMirroring controller")
-			c.queue.ShutDown()
-		},
-		controllerkit.Replicate(workers, c.worker)...)
-}
-
-// worker processes Endpoints keys until the queue shuts down; the queue
-// never hands the same key to two workers at once.
-func (c *Controller) worker(ctx context.Context) {
-	controllerkit.Worker(c.queue, c.processItem)(ctx)
-}
-
-func (c *Controller) processItem(ctx context.Context, key string) {
-	err := c.SyncEndpoints(ctx, key)
-	c.handleErr(ctx, err, key)
-}
-
-// handleErr counts the sync result and forgets the key, requeues it with
-// back-off, or drops it after controllerkit.MaxRetries (KCM handleErr, rule
-// b12).
-func (c *Controller) handleErr(ctx context.Context, err error, key string) {
-	switch {
-	case err == nil:
-		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultSuccess)
-	case reconciler.IsStaleInformerCache(err):
-		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultStale)
-	default:
-		c.metrics.IncEndpointSliceSyncs(rmetrics.SyncResultError)
-	}
-	controllerkit.HandleErr(ctx, c.queue, key, err, controllerkit.Retry{
-		RetryMsg:       "Error mirroring EndpointSlices for Endpoints, retrying",
-		DropMsg:        "Retry budget exceeded, dropping Endpoints out of the queue",
-		HandleErrorMsg: "Dropping Endpoints out of the queue",
-	})
+		Queues:         []interface{ ShutDown() }{c.queue},
+		DefaultWorkers: c.Workers(),
+		PerWorker:      []func(context.Context){c.loop.Worker},
+	}.Run(ctx, workers)
 }

@@ -16,7 +16,6 @@ package mirroring
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -27,25 +26,25 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/test/harness/fakecluster"
 )
 
 const ns = "ns-a"
 
-// fixture is a controller on a memapi clientset whose informers never run:
-// their stores are seeded directly, and after each sync the EndpointSlice
-// store is refreshed from the clientset, as a watch would (KCM
-// endpointslicemirroring_controller_test.go newController does the same by
-// hand).
+// fixture is a controller on a fake cluster whose informers never run
+// (test/harness/fakecluster): their caches are filled directly, and after
+// each sync the EndpointSlice cache is refreshed from the clientset, as a
+// watch would (KCM endpointslicemirroring_controller_test.go newController
+// does the same by hand).
 type fixture struct {
+	*fakecluster.Cluster
 	t        *testing.T
 	ctx      context.Context
 	client   *fake.Clientset
@@ -58,73 +57,41 @@ type fixture struct {
 
 func newFixture(t *testing.T, opts Options, objs ...runtime.Object) *fixture {
 	t.Helper()
-	var slices []runtime.Object
+	var slices, cached []runtime.Object
 	for _, o := range objs {
 		if _, ok := o.(*discovery.EndpointSlice); ok {
 			slices = append(slices, o)
+		} else {
+			cached = append(cached, o)
 		}
 	}
-	_, ctx := ktesting.NewTestContext(t)
-	f := &fixture{t: t, ctx: ctx, client: memapi.NewClientset(slices...), recorder: record.NewFakeRecorder(1000), reg: prometheus.NewRegistry()}
-	factory := informers.NewSharedInformerFactory(f.client, 0)
+	fc := fakecluster.New(t, 1000, slices...)
+	f := &fixture{Cluster: fc, t: t, ctx: fc.Ctx, client: fc.Client, recorder: fc.Recorder, reg: fc.Registry,
+		endpointsStore: fc.Store(&corev1.Endpoints{}), serviceStore: fc.Store(&corev1.Service{}), sliceStore: fc.Store(&discovery.EndpointSlice{})}
 	if opts.EventRecorder == nil {
 		opts.EventRecorder = f.recorder
 	}
 	if opts.Registerer == nil {
 		opts.Registerer = f.reg
 	}
-	c, err := New(ctx, f.client, factory, opts)
+	c, err := New(f.ctx, f.client, fc.Factory, opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	c.cachesSynced = []cache.InformerSynced{func() bool { return true }}
 	f.c = c
-	f.endpointsStore = factory.Core().V1().Endpoints().Informer().GetStore()
-	f.serviceStore = factory.Core().V1().Services().Informer().GetStore()
-	f.sliceStore = factory.Discovery().V1().EndpointSlices().Informer().GetStore()
 	t.Cleanup(c.queue.ShutDown)
-	for _, o := range objs {
-		if _, ok := o.(*discovery.EndpointSlice); !ok {
-			f.put(o)
-		}
-	}
+	fc.Put(cached...)
 	f.refresh()
 	f.client.ClearActions()
 	return f
 }
 
 // put adds or replaces a Service or Endpoints object in the caches.
-func (f *fixture) put(o runtime.Object) {
-	f.t.Helper()
-	var err error
-	switch o := o.(type) {
-	case *corev1.Service:
-		err = f.serviceStore.Update(o)
-	case *corev1.Endpoints:
-		err = f.endpointsStore.Update(o)
-	default:
-		err = fmt.Errorf("unexpected %T", o)
-	}
-	if err != nil {
-		f.t.Fatal(err)
-	}
-}
+func (f *fixture) put(o runtime.Object) { f.Put(o) }
 
 // refresh replaces the EndpointSlice cache with the clientset's slices.
-func (f *fixture) refresh() {
-	f.t.Helper()
-	list, err := f.client.DiscoveryV1().EndpointSlices(metav1.NamespaceAll).List(context.Background(), metav1.ListOptions{})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	items := make([]any, 0, len(list.Items))
-	for i := range list.Items {
-		items = append(items, &list.Items[i])
-	}
-	if err := f.sliceStore.Replace(items, list.ResourceVersion); err != nil {
-		f.t.Fatal(err)
-	}
-}
+func (f *fixture) refresh() { f.RefreshSlices() }
 
 // sync runs SyncEndpoints for name and refreshes the slice cache.
 func (f *fixture) sync(name string) error {
@@ -184,17 +151,7 @@ func (f *fixture) writes() []string {
 }
 
 // events drains the recorded events.
-func (f *fixture) events() []string {
-	var out []string
-	for {
-		select {
-		case e := <-f.recorder.Events:
-			out = append(out, e)
-		default:
-			return out
-		}
-	}
-}
+func (f *fixture) events() []string { return f.Events() }
 
 func service(name string, mods ...func(*corev1.Service)) *corev1.Service {
 	s := &corev1.Service{

@@ -89,7 +89,7 @@ func TestMetricNames(t *testing.T) {
 	ep := endpointsObj("svc", subset([]string{"10.0.0.1", "bogus"}, nil, httpPort()))
 	f := newFixture(t, Options{}, service("svc"), ep)
 	f.mustSync("svc")
-	f.c.handleErr(f.ctx, nil, "ns-a/svc")
+	f.c.loop.HandleResult(f.ctx, "ns-a/svc", nil)
 	mfs, err := f.reg.Gather()
 	if err != nil {
 		t.Fatal(err)

@@ -17,8 +17,6 @@ package mirroring
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -120,36 +118,35 @@ func (c *Controller) SyncEndpoints(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
+	// cleanUp deletes the slices mirrored for namespace/name, logging why
+	// (msg, with the object the reason is about).
+	cleanUp := func(msg, kind string, obj klog.ObjectRef) error {
+		logger.V(4).Info(msg+", cleaning up any mirrored EndpointSlices", kind, obj)
+		_, err := c.deleteMirroredSlices(ctx, namespace, name)
+		return err
+	}
 	ep, err := c.endpointsLister.Endpoints(namespace).Get(name)
 	if err != nil {
 		if !apierrors.IsNotFound(err) {
 			return fmt.Errorf("getting Endpoints %s: %w", key, err)
 		}
-		logger.V(4).Info("Endpoints not found, cleaning up any mirrored EndpointSlices", "endpoints", klog.KRef(namespace, name))
-		_, err := c.deleteMirroredSlices(ctx, namespace, name)
-		return err
+		return cleanUp("Endpoints not found", "endpoints", klog.KRef(namespace, name))
 	}
 	if !ShouldMirror(ep) {
-		logger.V(4).Info("Endpoints should not be mirrored, cleaning up any mirrored EndpointSlices", "endpoints", klog.KObj(ep))
-		_, err := c.deleteMirroredSlices(ctx, namespace, name)
-		return err
+		return cleanUp("Endpoints should not be mirrored", "endpoints", klog.KObj(ep))
 	}
 	svc, err := c.serviceLister.Services(namespace).Get(name)
 	if err != nil {
 		if !apierrors.IsNotFound(err) {
 			return fmt.Errorf("getting Service %s: %w", key, err)
 		}
-		logger.V(4).Info("Service not found, cleaning up any mirrored EndpointSlices", "service", klog.KRef(namespace, name))
-		_, err := c.deleteMirroredSlices(ctx, namespace, name)
-		return err
+		return cleanUp("Service not found", "service", klog.KRef(namespace, name))
 	}
 	if c.delegated(svc) {
 		return c.handOver(ctx, svc)
 	}
 	if svc.Spec.Selector != nil {
-		logger.V(4).Info("Service now has selector, cleaning up any mirrored EndpointSlices", "service", klog.KObj(svc))
-		_, err := c.deleteMirroredSlices(ctx, namespace, name)
-		return err
+		return cleanUp("Service now has selector", "service", klog.KObj(svc))
 	}
 
 	if c.cleanup && IsSelectorRemovalLeftover(ep) {
@@ -272,24 +269,21 @@ func (c *Controller) dropLeftover(ctx context.Context, svc *corev1.Service, ep *
 // Endpoints object in the cache and every name that has a slice of this
 // controller (so that slices whose Endpoints object is gone are deleted).
 func (c *Controller) Keys() ([]string, error) {
-	set := map[string]bool{}
 	eps, err := c.endpointsLister.List(labels.Everything())
 	if err != nil {
 		return nil, fmt.Errorf("listing Endpoints: %w", err)
-	}
-	for _, ep := range eps {
-		set[ep.Namespace+"/"+ep.Name] = true
 	}
 	own, err := c.sliceLister.List(labels.Set{discovery.LabelManagedBy: c.opts.ControllerName}.AsSelectorPreValidated())
 	if err != nil {
 		return nil, fmt.Errorf("listing EndpointSlices: %w", err)
 	}
+	var owners []string
 	for _, s := range own {
 		if n := s.Labels[discovery.LabelServiceName]; n != "" {
-			set[s.Namespace+"/"+n] = true
+			owners = append(owners, s.Namespace+"/"+n)
 		}
 	}
-	return slices.Sorted(maps.Keys(set)), nil
+	return controllerkit.SortedKeys(controllerkit.ObjectKeys(eps), owners), nil
 }
 
 // SyncAll is the offline renderer's hook: it calls SyncEndpoints once for

@@ -61,7 +61,7 @@ func newOffline(ctx context.Context, client kubernetes.Interface) (*offline, err
 		return nil, err
 	}
 	if o.secondary, err = secondarynetwork.New(ctx, client, o.factory, secondarynetwork.Options{
-		ControllerName: caseControllerName, EventRecorder: o.recorder,
+		ControllerName: caseControllerName, Common: slicecontroller.Common{EventRecorder: o.recorder},
 	}); err != nil {
 		return nil, err
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/test/harness/casefile"
 	"github.com/slicekit/slicekit/test/harness/testenv"
 )
@@ -58,7 +59,7 @@ func TestExamples(t *testing.T) {
 	if o.def, err = endpointslice.New(ctx, client, factory, endpointslice.Options{EventRecorder: o.recorder}); err != nil {
 		t.Fatal(err)
 	}
-	if o.secondary, err = secondarynetwork.New(ctx, client, factory, secondarynetwork.Options{EventRecorder: o.recorder}); err != nil {
+	if o.secondary, err = secondarynetwork.New(ctx, client, factory, secondarynetwork.Options{Common: slicecontroller.Common{EventRecorder: o.recorder}}); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {

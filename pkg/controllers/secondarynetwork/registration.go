@@ -33,8 +33,7 @@ type Flags = registry.NameFlag
 // NewFlags returns the default Flags (ControllerName
 // wellknown.SecondaryNetworkControllerName).
 func NewFlags() *Flags {
-	return registry.NewNameFlag("secondary-network-controller-name", wellknown.SecondaryNetworkControllerName,
-		"The service.kubernetes.io/endpoint-controller-name value the secondary-network controller answers to, and its managed-by value.")
+	return registry.NewNameFlag(RegistrationName, wellknown.SecondaryNetworkControllerName)
 }
 
 // Registration registers this controller with the manager (pkg/manager):
@@ -44,16 +43,12 @@ func NewFlags() *Flags {
 // their two network-status annotations), Services, EndpointSlices and
 // Nodes, and writes the managed-by value
 // --secondary-network-controller-name.
-var Registration = registry.Registration{
+var Registration = registry.WithNameFlag(NewFlags, newFromRegistry, registry.Registration{
 	Name:              RegistrationName,
-	NewOptions:        func() registry.Options { return NewFlags() },
-	Workers:           func(ic registry.InitContext) int { return int(ic.Shared.ConcurrentServiceEndpointSyncs) },
-	New:               newFromRegistry,
 	RBACRules:         RBACRules,
 	Reads:             slicecontroller.GuardedReads(wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy),
 	AdmissionPolicies: admissionPolicies,
-	ManagedBy:         func(ic registry.InitContext) []registry.ManagedBy { return flagsOf(ic).ManagedBy() },
-}
+})
 
 // admissionPolicies is Registration.AdmissionPolicies: the network-status
 // annotations (both keys) must be guarded, and so must the slices of
@@ -69,16 +64,7 @@ func admissionPolicies(ic registry.InitContext) []admissionpolicy.Need {
 // flagsOf returns ic's Flags, the defaults when ic has none.
 func flagsOf(ic registry.InitContext) *Flags { return registry.OptionsAs(ic, NewFlags) }
 
-// newFromRegistry is Registration.New.
-func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
-	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
-	return New(ctx, ic.Client, ic.InformerFactory, Options{
-		SelectorRemovalCleanup: &cleanup,
-		ControllerName:         flagsOf(ic).ControllerName,
-		MaxEndpointsPerSlice:   ic.Shared.MaxEndpointsPerSlice,
-		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
-		Registerer:             ic.Registerer,
-		EventRecorder:          ic.EventRecorder,
-		AddressGuard:           ic.Shared.AddressGuard.Options(),
-	})
+// newFromRegistry is Registration.New for the controller named name.
+func newFromRegistry(ctx context.Context, ic registry.InitContext, name string) (registry.Controller, error) {
+	return New(ctx, ic.Client, ic.InformerFactory, Options{ControllerName: name, Common: ic.Common()})
 }

@@ -16,17 +16,13 @@ package secondarynetwork
 
 import (
 	"context"
-	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
-	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -47,23 +43,11 @@ type Options struct {
 	// ManagedBy is the managed-by value of its slices. Default:
 	// ControllerName.
 	ManagedBy string
-	// MaxEndpointsPerSlice is the most endpoints in one slice, 1..1000.
-	// Default: 100.
-	MaxEndpointsPerSlice int32
-	// BatchPeriod delays the syncs triggered by Pod changes (KCM
-	// --endpoint-updates-batch-period). Default 0.
-	BatchPeriod time.Duration
-	// Registerer receives the metrics (see MetricsSubsystem and
-	// slicecontroller.Options.Registerer); nil means none.
-	Registerer prometheus.Registerer
-	// EventRecorder records the events; nil means New builds one that
-	// records to the API server with source component ControllerName.
-	EventRecorder record.EventRecorder
-	// SelectorRemovalCleanup is passed to slicecontroller.Options.
-	SelectorRemovalCleanup *bool
-	// AddressGuard is passed to slicecontroller.Options: the addresses
-	// refused besides those of the ServiceCIDR objects and the Nodes.
-	AddressGuard addressguard.Options
+	// Common are the settings shared with the other Service controllers
+	// (slicecontroller.Common: max endpoints per slice, batch period,
+	// selector-removal cleanup, address guard, metrics registerer, event
+	// recorder); the metrics are under MetricsSubsystem.
+	slicecontroller.Common
 }
 
 // New returns the secondary-network controller: a
@@ -80,18 +64,13 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		opts.ControllerName = wellknown.SecondaryNetworkControllerName
 	}
 	return slicecontroller.New(ctx, client, factory, slicecontroller.Options{
-		Name:                   "secondary-network",
-		ControllerName:         opts.ControllerName,
-		ManagedBy:              opts.ManagedBy,
-		Ownership:              slicecontroller.Labelled(opts.ControllerName),
-		Source:                 networkstatus.Source(),
-		MaxEndpointsPerSlice:   opts.MaxEndpointsPerSlice,
-		BatchPeriod:            opts.BatchPeriod,
-		Registerer:             opts.Registerer,
-		MetricsSubsystem:       MetricsSubsystem,
-		EventRecorder:          opts.EventRecorder,
-		SelectorRemovalCleanup: opts.SelectorRemovalCleanup,
-		AddressGuard:           opts.AddressGuard,
+		Name:             "secondary-network",
+		ControllerName:   opts.ControllerName,
+		ManagedBy:        opts.ManagedBy,
+		Ownership:        slicecontroller.Labelled(opts.ControllerName),
+		Source:           networkstatus.Source(),
+		MetricsSubsystem: MetricsSubsystem,
+		Common:           opts.Common,
 	})
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/podcache"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -122,11 +123,11 @@ func TestSharedRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"a.example.com", "b.example.com"} {
-		if _, err := secondarynetwork.New(ctx, client, factory, secondarynetwork.Options{ControllerName: name, Registerer: reg}); err != nil {
+		if _, err := secondarynetwork.New(ctx, client, factory, secondarynetwork.Options{ControllerName: name, Common: slicecontroller.Common{Registerer: reg}}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	if _, err := celprofiles.New(ctx, client, factory, celprofiles.Options{Registerer: reg, Config: &celpods.Config{Profiles: []celpods.Profile{
+	if _, err := celprofiles.New(ctx, client, factory, celprofiles.Options{Common: slicecontroller.Common{Registerer: reg}, Config: &celpods.Config{Profiles: []celpods.Profile{
 		{Name: "c.example.com", Addresses: "[]"}, {Name: "d.example.com", Addresses: "[]"},
 	}}}); err != nil {
 		t.Fatal(err)

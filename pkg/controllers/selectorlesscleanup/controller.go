@@ -29,7 +29,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -200,26 +199,29 @@ func (c *Controller) HasSynced() bool { return controllerkit.AllSynced(c.cachesS
 // returns an error when workers < 1 or the caches did not sync. Call it at
 // most once.
 func (c *Controller) Run(ctx context.Context, workers int) error {
-	defer utilruntime.HandleCrashWithContext(ctx)
-	if workers < 1 {
-		return fmt.Errorf("selectorlesscleanup: workers must be at least 1, got %d", workers)
-	}
-	logger := klog.FromContext(ctx)
-	defer c.events.Start(c.client.CoreV1())()
-	logger.Info("Starting selectorless-cleanup controller", "dryRun", c.opts.DryRun)
-	return controllerkit.RunWorkers(ctx, "selectorlesscleanup", c.cachesSynced, nil, func() {
-		logger.Info("Shutting down selectorless-cleanup controller")
-		c.queue.ShutDown()
-	}, controllerkit.Replicate(workers, controllerkit.Worker(c.queue, c.process))...)
+	return controllerkit.Runner{
+		Name:   "selectorlesscleanup",
+		Events: c.events, EventsClient: c.client.CoreV1(),
+		Synced:     c.cachesSynced,
+		Starting:   "Starting selectorless-cleanup controller",
+		StartingKV: []any{"dryRun", c.opts.DryRun},
+		Stopping:   "Shutting down selectorless-cleanup controller",
+		Queues:     []interface{ ShutDown() }{c.queue},
+		PerWorker:  []func(context.Context){c.loop().Worker},
+	}.Run(ctx, workers)
 }
 
-// process syncs key and retries it with back-off, up to
+// loop syncs the queue's keys and retries each with back-off, up to
 // controllerkit.MaxRetries times (KCM's value).
-func (c *Controller) process(ctx context.Context, key string) {
-	controllerkit.HandleErr(ctx, c.queue, key, c.SyncService(ctx, key), controllerkit.Retry{
-		RetryMsg:       "Error cleaning up after selector removal, retrying",
-		HandleErrorMsg: "Dropping Service out of the queue",
-	})
+func (c *Controller) loop() *controllerkit.Loop[string] {
+	return &controllerkit.Loop[string]{
+		Queue: c.queue,
+		Sync:  c.SyncService,
+		Retry: controllerkit.Retry{
+			RetryMsg:       "Error cleaning up after selector removal, retrying",
+			HandleErrorMsg: "Dropping Service out of the queue",
+		},
+	}
 }
 
 // SyncAll syncs every Service of the cache once, in namespace/name order

@@ -221,22 +221,20 @@ func (b *builder) histogramVec(name string, level stabilityLevel, help string, b
 	return v
 }
 
+// opts returns the options of the family name: b's subsystem and help
+// annotated with level.
+func (b *builder) opts(name string, level stabilityLevel, help string) prometheus.Opts {
+	return prometheus.Opts{Subsystem: b.subsystem, Name: name, Help: annotateHelp(level, help)}
+}
+
 func (b *builder) gaugeVec(name string, level stabilityLevel, help string, labels ...string) *prometheus.GaugeVec {
-	v := prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Subsystem: b.subsystem,
-		Name:      name,
-		Help:      annotateHelp(level, help),
-	}, labels)
+	v := prometheus.NewGaugeVec(prometheus.GaugeOpts(b.opts(name, level, help)), labels)
 	b.add(name, v)
 	return v
 }
 
 func (b *builder) counterVec(name string, level stabilityLevel, help string, labels ...string) *prometheus.CounterVec {
-	v := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Subsystem: b.subsystem,
-		Name:      name,
-		Help:      annotateHelp(level, help),
-	}, labels)
+	v := prometheus.NewCounterVec(prometheus.CounterOpts(b.opts(name, level, help)), labels)
 	b.add(name, v)
 	return v
 }

@@ -237,7 +237,7 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 			if !ok {
 				gi = len(d.Groups)
 				groupIndex[key] = gi
-				d.Groups = append(d.Groups, reconciler.EndpointGroup{AddressType: at, Ports: copyPorts(item.Ports)})
+				d.Groups = append(d.Groups, reconciler.EndpointGroup{AddressType: at, Ports: reconciler.CopyPorts(item.Ports)})
 			}
 			for j := range item.Endpoints {
 				if item.Endpoints[j].AddressType == at {

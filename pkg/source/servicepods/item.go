@@ -19,7 +19,6 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/klog/v2"
 
@@ -83,7 +82,14 @@ type nodeResult struct {
 	err  error
 }
 
-// cachingNodeGetter looks each Node name up once (Desired's cache).
+// CachedNodes returns a NodeGetter that looks each Node name up in nodes
+// once and then answers from what it got, the Node or the error (the
+// cache of one Desired call, or of one sync).
+func CachedNodes(nodes NodeGetter) NodeGetter {
+	return &cachingNodeGetter{nodes: nodes, results: map[string]nodeResult{}}
+}
+
+// cachingNodeGetter looks each Node name up once (CachedNodes).
 type cachingNodeGetter struct {
 	nodes   NodeGetter
 	results map[string]nodeResult
@@ -96,16 +102,4 @@ func (c *cachingNodeGetter) Get(name string) (*corev1.Node, error) {
 	n, err := c.nodes.Get(name)
 	c.results[name] = nodeResult{node: n, err: err}
 	return n, err
-}
-
-// copyPorts returns a deep copy of ports (nil stays nil, empty stays empty).
-func copyPorts(ports []discovery.EndpointPort) []discovery.EndpointPort {
-	if ports == nil {
-		return nil
-	}
-	out := make([]discovery.EndpointPort, len(ports))
-	for i := range ports {
-		ports[i].DeepCopyInto(&out[i])
-	}
-	return out
 }
