@@ -363,6 +363,7 @@ func (c *Controller) ownSlices(service *corev1.Service) ([]*discovery.EndpointSl
 // endpointSliceTracker.DeleteService).
 func (c *Controller) forget(namespace, name string) {
 	c.indexes.drop(namespace + "/" + name)
+	c.services.Forget(namespace, name)
 	c.triggerTimes.DeleteService(namespace, name)
 	c.reconciler.DeleteOwner(namespace, name)
 	c.problems.forget(namespace, name)
