@@ -148,13 +148,6 @@ func (c *Controller) matchServices(namespace string, set labels.Set) (sets.Set[s
 	return c.services.Match(namespace, set)
 }
 
-// servicesToUpdate returns the keys of this controller's Services to sync
-// for a Pod projection key (servicepods.ServicesToUpdate's rule, KCM
-// util.GetServicesToUpdate), looked up with matchServices.
-func (c *Controller) servicesToUpdate(key *servicepods.PodProjectionKey) (sets.Set[string], error) {
-	return servicepods.ServicesToUpdateByLookup(key, c.matchServices)
-}
-
 // managedByUs reports whether slice carries this controller's managed-by
 // value.
 func (c *Controller) managedByUs(slice *discovery.EndpointSlice) bool {
