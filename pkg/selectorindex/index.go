@@ -33,6 +33,13 @@
 // Selectors are built by the caller once per object version (Set is
 // given the object's resourceVersion and does nothing when it did not
 // change). An Index is safe for concurrent use.
+//
+// Services is the lookup the Service controllers use (pkg/slicecontroller,
+// pkg/controllers/endpoints): an index of the Service informer's store,
+// which the store keeps up to date on every change, with or without
+// informer events; each selector is filed under one anchor chosen from the
+// selector alone (Anchor), as a store's index function must be
+// deterministic.
 package selectorindex
 
 import (

@@ -222,7 +222,7 @@ func benchNamespace(n int) (*Index, model) {
 }
 
 // BenchmarkMatch compares a Pod event's lookup through the index with the
-// brute-force match of every Service (what servicesForLabels and KCM's
+// brute-force match of every Service (what servicepods.ServicesForLabels and KCM's
 // GetPodServiceMemberships do, minus the lister), at 10, 1,000 and
 // 10,000 Services in the namespace.
 func BenchmarkMatch(b *testing.B) {

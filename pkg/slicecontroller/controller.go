@@ -34,6 +34,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	rmetrics "github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
+	"github.com/slicekit/slicekit/pkg/selectorindex"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
@@ -73,9 +74,12 @@ type Controller struct {
 	// Listers read the shared informer caches. Objects they return are
 	// shared and must never be modified.
 	serviceLister corelisters.ServiceLister
-	podLister     corelisters.PodLister
-	sliceLister   discoverylisters.EndpointSliceLister
-	nodeLister    corelisters.NodeLister
+	// services is the Pod → Services lookup, an index of the Service
+	// informer's store (podSelectorOf).
+	services    *selectorindex.Services
+	podLister   corelisters.PodLister
+	sliceLister discoverylisters.EndpointSliceLister
+	nodeLister  corelisters.NodeLister
 	// cachesSynced report whether each informer has synced; replaced by
 	// tests.
 	cachesSynced []cache.InformerSynced
@@ -171,6 +175,9 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	}
 
 	c.serviceLister = factory.Core().V1().Services().Lister()
+	if c.services, err = selectorindex.NewServices(factory.Core().V1().Services().Informer(), c.podSelectorOf); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
+	}
 	c.podLister = podcache.NewLister(factory.Core().V1().Pods().Informer().GetIndexer())
 	c.sliceLister = factory.Discovery().V1().EndpointSlices().Lister()
 	c.nodeLister = factory.Core().V1().Nodes().Lister()
@@ -388,35 +395,24 @@ func (c *Controller) newLoops() {
 // (a)7). With an incremental source it first marks the Pod changed in the
 // index of every Service its old or new labels match (also those a label
 // change does not queue, and for a markOnly key, which queues nothing), so
-// that the next sync of each reads the Pod again.
+// that the next sync of each reads the Pod again. Each label set is looked
+// up once (servicepods.MatchProjectionKey).
 func (c *Controller) syncPod(key *podKey) error {
-	if c.indexes != nil && key.pod != "" {
-		all := *key.PodProjectionKey
-		all.PodChanged = true
-		marked, err := c.servicesToUpdate(&all)
-		if err != nil {
-			return err
-		}
+	mark := c.indexes != nil && key.pod != ""
+	if key.markOnly && !mark {
+		return nil
+	}
+	marked, services, err := servicepods.MatchProjectionKey(key.PodProjectionKey, c.matchServices)
+	if err != nil {
+		return err
+	}
+	if mark {
 		for svc := range marked {
 			c.indexes.podChanged(svc, key.pod)
-		}
-		if key.markOnly {
-			return nil
-		}
-		if key.OldLabels == nil || key.PodChanged {
-			// The same set servicesToUpdate returns for key.
-			for svc := range marked {
-				c.serviceQueue.AddAfter(svc, c.opts.BatchPeriod)
-			}
-			return nil
 		}
 	}
 	if key.markOnly {
 		return nil
-	}
-	services, err := c.servicesToUpdate(key.PodProjectionKey)
-	if err != nil {
-		return err
 	}
 	for svc := range services {
 		c.serviceQueue.AddAfter(svc, c.opts.BatchPeriod)

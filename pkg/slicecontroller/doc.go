@@ -64,18 +64,21 @@
 //
 // A Source that implements source.IncrementalSource (source.PodIPs, hence
 // the drop-in) is synced incrementally: the controller keeps a
-// servicepods.ServiceIndex per Service, the Service's desired endpoints by
-// Pod. The Pod queue's worker, which maps a Pod event to Services (KCM
+// ServiceIndex per Service (serviceindex.go): what changed since the
+// Service's last sync (the pending Pods, the burst wait, the carried
+// trigger time, the trigger-time state) and the Service's desired
+// endpoints by Pod, each computed by the source's PodEndpoints, the one
+// per-Pod function the source provides. The Pod queue's worker, which maps a Pod event to Services (KCM
 // syncPod), marks the Pod changed (ServiceIndex.PodChanged) in the index
 // of every Service its old or new labels match, also for updates KCM does
 // not sync for (those are queued "mark only": the Pod is read again at the
 // Service's next sync, as the full path reads every Pod, but no sync is
 // queued). The sync then reads only the marked Pods (ServiceIndex.Update,
-// which also updates the trigger-time tracker) and plans only the slices
+// which also updates the Service's trigger-time state) and plans only the slices
 // their endpoints live in (reconciler.PlanIndexed), then applies the plan
 // as before. The writes, events and errors are the full path's; the
 // equality is tested at every step of the differential test and by a fuzz
-// target (pkg/source/servicepods, test/differential).
+// target (serviceindex_equality_test.go, test/differential).
 //
 // The full planner is used, and the index rebuilt from every selected Pod,
 // whenever there is any doubt: the first sync of a Service, a new
@@ -115,7 +118,7 @@
 // --endpoint-updates-burst-quiet-period) a sync that finds Pod events of
 // two or more Pods pending first waits, before the pacer, until no new
 // event has come for that period, at most ten periods after the first
-// pending event (servicepods.ServiceIndex.BurstWait): a rolling update's
+// pending event (ServiceIndex.BurstWait): a rolling update's
 // deletions and the creations that follow are then planned together, the
 // new endpoints filling the slices the deletions update anyway. One Pod's
 // change (a readiness flip) is planned at once. The wait holds the worker;

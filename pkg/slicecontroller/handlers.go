@@ -113,30 +113,39 @@ func (c *Controller) onPodUpdate(old, cur any) {
 	}
 }
 
-// servicesToUpdate returns the keys of this controller's Services to sync
-// for a Pod projection key (servicepods.ServicesToUpdate, KCM
-// util.GetServicesToUpdate), leaving out the Services that are not this
-// controller's, so Pod churn of a Service handed to another controller
-// queues nothing (KEP-4770 rule (a)7).
-//
-// With Options.SelectorlessAnnotation, Services in the selectorless form
-// match through their slicekit.dev/selector annotation (PodSelector); a
-// Service whose annotation does not parse matches no Pod (its sync reports
-// the problem).
-func (c *Controller) servicesToUpdate(key *servicepods.PodProjectionKey) (sets.Set[string], error) {
-	if !c.selectorless {
-		return servicepods.ServicesToUpdate(c.serviceLister, key, func(svc *corev1.Service) bool { return !c.own.Owns(svc) })
+// podSelectorOf is the Pod selector of svc for the Pod → Services lookup
+// (selectorindex.SelectorFunc), nil when svc is not this controller's
+// (Ownership.Owns; Pod churn of a Service handed to another controller
+// queues nothing, KEP-4770 rule (a)7) or selects no Pod: KCM's
+// spec.selector (a nil selector selects nothing, KCM
+// util.GetServicesToUpdate) or, with Options.SelectorlessAnnotation,
+// PodSelector, so that Services in the selectorless form match through
+// their slicekit.dev/selector annotation (one that does not parse matches
+// no Pod; the Service's sync reports the problem).
+func (c *Controller) podSelectorOf(svc *corev1.Service) labels.Selector {
+	if !c.own.Owns(svc) {
+		return nil
 	}
-	return servicepods.ServicesToUpdateBySelector(c.serviceLister, key, func(svc *corev1.Service) labels.Selector {
-		if !c.own.Owns(svc) {
+	if !c.selectorless {
+		if svc.Spec.Selector == nil {
 			return nil
 		}
-		sel, ok, _ := PodSelector(svc)
-		if !ok {
-			return nil
-		}
-		return sel
-	})
+		return labels.ValidatedSetSelector(svc.Spec.Selector)
+	}
+	sel, ok, _ := PodSelector(svc)
+	if !ok {
+		return nil
+	}
+	return sel
+}
+
+// matchServices returns the keys of this controller's Services in
+// namespace whose Pod selector (podSelectorOf) matches set, from the
+// selector index of the Service informer (selectorindex.Services): the
+// cost follows the Services filed under the labels, not the namespace's
+// Services.
+func (c *Controller) matchServices(namespace string, set labels.Set) (sets.Set[string], error) {
+	return c.services.Match(namespace, set)
 }
 
 // managedByUs reports whether slice carries this controller's managed-by

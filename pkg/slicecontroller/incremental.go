@@ -28,7 +28,7 @@ import (
 // SyncPathIncremental is the "path" label value of
 // <subsystem>_syncs_by_path_total for a sync planned incrementally; every
 // other value is the reason the full planner was used (a
-// servicepods.Rebuild* constant, a reconciler.FullReason* constant or one
+// Rebuild* constant of this package, a reconciler.FullReason* constant or one
 // of the Invalidate reasons below).
 const SyncPathIncremental = "incremental"
 
@@ -71,7 +71,7 @@ type podKey struct {
 type indexes struct {
 	src   source.IncrementalSource
 	mu    sync.Mutex
-	byKey map[string]*servicepods.ServiceIndex
+	byKey map[string]*ServiceIndex
 	// paths counts syncs by path; nil without metrics.
 	paths *prometheus.CounterVec
 	// superseded counts syncs that stopped writing because events arrived;
@@ -86,7 +86,7 @@ func newIndexes(src source.Source, reg prometheus.Registerer, subsystem string) 
 	if !ok {
 		return nil, nil
 	}
-	x := &indexes{src: inc, byKey: map[string]*servicepods.ServiceIndex{}}
+	x := &indexes{src: inc, byKey: map[string]*ServiceIndex{}}
 	if reg != nil {
 		x.paths = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Subsystem: subsystem,
@@ -109,19 +109,19 @@ func newIndexes(src source.Source, reg prometheus.Registerer, subsystem string) 
 }
 
 // get returns the index of the Service key, creating it.
-func (x *indexes) get(key string) *servicepods.ServiceIndex {
+func (x *indexes) get(key string) *ServiceIndex {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	idx := x.byKey[key]
 	if idx == nil {
-		idx = x.src.NewServiceIndex()
+		idx = NewServiceIndex(x.src)
 		x.byKey[key] = idx
 	}
 	return idx
 }
 
 // lookup returns the index of the Service key, or nil.
-func (x *indexes) lookup(key string) *servicepods.ServiceIndex {
+func (x *indexes) lookup(key string) *ServiceIndex {
 	if x == nil {
 		return nil
 	}

@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -239,11 +238,11 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 
 // awaitBurstPause waits, with Options.BurstQuietPeriod, while a burst of
 // Pod events of the Service goes on (several Pods pending, the latest less
-// than the quiet period ago; servicepods.ServiceIndex.BurstWait), so that
+// than the quiet period ago; ServiceIndex.BurstWait), so that
 // the burst is planned once it pauses; a single event is planned at once.
 // It returns the context's error, wrapped, if the context ends first; the
 // pending events then stay for the next sync.
-func (c *Controller) awaitBurstPause(ctx context.Context, key string, idx *servicepods.ServiceIndex) error {
+func (c *Controller) awaitBurstPause(ctx context.Context, key string, idx *ServiceIndex) error {
 	for {
 		d := idx.BurstWait(time.Now(), c.opts.BurstQuietPeriod)
 		if d <= 0 {
@@ -261,7 +260,7 @@ func (c *Controller) awaitBurstPause(ctx context.Context, key string, idx *servi
 
 // syncIndexed is step 5 of SyncService for an incremental source
 // (source.IncrementalSource): the Service's index reads only the
-// Pods marked changed since its last sync (servicepods.ServiceIndex.Update;
+// Pods marked changed since its last sync (ServiceIndex.Update;
 // every selected Pod when the index is new, the Service changed, a lookup
 // failed or the index was invalidated), and reconciler.PlanIndexed plans
 // only the slices those Pods' endpoints live in, or falls back to the full
@@ -290,7 +289,7 @@ func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev
 	if err != nil {
 		return err
 	}
-	u, srcErr := idx.Update(ctx, service, selector, c.podLister.Pods(service.Namespace), c.nodeLister, c.triggerTimes)
+	u, srcErr := idx.Update(ctx, service, selector, c.podLister.Pods(service.Namespace), c.nodeLister)
 	// The Pod source reports no Problems; clear any standing ones as
 	// Desired's empty list would.
 	c.problems.report(ctx, service, nil)
@@ -298,7 +297,7 @@ func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev
 		if srcErr == nil {
 			srcErr = errors.New("the endpoint index is not ready")
 		}
-		if !errors.As(srcErr, new(*servicepods.SkippedPodError)) && isListError(srcErr) {
+		if errors.As(srcErr, new(*PodListError)) {
 			c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToListPods,
 				"Error listing Pods for Service %s/%s: %v", service.Namespace, service.Name, srcErr)
 		}
@@ -342,12 +341,6 @@ func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev
 // rebuildAfterError is the Invalidate reason after a failed plan or write.
 const rebuildAfterError = "write-failed"
 
-// isListError reports whether err comes from listing the Pods (the
-// full path's FailedToListPods event).
-func isListError(err error) bool {
-	return err != nil && strings.HasPrefix(err.Error(), "listing Pods")
-}
-
 // ownSlices lists this controller's slices of service from the cache
 // (reconciler.OwnerSlices: without slices pending deletion, KCM C12, as
 // shallow copies without managedFields, a
@@ -370,6 +363,7 @@ func (c *Controller) ownSlices(service *corev1.Service) ([]*discovery.EndpointSl
 // endpointSliceTracker.DeleteService).
 func (c *Controller) forget(namespace, name string) {
 	c.indexes.drop(namespace + "/" + name)
+	c.services.Forget(namespace, name)
 	c.triggerTimes.DeleteService(namespace, name)
 	c.reconciler.DeleteOwner(namespace, name)
 	c.problems.forget(namespace, name)

@@ -59,21 +59,32 @@ type Source interface {
 }
 
 // IncrementalSource is an optional capability of a Source: one whose
-// endpoints of a Pod depend only on that Pod, its Node and the Service
-// (servicepods.PodItem), so that a Pod event can update a per-Service index
-// of endpoints instead of recomputing the whole Service. The
-// Service controller (pkg/slicecontroller) discovers it by a
-// type assertion on Options.Source; a Source without it keeps the full
-// path (Desired at every sync). PodIPs implements it; pod-address sources
-// (PodAddresses) do not yet: their per-Pod step also reports Problems and
-// may read more than the Pod (for instance a CEL profile), and would need
-// a per-Pod Problem report first.
+// endpoints of a Pod depend only on that Pod, its Node and the Service, so
+// that a Pod event can update the Service's endpoints Pod by Pod instead
+// of recomputing the whole Service. The Service controller
+// (pkg/slicecontroller) discovers it by a type assertion on
+// Options.Source and keeps, per Service, the index of every selected Pod's
+// endpoints and what changed since the last sync; the source only says,
+// for one Pod and one Service, what endpoints the Pod yields. A Source
+// without it keeps the full path (Desired at every sync). PodIPs
+// implements it; pod-address sources (PodAddresses) do not yet: their
+// per-Pod step also reports Problems and may read more than the Pod (for
+// instance a CEL profile), and would need a per-Pod Problem report first.
 type IncrementalSource interface {
 	Source
-	// NewServiceIndex returns an empty index for one Service whose
-	// Update computes each Pod's endpoints exactly as Desired does, so
-	// that the index's Desired equals Desired over the selected Pods.
-	NewServiceIndex() *servicepods.ServiceIndex
+	// PodEndpoints returns what pod contributes to the desired endpoints
+	// of svc, computed exactly as Desired computes it for that Pod, so
+	// that the items of every selected Pod make Desired's result (the
+	// cases of servicepods.PodItem): (nil, nil) when the Pod contributes
+	// nothing; (item, nil); (item, *servicepods.SkippedPodError) when the
+	// Pod's Node is missing (the Pod's port group without endpoints);
+	// (nil, error) when a lookup failed (nothing may be reconciled). It
+	// must not modify its arguments, which come from informer caches.
+	PodEndpoints(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Item, error)
+	// SliceLayout returns the address types of svc's slices, in order,
+	// and its topology hints: the AddressTypes and Hints of Desired's
+	// result for svc.
+	SliceLayout(svc *corev1.Service) ([]discovery.AddressType, reconciler.Hints)
 }
 
 // PodIPs returns KCM's own source: endpoints from status.podIPs by
@@ -92,10 +103,16 @@ func (p podIPs) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1
 	return d, nil, err
 }
 
-// NewServiceIndex returns servicepods.NewServiceIndex(opts): PodIPs is an
-// IncrementalSource.
-func (p podIPs) NewServiceIndex() *servicepods.ServiceIndex {
-	return servicepods.NewServiceIndex(p.opts)
+// PodEndpoints returns servicepods.PodItem(ctx, svc, pod, nodes), the
+// per-Pod step of servicepods.Desired: PodIPs is an IncrementalSource.
+func (podIPs) PodEndpoints(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Item, error) {
+	return servicepods.PodItem(ctx, svc, pod, nodes)
+}
+
+// SliceLayout returns servicepods.AddressTypes(svc) and
+// servicepods.Hints(svc, opts), as servicepods.Desired does.
+func (p podIPs) SliceLayout(svc *corev1.Service) ([]discovery.AddressType, reconciler.Hints) {
+	return servicepods.AddressTypes(svc), servicepods.Hints(svc, p.opts)
 }
 
 // PodUpdateMatters returns false: KCM's fields are all that matter.

@@ -42,6 +42,8 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -300,8 +302,7 @@ type incrementalBench struct {
 	r     *reconciler.Reconciler
 	nodes servicepods.NodeGetter
 	pods  benchPodLister
-	idx   *servicepods.ServiceIndex
-	tt    *servicepods.TriggerTimeTracker
+	idx   *slicecontroller.ServiceIndex
 	full  int // syncs planned by the full planner
 }
 
@@ -313,13 +314,13 @@ func newIncrementalBench(tb testing.TB, store *sliceStore, nodes []*corev1.Node,
 		lister[p.Name] = p
 	}
 	return &incrementalBench{ctx: side.ctx, r: side.r, nodes: side.nodes, pods: lister,
-		idx: servicepods.NewServiceIndex(servicepods.Options{}), tt: servicepods.NewTriggerTimeTracker()}
+		idx: slicecontroller.NewServiceIndex(source.PodIPs(servicepods.Options{}).(source.IncrementalSource))}
 }
 
 func (o *incrementalBench) podChanged(name string) { o.idx.PodChanged(name) }
 
 func (o *incrementalBench) reconcile(svc *corev1.Service, _ []*corev1.Pod, existing []*discovery.EndpointSlice) error {
-	if _, err := o.idx.Update(o.ctx, svc, labels.Everything(), o.pods, o.nodes, o.tt); err != nil {
+	if _, err := o.idx.Update(o.ctx, svc, labels.Everything(), o.pods, o.nodes); err != nil {
 		return err
 	}
 	plan, desired, reason, err := o.r.PlanIndexed(o.ctx, svc, o.idx.Index(), existing)

@@ -33,6 +33,8 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -51,23 +53,23 @@ import (
 // resourceVersion that changes exactly when their content does (hand
 // edits in the generator keep it), as the API server guarantees.
 type incCheck struct {
-	ctx           context.Context
-	full, inc     *reconciler.Reconciler
-	fullTopo      *topology.TopologyCache
-	incTopo       *topology.TopologyCache
-	nodes         cache.Indexer
-	fullTT, incTT *servicepods.TriggerTimeTracker
-	idx           *servicepods.ServiceIndex
-	lastPods      map[string]*corev1.Pod
-	lastSvc       *corev1.Service // the Service handed over, with our resourceVersion
-	lastSvcRaw    *corev1.Service // the scenario's Service at the previous step
-	svcRV         int
-	lastNodes     []*corev1.Node
-	sliceSeen     map[string]*discovery.EndpointSlice
-	sliceRV       map[string]string
-	rv            int
-	reasons       map[string]int
-	steps         int
+	ctx        context.Context
+	full, inc  *reconciler.Reconciler
+	fullTopo   *topology.TopologyCache
+	incTopo    *topology.TopologyCache
+	nodes      cache.Indexer
+	fullTT     *servicepods.TriggerTimeTracker
+	idx        *slicecontroller.ServiceIndex
+	lastPods   map[string]*corev1.Pod
+	lastSvc    *corev1.Service // the Service handed over, with our resourceVersion
+	lastSvcRaw *corev1.Service // the scenario's Service at the previous step
+	svcRV      int
+	lastNodes  []*corev1.Node
+	sliceSeen  map[string]*discovery.EndpointSlice
+	sliceRV    map[string]string
+	rv         int
+	reasons    map[string]int
+	steps      int
 }
 
 func newIncCheck(ctx context.Context, maxPer int32) *incCheck {
@@ -77,8 +79,7 @@ func newIncCheck(ctx context.Context, maxPer int32) *incCheck {
 		incTopo:   topology.NewTopologyCache(),
 		nodes:     cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}),
 		fullTT:    servicepods.NewTriggerTimeTracker(),
-		incTT:     servicepods.NewTriggerTimeTracker(),
-		idx:       servicepods.NewServiceIndex(servicepods.Options{}),
+		idx:       slicecontroller.NewServiceIndex(source.PodIPs(servicepods.Options{}).(source.IncrementalSource)),
 		lastPods:  map[string]*corev1.Pod{},
 		sliceSeen: map[string]*discovery.EndpointSlice{},
 		sliceRV:   map[string]string{},
@@ -192,7 +193,7 @@ func (c *incCheck) check(in stepInput, handed []*discovery.EndpointSlice) string
 	}
 	fullTT := c.fullTT.ComputeEndpointLastChangeTriggerTime(svc.Namespace, svc, podList)
 
-	u, uerr := c.idx.Update(c.ctx, svc, labels.Everything(), pods, nodes, c.incTT)
+	u, uerr := c.idx.Update(c.ctx, svc, labels.Everything(), pods, nodes)
 	if (derr == nil) != (uerr == nil) || (derr != nil && derr.Error() != uerr.Error()) {
 		return fmt.Sprintf("source errors differ: full %v, incremental %v", derr, uerr)
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
+	"github.com/slicekit/slicekit/pkg/selectorindex"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -59,7 +60,9 @@ type Controller struct {
 
 	// Listers read the shared informer caches. Objects they return are
 	// shared and must never be modified.
-	serviceLister   corelisters.ServiceLister
+	serviceLister corelisters.ServiceLister
+	// services is the Pod → Services lookup (podSelectorOf).
+	services        *selectorindex.Services
 	podLister       corelisters.PodLister
 	endpointsLister corelisters.EndpointsLister
 	// cachesSynced report whether each informer has synced and delivered
@@ -149,6 +152,9 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	podInformer := factory.Core().V1().Pods()
 	endpointsInformer := factory.Core().V1().Endpoints()
 	c.serviceLister = serviceInformer.Lister()
+	if c.services, err = selectorindex.NewServices(serviceInformer.Informer(), c.podSelectorOf); err != nil {
+		return nil, err
+	}
 	c.podLister = podcache.NewLister(podInformer.Informer().GetIndexer())
 	c.endpointsLister = endpointsInformer.Lister()
 

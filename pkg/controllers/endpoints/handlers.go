@@ -17,6 +17,7 @@ package endpoints
 import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/policy/delegation"
@@ -68,9 +69,12 @@ func (c *Controller) onPodUpdate(old, cur any) {
 
 // syncPod queues, after the batch period, every non-delegated Service whose
 // selector matches the Pod's labels (old and new ones on a label change)
-// (KCM syncPod with util.GetServicesToUpdate; KEP-4770 rule (a)7).
+// (KCM syncPod with util.GetServicesToUpdate; KEP-4770 rule (a)7), looked
+// up in the selector index of the Service informer (podSelectorOf), whose
+// cost follows the Services filed under the Pod's labels, not the
+// namespace's Services.
 func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
-	services, err := servicepods.ServicesToUpdate(c.serviceLister, key, c.delegated)
+	services, err := servicepods.ServicesToUpdateByLookup(key, c.services.Match)
 	if err != nil {
 		return err
 	}
@@ -78,6 +82,17 @@ func (c *Controller) syncPod(key *servicepods.PodProjectionKey) error {
 		c.queue.AddAfter(svc, c.opts.EndpointUpdatesBatchPeriod)
 	}
 	return nil
+}
+
+// podSelectorOf is the Pod selector of svc for the Pod → Services lookup
+// (selectorindex.SelectorFunc): spec.selector, or nil when svc has none
+// (a nil selector selects nothing, KCM util.GetServicesToUpdate) or is
+// delegated.
+func (c *Controller) podSelectorOf(svc *corev1.Service) labels.Selector {
+	if svc.Spec.Selector == nil || c.delegated(svc) {
+		return nil
+	}
+	return labels.ValidatedSetSelector(svc.Spec.Selector)
 }
 
 // delegated reports whether svc is left to another controller (KEP-4770):

@@ -149,6 +149,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 			return err
 		}
 		c.triggerTimes.DeleteService(namespace, name)
+		c.services.Forget(namespace, name)
 		c.staleEndpoints.Delete(namespace, name)
 		return nil
 	}

@@ -206,7 +206,7 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 		return sorted[i].Name < sorted[j].Name
 	})
 
-	cached := &cachingNodeGetter{nodes: nodes, results: map[string]nodeResult{}}
+	cached := CachedNodes(nodes)
 	var errs []error
 	items := make([]*reconciler.Item, len(sorted))
 	for i, pod := range sorted {

@@ -32,17 +32,12 @@
 //	}
 //	return srcErr // Pods skipped because their Node is missing: retry later
 //
-// The incremental path replaces Desired and the trigger-time
-// computation over every Pod by work proportional to the Pods that changed:
-//
-//	// Pod event handlers, for each Service the old or new Pod matches:
-//	indexes[svcKey].PodChanged(pod.Name)
-//	// Node add/delete/zone change, resync: indexes[svcKey].Invalidate("node-changed")
-//	// sync:
-//	u, srcErr := idx.Update(ctx, svc, selector, podLister.Pods(svc.Namespace), nodeLister, triggerTimes)
-//	if !u.Ready { return srcErr } // a lookup failed: retry, write nothing
-//	plan, desired, fullReason, err := r.PlanIndexed(ctx, svc, idx.Index(), existingSlices)
-//	err = r.Apply(ctx, svc, plan, desired, u.TriggerTime)
+// The incremental path (the Service controller's per-Service index in
+// pkg/slicecontroller, through source.IncrementalSource) replaces Desired
+// and the trigger-time computation over every Pod by work proportional to
+// the Pods that changed: it keeps the scheduling state (what changed since
+// the last sync) and applies this package's rules Pod by Pod (PodItem,
+// ServiceTriggerTimes.UpdatePods).
 //
 // PodItem is the per-Pod step of Desired that both use.
 //
@@ -64,7 +59,8 @@
 //     reconcileByAddressType (Desired);
 //   - hints: utils.go hintsEnabled and reconciler.go validTrafficDistribution
 //     (Hints);
-//   - trigger time: util/trigger_time_tracker.go (TriggerTimeTracker).
+//   - trigger time: util/trigger_time_tracker.go (ServiceTriggerTimes,
+//     TriggerTimeTracker).
 //
 // Nothing in this package modifies its inputs, which may come straight from
 // informer caches, and no returned value aliases them, except that

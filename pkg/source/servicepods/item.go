@@ -28,7 +28,8 @@ import (
 // PodItem returns what pod contributes to the desired endpoints of svc:
 // the per-Pod step of Desired, which Desired runs for every Pod (KCM
 // behaviours C16-C21; k8s.io/endpointslice reconciler.go
-// reconcileByAddressType). The incremental path (ServiceIndex) runs it for
+// reconcileByAddressType). The incremental path (the Service controller's index, through
+// source.IncrementalSource) runs it for
 // the Pods that changed and hands the result to reconciler.Index.SetItem.
 //
 //   - (nil, nil): the pod fails ShouldPodBeInEndpoints(pod, true) and
@@ -83,8 +84,9 @@ type nodeResult struct {
 }
 
 // CachedNodes returns a NodeGetter that looks each Node name up in nodes
-// once and then answers from what it got, the Node or the error (the
-// cache of one Desired call, or of one sync).
+// once and then returns the same result, the Node or the error (Desired's
+// cache for one sync; the incremental index's for one update). It is not
+// safe for concurrent use.
 func CachedNodes(nodes NodeGetter) NodeGetter {
 	return &cachingNodeGetter{nodes: nodes, results: map[string]nodeResult{}}
 }

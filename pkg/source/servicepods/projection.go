@@ -103,27 +103,56 @@ func ServicesToUpdate(services corelisters.ServiceLister, key *PodProjectionKey,
 // controllers use it for Services whose selector comes from elsewhere than
 // spec.selector (pkg/slicecontroller PodSelector).
 func ServicesToUpdateBySelector(services corelisters.ServiceLister, key *PodProjectionKey, selectorOf func(*corev1.Service) labels.Selector) (sets.Set[string], error) {
-	if key == nil {
-		return nil, nil
-	}
-	cur, err := servicesForLabels(services, key.Namespace, key.Labels, selectorOf)
-	if err != nil {
-		return nil, err
-	}
-	if key.OldLabels == nil {
-		return cur, nil
-	}
-	old, err := servicesForLabels(services, key.Namespace, key.OldLabels, selectorOf)
-	if err != nil {
-		return nil, err
-	}
-	if key.PodChanged {
-		return cur.Union(old), nil
-	}
-	return cur.Difference(old).Union(old.Difference(cur)), nil
+	return ServicesToUpdateByLookup(key, func(namespace string, set labels.Set) (sets.Set[string], error) {
+		return ServicesForLabels(services, namespace, set, selectorOf)
+	})
 }
 
-func servicesForLabels(lister corelisters.ServiceLister, namespace string, podLabels labels.Set, selectorOf func(*corev1.Service) labels.Selector) (sets.Set[string], error) {
+// ServicesToUpdateByLookup is ServicesToUpdate with the caller's lookup of
+// the Services of a namespace whose Pod selector matches a label set
+// (match; for instance a selector index, pkg/selectorindex Services.Match,
+// whose cost does not grow with the namespace's Services). It returns
+// match's error.
+func ServicesToUpdateByLookup(key *PodProjectionKey, match func(namespace string, set labels.Set) (sets.Set[string], error)) (sets.Set[string], error) {
+	_, toUpdate, err := MatchProjectionKey(key, match)
+	return toUpdate, err
+}
+
+// MatchProjectionKey looks up, with match, the Services the current and
+// (when they changed) the old labels of key select, each label set once,
+// and returns matched, the Services either selects (those whose view of
+// the Pod may have changed), and toUpdate, the Services to sync by KCM's
+// rule (ServicesToUpdate: the current matches; when the labels changed,
+// the union if the Pod also changed, else the symmetric difference). Both
+// are nil for a nil key. It returns match's error.
+func MatchProjectionKey(key *PodProjectionKey, match func(namespace string, set labels.Set) (sets.Set[string], error)) (matched, toUpdate sets.Set[string], err error) {
+	if key == nil {
+		return nil, nil, nil
+	}
+	cur, err := match(key.Namespace, key.Labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	if key.OldLabels == nil {
+		return cur, cur, nil
+	}
+	old, err := match(key.Namespace, key.OldLabels)
+	if err != nil {
+		return nil, nil, err
+	}
+	matched = cur.Union(old)
+	if key.PodChanged {
+		return matched, matched, nil
+	}
+	return matched, cur.Difference(old).Union(old.Difference(cur)), nil
+}
+
+// ServicesForLabels returns the keys of the Services in namespace whose
+// selector (selectorOf, nil for none) matches podLabels, listing and
+// matching every Service of the namespace (KCM util getServicesForPod):
+// the reference a selector index must agree with. It returns the lister's
+// error.
+func ServicesForLabels(lister corelisters.ServiceLister, namespace string, podLabels labels.Set, selectorOf func(*corev1.Service) labels.Selector) (sets.Set[string], error) {
 	svcs, err := lister.Services(namespace).List(labels.Everything())
 	if err != nil {
 		return nil, fmt.Errorf("listing Services in namespace %q: %w", namespace, err)

@@ -22,11 +22,108 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
+// ServiceTriggerTimes is what KCM's trigger-time tracker remembers about
+// one Service between two syncs (k8s.io/endpointslice
+// util/trigger_time_tracker.go ServiceState): the Service's
+// creationTimestamp and each Pod's Ready condition lastTransitionTime seen
+// at the previous computation. Its methods are the tracker's rules (KCM
+// behaviour C25) applied to this value; the caller keeps the value (one
+// per Service; TriggerTimeTracker keeps a map of them, the Service
+// controller's incremental index keeps its Service's) and must not call
+// them concurrently. The zero value is a Service not seen yet.
+type ServiceTriggerTimes struct {
+	known   bool
+	service time.Time
+	pods    map[string]time.Time // by Pod name, non-zero times only
+}
+
+// Known reports whether the Service was seen (a computation was made since
+// the zero value).
+func (s *ServiceTriggerTimes) Known() bool { return s.known }
+
+// Compute records svc and podTimes, the non-zero trigger times
+// (PodTriggerTime) of every Pod of svc by Pod name, keeping podTimes, and
+// returns the trigger time to write on the slices changed by this sync:
+//   - the first time the Service is seen (zero value): its
+//     creationTimestamp;
+//   - afterwards: the earliest of the Pod times that are later than at the
+//     previous computation (a new Pod counts) and of the Service's
+//     creationTimestamp if it is later than at the previous computation;
+//     the zero time when none changed (the reconciler then removes the
+//     annotation from the slices it writes).
+func (s *ServiceTriggerTimes) Compute(svc *corev1.Service, podTimes map[string]time.Time) time.Time {
+	var minChanged time.Time
+	for name, pt := range podTimes {
+		if pt.After(s.pods[name]) {
+			minChanged = minTime(minChanged, pt)
+		}
+	}
+	st := svc.CreationTimestamp.Time
+	if st.After(s.service) {
+		minChanged = minTime(minChanged, st)
+	}
+	wasKnown := s.known
+	*s = ServiceTriggerTimes{known: true, service: st, pods: podTimes}
+	if !wasKnown {
+		return st
+	}
+	return minChanged
+}
+
+// UpdatePods is Compute for the incremental path: changed maps the name of
+// each Pod that changed since the previous computation (added, updated,
+// deleted or no longer selected) to its current object, or nil when it is
+// gone or no longer selected. Given that every other Pod is as at the
+// previous computation, it records the same state and returns the same
+// time as Compute would with every Pod, at a cost proportional to
+// len(changed). It returns ok false, recording nothing, when the Service
+// is not known: the caller then calls Compute with every Pod.
+func (s *ServiceTriggerTimes) UpdatePods(svc *corev1.Service, changed map[string]*corev1.Pod) (time.Time, bool) {
+	if !s.known {
+		return time.Time{}, false
+	}
+	if s.pods == nil {
+		s.pods = map[string]time.Time{}
+	}
+	var minChanged time.Time
+	for name, pod := range changed {
+		var pt time.Time
+		if pod != nil {
+			pt = PodTriggerTime(pod)
+		}
+		if pt.IsZero() {
+			delete(s.pods, name)
+			continue
+		}
+		if pt.After(s.pods[name]) {
+			minChanged = minTime(minChanged, pt)
+		}
+		s.pods[name] = pt
+	}
+	st := svc.CreationTimestamp.Time
+	if st.After(s.service) {
+		minChanged = minTime(minChanged, st)
+	}
+	s.service = st
+	return minChanged, true
+}
+
+// PodTimes returns the non-zero trigger times (PodTriggerTime) of pods by
+// Pod name, the argument of Compute.
+func PodTimes(pods []*corev1.Pod) map[string]time.Time {
+	podTimes := make(map[string]time.Time, len(pods))
+	for _, pod := range pods {
+		if pt := PodTriggerTime(pod); !pt.IsZero() {
+			podTimes[pod.Name] = pt
+		}
+	}
+	return podTimes
+}
+
 // TriggerTimeTracker computes the value of the
 // endpoints.kubernetes.io/last-change-trigger-time annotation (KCM behaviour
-// C25; k8s.io/endpointslice util/trigger_time_tracker.go, same algorithm).
-// It remembers, per Service, the Service's creationTimestamp and each Pod's
-// Ready condition lastTransitionTime seen at the previous call.
+// C25; k8s.io/endpointslice util/trigger_time_tracker.go, same algorithm):
+// a ServiceTriggerTimes per Service.
 //
 // Like KCM's, it may compute a wrong time when the same object changes
 // several times between two syncs. It is safe for concurrent use on
@@ -35,115 +132,40 @@ import (
 // NewTriggerTimeTracker.
 type TriggerTimeTracker struct {
 	mu     sync.Mutex
-	states map[types.NamespacedName]serviceState
-}
-
-// serviceState is what the tracker saw at the previous call for a Service.
-type serviceState struct {
-	lastServiceTriggerTime time.Time
-	lastPodTriggerTimes    map[string]time.Time // by pod name
+	states map[types.NamespacedName]*ServiceTriggerTimes
 }
 
 // NewTriggerTimeTracker returns an empty tracker.
 func NewTriggerTimeTracker() *TriggerTimeTracker {
-	return &TriggerTimeTracker{states: map[types.NamespacedName]serviceState{}}
+	return &TriggerTimeTracker{states: map[types.NamespacedName]*ServiceTriggerTimes{}}
+}
+
+// state returns the Service's state, creating it.
+func (t *TriggerTimeTracker) state(namespace, name string) *ServiceTriggerTimes {
+	key := types.NamespacedName{Namespace: namespace, Name: name}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.states[key]
+	if s == nil {
+		s = &ServiceTriggerTimes{}
+		t.states[key] = s
+	}
+	return s
 }
 
 // ComputeEndpointLastChangeTriggerTime records the state of service (in
 // namespace) and pods, and returns the trigger time to write on the slices
-// changed by this sync:
-//   - the first time the Service is seen (or after DeleteService): its
-//     creationTimestamp;
-//   - afterwards: the earliest of the Ready-condition lastTransitionTimes
-//     that are later than at the previous call (pods without a Ready
-//     condition, or with a zero time, do not count; a new pod counts) and of
-//     the Service's creationTimestamp if it is later than at the previous
-//     call; the zero time when none changed (the reconciler then removes
-//     the annotation from the slices it writes).
+// changed by this sync (ServiceTriggerTimes.Compute; the first time the
+// Service is seen, or after DeleteService, its creationTimestamp).
 func (t *TriggerTimeTracker) ComputeEndpointLastChangeTriggerTime(namespace string, service *corev1.Service, pods []*corev1.Pod) time.Time {
-	podTimes := make(map[string]time.Time, len(pods))
-	for _, pod := range pods {
-		if pt := podTriggerTime(pod); !pt.IsZero() {
-			podTimes[pod.Name] = pt
-		}
-	}
-	return t.computeFromPodTimes(namespace, service, podTimes)
-}
-
-// computeFromPodTimes is ComputeEndpointLastChangeTriggerTime given the
-// Pods' non-zero trigger times by Pod name (podTriggerTime); it keeps
-// podTimes as the Service's state.
-func (t *TriggerTimeTracker) computeFromPodTimes(namespace string, service *corev1.Service, podTimes map[string]time.Time) time.Time {
-	key := types.NamespacedName{Namespace: namespace, Name: service.Name}
-	t.mu.Lock()
-	state, wasKnown := t.states[key]
-	t.mu.Unlock()
-
-	var minChanged time.Time
-	for name, pt := range podTimes {
-		if pt.After(state.lastPodTriggerTimes[name]) {
-			minChanged = minTime(minChanged, pt)
-		}
-	}
-	st := service.CreationTimestamp.Time
-	if st.After(state.lastServiceTriggerTime) {
-		minChanged = minTime(minChanged, st)
-	}
-
-	t.mu.Lock()
-	t.states[key] = serviceState{lastServiceTriggerTime: st, lastPodTriggerTimes: podTimes}
-	t.mu.Unlock()
-
-	if !wasKnown {
-		return service.CreationTimestamp.Time
-	}
-	return minChanged
+	return t.state(namespace, service.Name).Compute(service, PodTimes(pods))
 }
 
 // UpdatePods is the per-Pod entry point of ComputeEndpointLastChangeTriggerTime
-// for the incremental path: changed maps the name of each Pod that changed
-// since the previous call for service (added, updated, deleted or no
-// longer selected) to its current object, or nil when it is gone or no
-// longer selected. Given that every other Pod is as at the previous call,
-// it records the same state and returns the same time as
-// ComputeEndpointLastChangeTriggerTime would with the whole list of Pods,
-// at a cost proportional to len(changed). It returns ok false, recording
-// nothing, when the Service is not known (first call, or after
-// DeleteService): the caller then calls ComputeEndpointLastChangeTriggerTime
-// with every Pod.
+// (ServiceTriggerTimes.UpdatePods): ok false, recording nothing, when the
+// Service is not known (first call, or after DeleteService).
 func (t *TriggerTimeTracker) UpdatePods(namespace string, service *corev1.Service, changed map[string]*corev1.Pod) (time.Time, bool) {
-	key := types.NamespacedName{Namespace: namespace, Name: service.Name}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	state, known := t.states[key]
-	if !known {
-		return time.Time{}, false
-	}
-	if state.lastPodTriggerTimes == nil {
-		state.lastPodTriggerTimes = map[string]time.Time{}
-	}
-	var minChanged time.Time
-	for name, pod := range changed {
-		var pt time.Time
-		if pod != nil {
-			pt = podTriggerTime(pod)
-		}
-		if pt.IsZero() {
-			delete(state.lastPodTriggerTimes, name)
-			continue
-		}
-		if pt.After(state.lastPodTriggerTimes[name]) {
-			minChanged = minTime(minChanged, pt)
-		}
-		state.lastPodTriggerTimes[name] = pt
-	}
-	st := service.CreationTimestamp.Time
-	if st.After(state.lastServiceTriggerTime) {
-		minChanged = minTime(minChanged, st)
-	}
-	state.lastServiceTriggerTime = st
-	t.states[key] = state
-	return minChanged, true
+	return t.state(namespace, service.Name).UpdatePods(service, changed)
 }
 
 // DeleteService forgets the Service namespace/name; call it when the
@@ -154,9 +176,9 @@ func (t *TriggerTimeTracker) DeleteService(namespace, name string) {
 	delete(t.states, types.NamespacedName{Namespace: namespace, Name: name})
 }
 
-// podTriggerTime is the lastTransitionTime of the pod's Ready condition, or
-// the zero time.
-func podTriggerTime(pod *corev1.Pod) time.Time {
+// PodTriggerTime is the lastTransitionTime of pod's Ready condition, or
+// the zero time (KCM util/trigger_time_tracker.go getPodTriggerTime).
+func PodTriggerTime(pod *corev1.Pod) time.Time {
 	if c := podReadyCondition(&pod.Status); c != nil {
 		return c.LastTransitionTime.Time
 	}

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package servicepods
+package slicecontroller
 
 import (
 	"context"
@@ -44,7 +44,15 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
+
+// podIPsIncremental returns the drop-in's source, source.PodIPs, as the
+// source.IncrementalSource it is.
+func podIPsIncremental() source.IncrementalSource {
+	return source.PodIPs(servicepods.Options{}).(source.IncrementalSource)
+}
 
 // The equality test of the incremental path (issue 14): random event
 // sequences drive a Service, its Pods and Nodes; at every step the plan is
@@ -192,8 +200,8 @@ func (m mapPods) List(sel labels.Selector) ([]*corev1.Pod, error) {
 	return out, nil
 }
 
-// eqWorld is the state of one equality run.
-type eqWorld struct {
+// idxWorld is the state of one equality run.
+type idxWorld struct {
 	t        testing.TB
 	rnd      chooser
 	ctx      context.Context
@@ -203,8 +211,7 @@ type eqWorld struct {
 	store    *memSlices
 	r        *reconciler.Reconciler
 	idx      *ServiceIndex
-	ttFull   *TriggerTimeTracker
-	ttInc    *TriggerTimeTracker
+	ttFull   *servicepods.TriggerTimeTracker
 	podSeq   int
 	svcRV    int
 	clock    time.Time
@@ -222,7 +229,7 @@ type eqWorld struct {
 }
 
 // podLister returns what the incremental side reads the Pods from.
-func (w *eqWorld) podLister() PodLister {
+func (w *idxWorld) podLister() PodLister {
 	if !w.records {
 		return w.pods
 	}
@@ -237,8 +244,8 @@ func (w *eqWorld) podLister() PodLister {
 
 var eqZones = []string{"zone-a", "zone-b", "zone-c"}
 
-func newEqWorld(t testing.TB, rnd chooser) *eqWorld {
-	w := &eqWorld{t: t, rnd: rnd, ctx: klog.NewContext(context.Background(), logr.Discard()), pods: mapPods{}, nodes: mapNodes{},
+func newIdxWorld(t testing.TB, rnd chooser) *idxWorld {
+	w := &idxWorld{t: t, rnd: rnd, ctx: klog.NewContext(context.Background(), logr.Discard()), pods: mapPods{}, nodes: mapNodes{},
 		reasons: map[string]int{}, clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	w.maxPer = 3 + rnd.Intn(8)
 	w.dual = rnd.Intn(3) == 0
@@ -272,9 +279,8 @@ func newEqWorld(t testing.TB, rnd chooser) *eqWorld {
 		t.Fatal(err)
 	}
 	w.r = r
-	w.idx = NewServiceIndex(Options{})
-	w.ttFull = NewTriggerTimeTracker()
-	w.ttInc = NewTriggerTimeTracker()
+	w.idx = NewServiceIndex(podIPsIncremental())
+	w.ttFull = servicepods.NewTriggerTimeTracker()
 	n := 5 + rnd.Intn(25)
 	for i := 0; i < n; i++ {
 		w.addPod()
@@ -282,12 +288,12 @@ func newEqWorld(t testing.TB, rnd chooser) *eqWorld {
 	return w
 }
 
-func (w *eqWorld) tick() metav1.Time {
+func (w *idxWorld) tick() metav1.Time {
 	w.clock = w.clock.Add(time.Second)
 	return metav1.NewTime(w.clock)
 }
 
-func (w *eqWorld) ips(i int) []corev1.PodIP {
+func (w *idxWorld) ips(i int) []corev1.PodIP {
 	v4 := corev1.PodIP{IP: fmt.Sprintf("10.0.%d.%d", i/250, i%250+1)}
 	v6 := corev1.PodIP{IP: fmt.Sprintf("fd00::%x", i+1)}
 	switch w.rnd.Intn(6) {
@@ -301,7 +307,7 @@ func (w *eqWorld) ips(i int) []corev1.PodIP {
 	return []corev1.PodIP{v4}
 }
 
-func (w *eqWorld) addPod() {
+func (w *idxWorld) addPod() {
 	w.podSeq++
 	name := fmt.Sprintf("pod-%03d", w.podSeq)
 	status := corev1.ConditionTrue
@@ -321,7 +327,7 @@ func (w *eqWorld) addPod() {
 	w.idx.PodChanged(name)
 }
 
-func (w *eqWorld) podNames() []string {
+func (w *idxWorld) podNames() []string {
 	names := make([]string, 0, len(w.pods))
 	for n := range w.pods {
 		names = append(names, n)
@@ -331,7 +337,7 @@ func (w *eqWorld) podNames() []string {
 }
 
 // somePod returns a random existing Pod name, or "".
-func (w *eqWorld) somePod() string {
+func (w *idxWorld) somePod() string {
 	if len(w.pods) == 0 {
 		return ""
 	}
@@ -341,7 +347,7 @@ func (w *eqWorld) somePod() string {
 
 // mutatePod replaces Pod name by a changed copy (cache objects are never
 // modified in place).
-func (w *eqWorld) mutatePod(name string, f func(p *corev1.Pod)) {
+func (w *idxWorld) mutatePod(name string, f func(p *corev1.Pod)) {
 	p := w.pods[name].DeepCopy()
 	f(p)
 	w.pods[name] = p
@@ -349,7 +355,7 @@ func (w *eqWorld) mutatePod(name string, f func(p *corev1.Pod)) {
 }
 
 // event applies one random event.
-func (w *eqWorld) event() {
+func (w *idxWorld) event() {
 	name := w.somePod()
 	k := w.rnd.Intn(100)
 	switch {
@@ -511,25 +517,25 @@ func (w *eqWorld) event() {
 	}
 }
 
-func (w *eqWorld) setService(svc *corev1.Service) {
+func (w *idxWorld) setService(svc *corev1.Service) {
 	w.svcRV++
 	svc.ResourceVersion = strconv.Itoa(w.svcRV + 1)
 	w.svc = svc
 }
 
 // selected returns the Pods the Service selects.
-func (w *eqWorld) selected() []*corev1.Pod {
+func (w *idxWorld) selected() []*corev1.Pod {
 	all, _ := w.pods.List(labels.Set(w.svc.Spec.Selector).AsSelectorPreValidated())
 	return all
 }
 
 // step computes both plans from the same slices, compares them and applies
 // one. It returns false when it found a difference.
-func (w *eqWorld) step() bool {
+func (w *idxWorld) step() bool {
 	w.steps++
 	existing := w.store.list(w.rnd)
 	pods := w.selected()
-	desired, derr := Desired(w.ctx, w.svc, pods, w.nodes, Options{})
+	desired, derr := servicepods.Desired(w.ctx, w.svc, pods, w.nodes, servicepods.Options{})
 	if desired == nil {
 		w.t.Fatalf("step %d: Desired: %v", w.steps, derr)
 	}
@@ -539,7 +545,7 @@ func (w *eqWorld) step() bool {
 	}
 	ttFull := w.ttFull.ComputeEndpointLastChangeTriggerTime(w.svc.Namespace, w.svc, pods)
 
-	u, uerr := w.idx.Update(w.ctx, w.svc, labels.Set(w.svc.Spec.Selector).AsSelectorPreValidated(), w.podLister(), w.nodes, w.ttInc)
+	u, uerr := w.idx.Update(w.ctx, w.svc, labels.Set(w.svc.Spec.Selector).AsSelectorPreValidated(), w.podLister(), w.nodes)
 	if (derr == nil) != (uerr == nil) || (derr != nil && derr.Error() != uerr.Error()) {
 		w.t.Errorf("step %d (%s): errors differ: full %v, incremental %v", w.steps, w.lastStep, derr, uerr)
 		w.diffs++
@@ -662,7 +668,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	reasons := map[string]int{}
 	for run := 0; run < runs; run++ {
 		rnd := rand.New(rand.NewSource(int64(run)))
-		w := newEqWorld(t, rnd)
+		w := newIdxWorld(t, rnd)
 		for i := 0; i < steps; i++ {
 			if i > 0 {
 				w.event()
@@ -689,7 +695,7 @@ func FuzzIncremental(f *testing.F) {
 	f.Add(make([]byte, 64))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rnd := &byteChooser{data: data}
-		w := newEqWorld(t, rnd)
+		w := newIdxWorld(t, rnd)
 		w.step()
 		for i := 0; i < 200 && !rnd.done(); i++ {
 			w.event()

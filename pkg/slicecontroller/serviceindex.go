@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package servicepods
+package slicecontroller
 
 import (
 	"context"
@@ -29,6 +29,8 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
 // Reasons ServiceIndex.Update gives for rebuilding the index from every
@@ -52,12 +54,17 @@ type PodLister interface {
 	Get(name string) (*corev1.Pod, error)
 }
 
-// ServiceIndex is the incremental state of one Service for the Pod source:
-// a reconciler.Index of the desired endpoints per Pod, and the names of
-// the Pods that changed since the last Update. Event handlers call
-// PodChanged and Invalidate (cheap, safe concurrently with Update); the
-// Service's sync calls Update and then reconciler.PlanIndexed with Index().
-// The zero value is not usable; call NewServiceIndex.
+// ServiceIndex is what the controller knows changed for one Service since
+// its last sync, for an incremental source (source.IncrementalSource): the
+// names of the Pods that changed (the pending set, with the times of the
+// first and latest events for BurstWait), a reason to rebuild
+// (Invalidate), the trigger time carried over from a superseded sync
+// (CarryTriggerTime) and the Service's trigger-time state (KCM C25), and a
+// reconciler.Index of the desired endpoints per Pod, each computed by the
+// source's PodEndpoints. Event handlers call PodChanged and Invalidate
+// (cheap, safe concurrently with Update); the Service's sync calls Update
+// and then reconciler.PlanIndexed with Index(). The zero value is not
+// usable; call NewServiceIndex.
 type ServiceIndex struct {
 	mu      sync.Mutex
 	pending map[string]struct{}
@@ -74,19 +81,22 @@ type ServiceIndex struct {
 	uid     types.UID
 	rv      string
 	skipped map[string]struct{} // Pods skipped for a missing Node
-	opts    Options
+	src     source.IncrementalSource
+	// triggers is the Service's trigger-time state (KCM's tracker, C25).
+	triggers servicepods.ServiceTriggerTimes
 	// carried is the trigger time of a sync whose writes were not all
 	// made (CarryTriggerTime), for the next Update.
 	carried time.Time
 }
 
-// NewServiceIndex returns an empty index; its first Update rebuilds it.
-func NewServiceIndex(opts Options) *ServiceIndex {
+// NewServiceIndex returns an empty index of one Service whose endpoints
+// src computes Pod by Pod; its first Update rebuilds it.
+func NewServiceIndex(src source.IncrementalSource) *ServiceIndex {
 	return &ServiceIndex{
 		pending: map[string]struct{}{},
 		index:   reconciler.NewIndex(),
 		skipped: map[string]struct{}{},
-		opts:    opts,
+		src:     src,
 		now:     time.Now,
 	}
 }
@@ -177,8 +187,8 @@ func (x *ServiceIndex) Index() *reconciler.Index { return x.index }
 type IndexUpdate struct {
 	// Ready is true when the index is up to date and may be planned
 	// (reconciler.PlanIndexed), even with an error made only of
-	// *SkippedPodError; false when a lookup failed (nothing may be
-	// reconciled: return the error and retry).
+	// *servicepods.SkippedPodError; false when a lookup failed (nothing
+	// may be reconciled: return the error and retry).
 	Ready bool
 	// Rebuilt is the reason the index was rebuilt from every Pod (one of
 	// the Rebuild constants or a reason given to Invalidate), "" when only
@@ -186,9 +196,30 @@ type IndexUpdate struct {
 	Rebuilt string
 	// Pods is the number of Pods read (all selected Pods when rebuilt).
 	Pods int
-	// TriggerTime is the last-change trigger time to hand to Apply (C25),
-	// zero when tt was nil.
+	// TriggerTime is the last-change trigger time to hand to Apply (C25).
 	TriggerTime time.Time
+}
+
+// PodListError is the error of a failed list of a Service's Pods (the
+// FailedToListPods event of the sync): errors.As finds it in the error of
+// Update.
+type PodListError struct {
+	// Service is the Service's namespace/name.
+	Service string
+	// Err is the lister's error.
+	Err error
+}
+
+func (e *PodListError) Error() string {
+	return fmt.Sprintf("listing Pods for Service %s: %v", e.Service, e.Err)
+}
+
+// Unwrap returns the lister's error.
+func (e *PodListError) Unwrap() error { return e.Err }
+
+// podListError wraps err, the error of listing svc's Pods.
+func podListError(svc *corev1.Service, err error) error {
+	return &PodListError{Service: klog.KObj(svc).String(), Err: err}
 }
 
 // Update brings the index up to date for svc, whose Pods are those
@@ -198,28 +229,30 @@ type IndexUpdate struct {
 // Service's resourceVersion or an Invalidate). When the index is not built,
 // the Service changed (UID or resourceVersion) or Invalidate was called,
 // it lists every Pod svc selects and rebuilds (reconciler.Index.Reset with
-// the reason); otherwise it reads only the Pods given to PodChanged since
-// the last Update and those skipped for a missing Node, with pods.Get, and
-// sets their items (a Pod that is gone, no longer selected or fails
-// ShouldPodBeInEndpoints is removed). Each item is PodItem's, the per-Pod
-// step of Desired, so Index().Desired() equals Desired over the selected
-// Pods. tt, when not nil, is updated with the same Pods
-// (ComputeEndpointLastChangeTriggerTime on a rebuild, UpdatePods
-// otherwise) and the trigger time returned.
+// the reason and the source's SliceLayout); otherwise it reads only the
+// Pods given to PodChanged since the last Update and those skipped for a
+// missing Node, with pods.Get, and sets their items (a Pod that is gone,
+// no longer selected or contributing nothing is removed). Each item is the
+// source's PodEndpoints, the per-Pod step of its Desired, so
+// Index().Desired() equals Desired over the selected Pods. The Service's
+// trigger-time state is updated with the same Pods
+// (servicepods.ServiceTriggerTimes: Compute on a rebuild, UpdatePods
+// otherwise) and the trigger time returned, the earlier of it and one
+// carried over (CarryTriggerTime).
 //
 // The caller must skip Services without a selector or of type
-// ExternalName, as for Desired. Errors: a failed List, Get or Node lookup
-// returns the error and makes the next Update rebuild (nothing may be
-// reconciled); Pods skipped for a missing Node are reported as joined
-// *SkippedPodError with a usable result, as Desired does: reconcile, then
-// return the error so the Service is retried (each retry looks them up
-// again).
-func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes NodeGetter, tt *TriggerTimeTracker) (IndexUpdate, error) {
+// ExternalName, as for Desired. Errors: a failed List (a *PodListError),
+// Get or Node lookup returns the error and makes the next Update rebuild
+// (nothing may be reconciled); Pods skipped for a missing Node are
+// reported as joined *servicepods.SkippedPodError with a usable result, as
+// Desired does: reconcile, then return the error so the Service is retried
+// (each retry looks them up again).
+func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes servicepods.NodeGetter) (IndexUpdate, error) {
 	if svc == nil || selector == nil || pods == nil || nodes == nil {
-		return IndexUpdate{}, errors.New("servicepods: Update needs a Service, a selector, a PodLister and a NodeGetter")
+		return IndexUpdate{}, errors.New("slicecontroller: ServiceIndex.Update needs a Service, a selector, a PodLister and a NodeGetter")
 	}
-	u, err := x.update(ctx, svc, selector, pods, nodes, tt)
-	if u.Ready && tt != nil && !x.carried.IsZero() {
+	u, err := x.update(ctx, svc, selector, pods, nodes)
+	if u.Ready && !x.carried.IsZero() {
 		if u.TriggerTime.IsZero() || x.carried.Before(u.TriggerTime) {
 			u.TriggerTime = x.carried
 		}
@@ -228,7 +261,7 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector
 	return u, err
 }
 
-func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes NodeGetter, tt *TriggerTimeTracker) (IndexUpdate, error) {
+func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes servicepods.NodeGetter) (IndexUpdate, error) {
 	x.mu.Lock()
 	pending, invalid := x.pending, x.invalid
 	x.pending, x.invalid = map[string]struct{}{}, ""
@@ -244,9 +277,9 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 	case x.uid != svc.UID || x.rv != svc.ResourceVersion:
 		reason = RebuildServiceChanged
 	}
-	cached := &cachingNodeGetter{nodes: nodes, results: map[string]nodeResult{}}
+	cached := servicepods.CachedNodes(nodes)
 	if reason != "" {
-		return x.rebuild(ctx, svc, pods, cached, selector, tt, reason)
+		return x.rebuild(ctx, svc, pods, cached, selector, reason)
 	}
 
 	names := make([]string, 0, len(pending)+len(x.skipped))
@@ -277,8 +310,8 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 		delete(x.skipped, name)
 		var item *reconciler.Item
 		if pod != nil {
-			var skip *SkippedPodError
-			item, err = podItem(ctx, svc, pod, cached)
+			var skip *servicepods.SkippedPodError
+			item, err = x.src.PodEndpoints(ctx, svc, pod, cached)
 			switch {
 			case errors.As(err, &skip):
 				x.skipped[name] = struct{}{}
@@ -291,18 +324,16 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 		x.index.SetItem(svc.Namespace+"/"+name, item)
 	}
 	u := IndexUpdate{Ready: true, Pods: len(names)}
-	if tt != nil {
-		t, ok := tt.UpdatePods(svc.Namespace, svc, changed)
-		if !ok {
-			all, err := pods.List(selector)
-			if err != nil {
-				x.built, x.failed = false, true
-				return IndexUpdate{}, fmt.Errorf("listing Pods for Service %s: %w", klog.KObj(svc), err)
-			}
-			t = tt.ComputeEndpointLastChangeTriggerTime(svc.Namespace, svc, all)
+	t, ok := x.triggers.UpdatePods(svc, changed)
+	if !ok {
+		all, err := pods.List(selector)
+		if err != nil {
+			x.built, x.failed = false, true
+			return IndexUpdate{}, podListError(svc, err)
 		}
-		u.TriggerTime = t
+		t = x.triggers.Compute(svc, servicepods.PodTimes(all))
 	}
+	u.TriggerTime = t
 	return u, errors.Join(errs...)
 }
 
@@ -317,12 +348,13 @@ type podNameLister interface {
 
 // rebuild lists every selected Pod and rebuilds the index, in Pod name
 // order.
-func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods PodLister, nodes NodeGetter, selector labels.Selector, tt *TriggerTimeTracker, reason string) (IndexUpdate, error) {
+func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods PodLister, nodes servicepods.NodeGetter, selector labels.Selector, reason string) (IndexUpdate, error) {
 	x.built = false
+	addressTypes, hints := x.src.SliceLayout(svc)
 	fail := func(err error) (IndexUpdate, error) {
 		x.failed = true
-		x.index.Reset(AddressTypes(svc), Hints(svc, x.opts), reason)
-		return IndexUpdate{}, fmt.Errorf("listing Pods for Service %s: %w", klog.KObj(svc), err)
+		x.index.Reset(addressTypes, hints, reason)
+		return IndexUpdate{}, podListError(svc, err)
 	}
 	// Either the names (then each Pod is got in the loop) or the Pods.
 	var names []string
@@ -345,12 +377,9 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 		}
 		sort.Slice(listed, func(i, j int) bool { return listed[i].Name < listed[j].Name })
 	}
-	x.index.Reset(AddressTypes(svc), Hints(svc, x.opts), reason)
+	x.index.Reset(addressTypes, hints, reason)
 	x.skipped = map[string]struct{}{}
-	var podTimes map[string]time.Time
-	if tt != nil {
-		podTimes = make(map[string]time.Time, len(names)+len(listed))
-	}
+	podTimes := make(map[string]time.Time, len(names)+len(listed))
 	var errs []error
 	n := 0
 	for i := range max(len(names), len(listed)) {
@@ -372,13 +401,11 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 			pod = listed[i]
 		}
 		n++
-		if podTimes != nil {
-			if pt := podTriggerTime(pod); !pt.IsZero() {
-				podTimes[pod.Name] = pt
-			}
+		if pt := servicepods.PodTriggerTime(pod); !pt.IsZero() {
+			podTimes[pod.Name] = pt
 		}
-		item, err := podItem(ctx, svc, pod, nodes)
-		var skip *SkippedPodError
+		item, err := x.src.PodEndpoints(ctx, svc, pod, nodes)
+		var skip *servicepods.SkippedPodError
 		switch {
 		case errors.As(err, &skip):
 			x.skipped[pod.Name] = struct{}{}
@@ -391,8 +418,6 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 	}
 	x.built, x.failed, x.uid, x.rv = true, false, svc.UID, svc.ResourceVersion
 	u := IndexUpdate{Ready: true, Rebuilt: reason, Pods: n}
-	if tt != nil {
-		u.TriggerTime = tt.computeFromPodTimes(svc.Namespace, svc, podTimes)
-	}
+	u.TriggerTime = x.triggers.Compute(svc, podTimes)
 	return u, errors.Join(errs...)
 }

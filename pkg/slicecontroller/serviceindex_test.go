@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package servicepods
+package slicecontroller
 
 import (
 	"context"
@@ -24,6 +24,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
 // failingPods fails every call.
@@ -34,7 +36,7 @@ func (failingPods) List(labels.Selector) ([]*corev1.Pod, error) { return nil, er
 
 func TestServiceIndexUpdate(t *testing.T) {
 	ctx := context.Background()
-	w := newEqWorld(t, &byteChooser{})
+	w := newIdxWorld(t, &byteChooser{})
 	svc := w.svc
 	steps := []struct {
 		name        string
@@ -63,8 +65,8 @@ func TestServiceIndexUpdate(t *testing.T) {
 	}
 	for _, st := range steps {
 		st.do()
-		u, err := w.idx.Update(ctx, svc, labels.Set(svc.Spec.Selector).AsSelectorPreValidated(), st.pods, w.nodes, w.ttInc)
-		var skip *SkippedPodError
+		u, err := w.idx.Update(ctx, svc, labels.Set(svc.Spec.Selector).AsSelectorPreValidated(), st.pods, w.nodes)
+		var skip *servicepods.SkippedPodError
 		if err != nil && !errors.As(err, &skip) && st.wantReady {
 			t.Errorf("%s: error %v", st.name, err)
 		}
@@ -96,7 +98,7 @@ func TestServiceIndexBurstWait(t *testing.T) {
 		{name: "ten quiet periods reached", quiet: ms(20), events: []int{0, 100, 199}, at: 200, want: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			x := NewServiceIndex(Options{})
+			x := NewServiceIndex(podIPsIncremental())
 			var clock time.Time
 			x.now = func() time.Time { return clock }
 			for i, e := range tc.events {
@@ -119,13 +121,13 @@ func TestServiceIndexBurstWait(t *testing.T) {
 // not from an event already planned.
 func TestServiceIndexBurstWaitStartsAfterUpdate(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	w := newEqWorld(t, &byteChooser{})
+	w := newIdxWorld(t, &byteChooser{})
 	x := w.idx
 	clock := t0
 	x.now = func() time.Time { return clock }
 	x.PodChanged("pod-001")
 	x.PodChanged("pod-002")
-	if _, err := x.Update(context.Background(), w.svc, labels.Set(w.svc.Spec.Selector).AsSelectorPreValidated(), w.pods, w.nodes, w.ttInc); err != nil {
+	if _, err := x.Update(context.Background(), w.svc, labels.Set(w.svc.Spec.Selector).AsSelectorPreValidated(), w.pods, w.nodes); err != nil {
 		t.Fatalf("Update: %v", err)
 	}
 	if got := x.BurstWait(clock, 20*time.Millisecond); got != 0 {
