@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -97,9 +98,9 @@ type Result struct {
 // by the manager's registry, as `slicekit run` constructs them, on an
 // informer factory over the fake clientset whose informers are never
 // started: before each controller's SyncAll, Render replaces the indexers
-// of the Namespace, Node, Service, Pod, Endpoints and EndpointSlice
-// informers with the clientset's current objects, so the caches are never
-// stale. A pass calls SyncAll of every controller in name order; Render
+// of the input kinds' informers that the controllers wrote to since the
+// last replacement (all of them the first time) with the clientset's
+// current objects, so the caches are never stale. A pass calls SyncAll of every controller in name order; Render
 // stops after the first pass that changed nothing and fails when MaxPasses
 // passes did not reach that point.
 //
@@ -133,7 +134,8 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	client := memapi.NewClientset(seed...)
+	client := memapi.NewClientsetWithOptions(memapi.Options{SeedUID: derivedUID}, seed...)
+	seed = nil // the clientset holds its own copies
 	n := newNamer(client)
 	client.PrependReactor("create", "*", n.create)
 
@@ -154,6 +156,9 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 		return nil, err
 	}
 	caches := newCaches(client, factory, transforms, kinds)
+	// Runs first: marks the resource of every write as changed, so that
+	// refresh lists again only what the controllers wrote.
+	client.PrependReactor("*", "*", caches.noteWrite)
 
 	prev, err := caches.refresh(ctx)
 	if err != nil {
@@ -186,17 +191,22 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	return nil, fmt.Errorf("no fixed point after %d passes: the controllers keep writing", maxPasses)
 }
 
-// prepareSeed deep-copies objs, gives a derived uid to objects without
-// one and sorts them by kind (kinds' Order: what others refer to first),
-// namespace and name. An object of a kind not in kinds is an error.
+// prepareSeed returns objs sorted by kind (kinds' Order: what others refer
+// to first), namespace and name; objs itself is not modified (the
+// clientset stores copies and gives uids, see derivedUID). An object of a
+// kind not in kinds is an error.
 func prepareSeed(objs []runtime.Object, kinds inputkinds.Table) ([]runtime.Object, error) {
 	kindOrder := map[string]int{}
 	for _, k := range kinds {
 		kindOrder[k.GVK.Kind] = k.Order
 	}
-	out := make([]runtime.Object, 0, len(objs))
+	type keyed struct {
+		obj             runtime.Object
+		order           int
+		namespace, name string
+	}
+	sorted := make([]keyed, 0, len(objs))
 	for _, o := range objs {
-		o = o.DeepCopyObject()
 		m, err := meta.Accessor(o)
 		if err != nil {
 			return nil, err
@@ -205,22 +215,19 @@ func prepareSeed(objs []runtime.Object, kinds inputkinds.Table) ([]runtime.Objec
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := kindOrder[kind]; !ok {
+		order, ok := kindOrder[kind]
+		if !ok {
 			return nil, fmt.Errorf("unsupported kind %s", kind)
 		}
-		if m.GetUID() == "" {
-			m.SetUID(derivedUID(kind, m.GetNamespace(), m.GetName()))
-		}
-		out = append(out, o)
+		sorted = append(sorted, keyed{obj: o, order: order, namespace: m.GetNamespace(), name: m.GetName()})
 	}
-	slices.SortStableFunc(out, func(a, b runtime.Object) int {
-		ka, _ := kindOf(a)
-		kb, _ := kindOf(b)
-		ma, _ := meta.Accessor(a)
-		mb, _ := meta.Accessor(b)
-		return cmp.Or(cmp.Compare(kindOrder[ka], kindOrder[kb]),
-			cmp.Compare(ma.GetNamespace(), mb.GetNamespace()), cmp.Compare(ma.GetName(), mb.GetName()))
+	slices.SortStableFunc(sorted, func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
 	})
+	out := make([]runtime.Object, 0, len(sorted))
+	for _, k := range sorted {
+		out = append(out, k.obj)
+	}
 	return out, nil
 }
 
@@ -228,21 +235,32 @@ func prepareSeed(objs []runtime.Object, kinds inputkinds.Table) ([]runtime.Objec
 type caches struct {
 	client  *fake.Clientset
 	sources []source
+
+	mu sync.Mutex
+	// written are the resources written since their last refresh.
+	written map[string]bool
 }
 
 // source is one resource: how to list it, the indexer to fill and the
 // informer transform `slicekit run` would install on that informer.
 type source struct {
-	kind    string
-	gvk     schema.GroupVersionKind
-	list    func(ctx context.Context) ([]runtime.Object, error)
-	indexer cache.Indexer
+	kind string
+	gvk  schema.GroupVersionKind
+	// resource is the kind's resource ("pods"), as write actions name it.
+	resource string
+	list     func(ctx context.Context) ([]runtime.Object, error)
+	indexer  cache.Indexer
 	// transform is applied to each object before it enters the indexer, as
 	// client-go applies an informer's transform; nil keeps objects whole.
 	transform cache.TransformFunc
 	// stored are the clientset's objects of the last refresh, whole: the
 	// result is built from them, never from the transformed cache.
 	stored []runtime.Object
+	// state is the fingerprint of stored: "Kind namespace/name" to
+	// resourceVersion.
+	state map[string]string
+	// listed is set once stored and state hold a list.
+	listed bool
 }
 
 // newCaches returns the caches of the factory's informers of every kind in
@@ -250,11 +268,12 @@ type source struct {
 // (manager.ControllerOptions.Transforms), so that the controllers see the
 // objects as `slicekit run` caches them.
 func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transforms informertransform.Transforms, kinds inputkinds.Table) *caches {
-	c := &caches{client: client}
+	c := &caches{client: client, written: map[string]bool{}}
 	for _, k := range kinds {
 		c.sources = append(c.sources, source{
-			kind: k.GVK.Kind,
-			gvk:  k.GVK,
+			kind:     k.GVK.Kind,
+			gvk:      k.GVK,
+			resource: k.Resource,
 			list: func(ctx context.Context) ([]runtime.Object, error) {
 				return k.ListAll(ctx, client, "", 0)
 			},
@@ -265,45 +284,78 @@ func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transf
 	return c
 }
 
-// refresh replaces every indexer's content with the clientset's objects
-// and returns a fingerprint of the stored state: "Kind namespace/name" to
-// resourceVersion.
+// noteWrite is a reactor that records the resource of every create,
+// update, patch and delete; it never ends the reactor chain.
+func (c *caches) noteWrite(action k8stesting.Action) (bool, runtime.Object, error) {
+	switch action.GetVerb() {
+	case "create", "update", "patch", "delete", "delete-collection":
+		c.mu.Lock()
+		c.written[action.GetResource().Resource] = true
+		c.mu.Unlock()
+	}
+	return false, nil, nil
+}
+
+// refresh replaces the content of every indexer whose resource was
+// written since its last refresh (every indexer the first time) with the
+// clientset's objects, and returns a fingerprint of the stored state:
+// "Kind namespace/name" to resourceVersion. Unwritten resources keep their
+// cache and fingerprint: listing them again would copy every object
+// (Pods, the bulk of an input, are never written) and find the same.
 func (c *caches) refresh(ctx context.Context) (map[string]string, error) {
+	c.mu.Lock()
+	written := c.written
+	c.written = map[string]bool{}
+	c.mu.Unlock()
 	state := map[string]string{}
 	for i := range c.sources {
 		s := &c.sources[i]
-		objs, err := s.list(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("listing %s objects: %w", s.kind, err)
-		}
-		s.stored = objs
-		items := make([]any, 0, len(objs))
-		for _, o := range objs {
-			m, err := meta.Accessor(o)
-			if err != nil {
+		if !s.listed || written[s.resource] {
+			if err := s.refresh(ctx); err != nil {
 				return nil, err
 			}
-			state[s.kind+" "+m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
-			// The transforms build new objects; without one the indexer
-			// shares the stored object, which nothing modifies (cache
-			// objects are read-only; the result is built from copies).
-			var item any = o
-			if s.transform != nil {
-				if item, err = s.transform(item); err != nil {
-					return nil, fmt.Errorf("transforming %s %s/%s: %w", s.kind, m.GetNamespace(), m.GetName(), err)
-				}
-			}
-			items = append(items, item)
 		}
-		if err := s.indexer.Replace(items, ""); err != nil {
-			return nil, fmt.Errorf("filling the %s cache: %w", s.kind, err)
-		}
+		maps.Copy(state, s.state)
 	}
 	return state, nil
 }
 
-// others returns copies of the cached objects other than EndpointSlices,
-// sorted by kind (source order), namespace and name, with TypeMeta set.
+// refresh lists the source's objects and replaces its indexer's content.
+func (s *source) refresh(ctx context.Context) error {
+	objs, err := s.list(ctx)
+	if err != nil {
+		return fmt.Errorf("listing %s objects: %w", s.kind, err)
+	}
+	state := make(map[string]string, len(objs))
+	items := make([]any, 0, len(objs))
+	for _, o := range objs {
+		m, err := meta.Accessor(o)
+		if err != nil {
+			return err
+		}
+		state[s.kind+" "+m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
+		// The transforms build new objects; without one the indexer
+		// shares the stored object, which nothing modifies (cache
+		// objects are read-only).
+		var item any = o
+		if s.transform != nil {
+			if item, err = s.transform(item); err != nil {
+				return fmt.Errorf("transforming %s %s/%s: %w", s.kind, m.GetNamespace(), m.GetName(), err)
+			}
+		}
+		items = append(items, item)
+	}
+	if err := s.indexer.Replace(items, ""); err != nil {
+		return fmt.Errorf("filling the %s cache: %w", s.kind, err)
+	}
+	s.stored, s.state, s.listed = objs, state, true
+	return nil
+}
+
+// others returns the stored objects other than EndpointSlices, sorted by
+// kind (source order), namespace and name, with TypeMeta set. They are
+// the lists' own copies, which only the indexers share: call it once the
+// controllers are done.
 func (c *caches) others() []runtime.Object {
 	var out []runtime.Object
 	for _, s := range c.sources {
@@ -312,9 +364,8 @@ func (c *caches) others() []runtime.Object {
 		}
 		var objs []runtime.Object
 		for _, o := range s.stored {
-			cp := o.DeepCopyObject()
-			cp.GetObjectKind().SetGroupVersionKind(s.gvk)
-			objs = append(objs, cp)
+			o.GetObjectKind().SetGroupVersionKind(s.gvk)
+			objs = append(objs, o)
 		}
 		slices.SortFunc(objs, func(a, b runtime.Object) int {
 			ma, _ := meta.Accessor(a)
@@ -326,8 +377,8 @@ func (c *caches) others() []runtime.Object {
 	return out
 }
 
-// endpointSlices returns the cached EndpointSlices sorted by namespace and
-// name.
+// endpointSlices returns the stored EndpointSlices sorted by namespace and
+// name (the list's own copies, as others).
 func (c *caches) endpointSlices() []*discovery.EndpointSlice {
 	var out []*discovery.EndpointSlice
 	for _, s := range c.sources {
@@ -335,7 +386,7 @@ func (c *caches) endpointSlices() []*discovery.EndpointSlice {
 			continue
 		}
 		for _, o := range s.stored {
-			out = append(out, o.(*discovery.EndpointSlice).DeepCopy())
+			out = append(out, o.(*discovery.EndpointSlice))
 		}
 	}
 	slices.SortFunc(out, func(a, b *discovery.EndpointSlice) int {
