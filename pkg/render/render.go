@@ -33,9 +33,9 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/memapi"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
-	"github.com/slicekit/slicekit/pkg/manager"
 )
 
 // DefaultMaxPasses is the default Options.MaxPasses.
@@ -44,8 +44,8 @@ const DefaultMaxPasses = 10
 // Options configure Render.
 type Options struct {
 	// Controllers selects and configures the controllers, as for `slicekit
-	// run`; nil means manager.NewControllerOptions(). Render validates them.
-	Controllers *manager.ControllerOptions
+	// run`; nil means builtin.NewControllerOptions(). Render validates them.
+	Controllers *builtin.ControllerOptions
 	// MaxPasses is the most passes before Render gives up; 0 means
 	// DefaultMaxPasses.
 	MaxPasses int
@@ -95,7 +95,7 @@ type Result struct {
 // base plus a 5-character suffix from a counter per namespace and base. An
 // object without a uid gets one derived from its kind, namespace and name,
 // so that renders of the same input agree. The controllers are constructed
-// by the manager's registry, as `slicekit run` constructs them, on an
+// by builtin.NewControllers, as `slicekit run` constructs them, on an
 // informer factory over the fake clientset whose informers are never
 // started: before each controller's SyncAll, Render replaces the indexers
 // of the input kinds' informers that the controllers wrote to since the
@@ -111,7 +111,7 @@ type Result struct {
 func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, error) {
 	copts := opts.Controllers
 	if copts == nil {
-		copts = manager.NewControllerOptions()
+		copts = builtin.NewControllerOptions()
 	}
 	if copts.AddressGuard.ServiceClusterIPRange == "" {
 		// Offline there are no ServiceCIDR objects: the pod-address
@@ -126,7 +126,7 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	}
 	maxPasses := cmp.Or(opts.MaxPasses, DefaultMaxPasses)
 
-	kinds, err := manager.InputKinds()
+	kinds, err := builtin.InputKinds()
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	res := &Result{}
 	rec := &recorder{logger: klog.FromContext(ctx), mu: &sync.Mutex{}, events: &res.Events}
 	factory := informers.NewSharedInformerFactory(client, 0)
-	controllers, err := manager.NewControllers(ctx, manager.InitContext{
+	controllers, err := builtin.NewControllers(ctx, builtin.InitContext{
 		Client:          client,
 		InformerFactory: factory,
 		Options:         copts,
@@ -265,7 +265,7 @@ type source struct {
 
 // newCaches returns the caches of the factory's informers of every kind in
 // kinds, filled from client by refresh through transforms
-// (manager.ControllerOptions.Transforms), so that the controllers see the
+// (builtin.ControllerOptions.Transforms), so that the controllers see the
 // objects as `slicekit run` caches them.
 func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transforms informertransform.Transforms, kinds inputkinds.Table) *caches {
 	c := &caches{client: client, written: map[string]bool{}}
