@@ -182,8 +182,9 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 		if maps.Equal(prev, cur) {
 			res.Passes = pass
 			res.Warnings = errs
-			res.EndpointSlices = caches.endpointSlices()
-			res.Objects = caches.others()
+			if res.EndpointSlices, res.Objects, err = caches.result(ctx); err != nil {
+				return nil, err
+			}
 			return res, nil
 		}
 		prev = cur
@@ -253,13 +254,10 @@ type source struct {
 	// transform is applied to each object before it enters the indexer, as
 	// client-go applies an informer's transform; nil keeps objects whole.
 	transform cache.TransformFunc
-	// stored are the clientset's objects of the last refresh, whole: the
-	// result is built from them, never from the transformed cache.
-	stored []runtime.Object
-	// state is the fingerprint of stored: "Kind namespace/name" to
-	// resourceVersion.
+	// state is the fingerprint of the last refresh's list: "Kind
+	// namespace/name" to resourceVersion.
 	state map[string]string
-	// listed is set once stored and state hold a list.
+	// listed is set once state holds a list.
 	listed bool
 }
 
@@ -348,49 +346,44 @@ func (s *source) refresh(ctx context.Context) error {
 	if err := s.indexer.Replace(items, ""); err != nil {
 		return fmt.Errorf("filling the %s cache: %w", s.kind, err)
 	}
-	s.stored, s.state, s.listed = objs, state, true
+	s.state, s.listed = state, true
 	return nil
 }
 
-// others returns the stored objects other than EndpointSlices, sorted by
-// kind (source order), namespace and name, with TypeMeta set. They are
-// the lists' own copies, which only the indexers share: call it once the
-// controllers are done.
-func (c *caches) others() []runtime.Object {
-	var out []runtime.Object
+// result lists every kind's objects once the controllers are done and
+// returns the EndpointSlices sorted by namespace and name, and the other
+// objects sorted by kind (source order), namespace and name, with TypeMeta
+// set: the result is built from the clientset's whole objects, never from
+// the transformed caches. The caches are emptied first, so that the
+// objects are held once (in the clientset) besides the result.
+func (c *caches) result(ctx context.Context) ([]*discovery.EndpointSlice, []runtime.Object, error) {
 	for _, s := range c.sources {
-		if s.kind == "EndpointSlice" {
-			continue
+		if err := s.indexer.Replace(nil, ""); err != nil {
+			return nil, nil, fmt.Errorf("emptying the %s cache: %w", s.kind, err)
 		}
-		var objs []runtime.Object
-		for _, o := range s.stored {
-			o.GetObjectKind().SetGroupVersionKind(s.gvk)
-			objs = append(objs, o)
+	}
+	var eps []*discovery.EndpointSlice
+	var others []runtime.Object
+	for _, s := range c.sources {
+		objs, err := s.list(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listing %s objects: %w", s.kind, err)
 		}
-		slices.SortFunc(objs, func(a, b runtime.Object) int {
+		// The lists are the clientset's copies, sorted by namespace and
+		// name; nothing else holds them.
+		slices.SortStableFunc(objs, func(a, b runtime.Object) int {
 			ma, _ := meta.Accessor(a)
 			mb, _ := meta.Accessor(b)
 			return cmp.Or(cmp.Compare(ma.GetNamespace(), mb.GetNamespace()), cmp.Compare(ma.GetName(), mb.GetName()))
 		})
-		out = append(out, objs...)
-	}
-	return out
-}
-
-// endpointSlices returns the stored EndpointSlices sorted by namespace and
-// name (the list's own copies, as others).
-func (c *caches) endpointSlices() []*discovery.EndpointSlice {
-	var out []*discovery.EndpointSlice
-	for _, s := range c.sources {
-		if s.kind != "EndpointSlice" {
-			continue
-		}
-		for _, o := range s.stored {
-			out = append(out, o.(*discovery.EndpointSlice))
+		for _, o := range objs {
+			if es, ok := o.(*discovery.EndpointSlice); ok && s.kind == "EndpointSlice" {
+				eps = append(eps, es)
+				continue
+			}
+			o.GetObjectKind().SetGroupVersionKind(s.gvk)
+			others = append(others, o)
 		}
 	}
-	slices.SortFunc(out, func(a, b *discovery.EndpointSlice) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	return out
+	return eps, others, nil
 }

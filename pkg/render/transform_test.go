@@ -91,7 +91,11 @@ func TestCachesApplyTheRunTransforms(t *testing.T) {
 			if img := cached.Spec.Containers[0].Image; img != "" {
 				t.Errorf("cached Pod keeps the container image %q; the run transform drops it", img)
 			}
-			for _, o := range c.others() {
+			_, others, err := c.result(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range others {
 				if p, ok := o.(*corev1.Pod); ok {
 					if d := cmp.Diff(annotated().Annotations, p.Annotations); d != "" {
 						t.Errorf("result Pod annotations (-want +got):\n%s", d)
