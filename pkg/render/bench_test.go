@@ -310,7 +310,7 @@ func benchPod(s, p, i int) *corev1.Pod {
 	fields := func(manager, op, sub string, json string) metav1.ManagedFieldsEntry {
 		return metav1.ManagedFieldsEntry{
 			Manager: manager, Operation: metav1.ManagedFieldsOperationType(op), APIVersion: "v1", Time: &created,
-			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(json)}, Subresource: sub,
+			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(json), Subresource: sub,
 		}
 	}
 	cond := func(t corev1.PodConditionType) corev1.PodCondition {
