@@ -82,6 +82,15 @@ lint: ## golangci-lint (version pinned in GOLANGCI_LINT_VERSION, built from the 
 bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp).
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCHCOUNT) ./test/differential/...
 
+# bench-render knobs: BENCH_RENDER selects sizes (pods=1k, pods=10k, pods=100k,
+# services=1k×10, services=10k×10); BENCH_RENDER_LARGE= (empty) skips the 100k sizes.
+BENCH_RENDER ?= BenchmarkRender
+BENCH_RENDER_LARGE ?= 1
+
+.PHONY: bench-render
+bench-render: ## Render benchmark: `slicekit render` of realistic Pods (1k/10k/100k Pods, 1k and 10k Services × 10 Pods) beside KCM's EndpointSlice reconciler on the same input; cpu-s/op, peak-RSS-MB (BENCH_RENDER=regexp).
+	SLICEKIT_BENCH_LARGE=$(BENCH_RENDER_LARGE) $(GO) test -run '^$$' -bench '$(BENCH_RENDER)' -benchtime 1x -timeout 3h ./pkg/render/
+
 # bench-live knobs (see test/benchlive): BENCH_LIVE_SERVICES is a list (1,1000,5000: N Services
 # in one namespace each, compared in a summary); BENCH_LIVE_SMALL=1 is a quick run
 # (one Service of 200 Pods, 100 Services × 5 Pods, 20 flips, a roll of 200 Pods).

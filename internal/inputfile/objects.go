@@ -20,8 +20,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	goruntime "runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -292,12 +295,31 @@ func DecodeObjects(file string, data []byte, kinds inputkinds.Table) ([]Object, 
 	if err != nil {
 		return nil, nil, &InputError{File: file, Document: len(raws) + 1, Err: err}
 	}
-	d := decoder{file: file, kinds: tableOrBuiltin(kinds)}
-	for i, raw := range raws {
-		d.doc = i + 1
-		d.document(raw, 0, schema.GroupVersionKind{})
+	table := tableOrBuiltin(kinds)
+	// Documents are independent: decode them on every CPU, each into its
+	// own decoder, and merge the results in document order (decoding and
+	// validation are most of a large render's or check's time).
+	decoded := make([]decoder, len(raws))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(goruntime.GOMAXPROCS(0), len(raws)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(raws); i = int(next.Add(1)) - 1 {
+				d := &decoded[i]
+				d.file, d.kinds, d.doc = file, table, i+1
+				d.document(raws[i], 0, schema.GroupVersionKind{})
+				raws[i] = nil // done: let the collector have it
+			}
+		})
 	}
-	return d.objs, d.ignored, errors.Join(d.errs...)
+	wg.Wait()
+	var out decoder
+	for i := range decoded {
+		out.objs = append(out.objs, decoded[i].objs...)
+		out.ignored = append(out.ignored, decoded[i].ignored...)
+		out.errs = append(out.errs, decoded[i].errs...)
+	}
+	return out.objs, out.ignored, errors.Join(out.errs...)
 }
 
 // decoder collects the objects, ignored objects and errors of one file.

@@ -40,7 +40,7 @@ import (
 // EndpointSlicesResource is the resource of EndpointSlices.
 var EndpointSlicesResource = discovery.SchemeGroupVersion.WithResource("endpointslices")
 
-// NewClientset returns client-go's fake.NewClientset(objects...) with
+// NewClientset returns client-go's fake.NewSimpleClientset(objects...) with
 // reactors that make writes behave like a kube-apiserver:
 //
 //   - create (any resource, no subresource): a missing name with a
@@ -80,16 +80,37 @@ var EndpointSlicesResource = discovery.SchemeGroupVersion.WithResource("endpoint
 // copies); seeding counts it itself, so that it takes time linear in the
 // number of objects.
 //
-// Watches, lists and field management are client-go's. Subresource writes
-// and server-side apply are client-go's defaults too.
+// The clientset is client-go's fake.NewSimpleClientset: its object tracker
+// stores what it is given, without field management (managedFields are
+// kept as written; client-go's field-managed tracker builds a REST mapper
+// on every write, most of a large render's write time). Watches and lists
+// are client-go's; subresource writes are client-go's defaults, and
+// server-side apply is not supported.
 func NewClientset(objects ...runtime.Object) *fake.Clientset {
-	cs := fake.NewClientset()
-	s := &server{tracker: cs.Tracker(), seedRV: map[schema.GroupVersionResource]int64{}}
+	return NewClientsetWithOptions(Options{}, objects...)
+}
+
+// Options configure NewClientsetWithOptions.
+type Options struct {
+	// SeedUID, when set, gives the uid of a seeded object without one
+	// (kind, namespace and name given), instead of the counter-based uid.
+	// Render derives uids from the object's identity this way, so that a
+	// render's uids depend only on its input, without copying the input
+	// to set them first.
+	SeedUID func(kind, namespace, name string) types.UID
+}
+
+// NewClientsetWithOptions is NewClientset with opts. It panics when an
+// object cannot be stored (as client-go's NewClientset).
+func NewClientsetWithOptions(opts Options, objects ...runtime.Object) *fake.Clientset {
+	cs := fake.NewSimpleClientset()
+	s := &server{tracker: cs.Tracker(), seedRV: map[schema.GroupVersionResource]int64{}, seedUID: opts.SeedUID}
 	for _, o := range objects {
 		if err := s.seed(o.DeepCopyObject()); err != nil {
 			panic(err)
 		}
 	}
+	s.seedUID = nil
 	s.seedRV = nil
 	// PrependReactor puts each reactor first: the last one added runs first.
 	cs.PrependReactor("delete", "*", s.delete)
@@ -109,6 +130,8 @@ type server struct {
 	// seedRV is, while NewClientset seeds, the resourceVersion the tracker
 	// gave the last seeded object of each resource (nextRV without a list).
 	seedRV map[schema.GroupVersionResource]int64
+	// seedUID is Options.SeedUID while NewClientset seeds.
+	seedUID func(kind, namespace, name string) types.UID
 }
 
 // seed stores obj (a list is flattened) as if it had been created through
@@ -136,7 +159,11 @@ func (s *server) seed(obj runtime.Object) error {
 	}
 	gvr, _ := meta.UnsafeGuessKindToResource(kinds[0])
 	if m.GetUID() == "" {
-		m.SetUID(s.nextUID())
+		if s.seedUID != nil {
+			m.SetUID(s.seedUID(kinds[0].Kind, m.GetNamespace(), m.GetName()))
+		} else {
+			m.SetUID(s.nextUID())
+		}
 	}
 	next, known := s.seedRV[gvr]
 	if known {

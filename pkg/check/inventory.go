@@ -40,6 +40,23 @@ type Kinds struct {
 	ResourceClaims bool
 }
 
+// set marks kind ("Service", "Pod", "Node", "Endpoints", "ResourceClaim")
+// as given, with or without objects; other kinds need no mark.
+func (k *Kinds) set(kind string) {
+	switch kind {
+	case "Service":
+		k.Services = true
+	case "Pod":
+		k.Pods = true
+	case "Node":
+		k.Nodes = true
+	case "Endpoints":
+		k.Endpoints = true
+	case "ResourceClaim":
+		k.ResourceClaims = true
+	}
+}
+
 // Inventory is the set of objects Check reads. Check never modifies
 // them.
 type Inventory struct {

@@ -23,7 +23,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
+	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/render"
 	"github.com/slicekit/slicekit/test/harness/testenv"
 )
@@ -44,9 +46,9 @@ func TestPodAddressControllersLeftOutPods(t *testing.T) {
 		pod        string
 	}{
 		// fabric-3's driver has reported no networkData yet.
-		{"dra-network", manager.DRANetworkControllerName, []string{"dra"}, "fabric-3"},
+		{"dra-network", dranetwork.RegistrationName, []string{"dra"}, "fabric-3"},
 		// db-3 is not attached to the Service's network.
-		{"secondary-network", manager.SecondaryNetworkControllerName, []string{"secondary-network/service.yaml"}, "db-3"},
+		{"secondary-network", secondarynetwork.RegistrationName, []string{"secondary-network/service.yaml"}, "db-3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ctx := ktesting.NewTestContext(t)
@@ -62,7 +64,7 @@ func TestPodAddressControllersLeftOutPods(t *testing.T) {
 			for _, o := range objs {
 				in = append(in, o.Object)
 			}
-			copts := manager.NewControllerOptions()
+			copts := builtin.NewControllerOptions()
 			copts.Controllers = []string{"*", tc.controller}
 			res, err := render.Render(ctx, in, render.Options{Controllers: copts})
 			if err != nil {

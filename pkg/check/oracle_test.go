@@ -25,8 +25,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
-	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 	"github.com/slicekit/slicekit/test/harness/casefile"
@@ -47,9 +47,9 @@ func renderedCase(t *testing.T, id string) ([]runtime.Object, []*discovery.Endpo
 			objs = append(objs, o)
 		}
 	}
-	copts := manager.NewControllerOptions()
-	copts.Controllers = []string{"*", manager.SecondaryNetworkControllerName}
-	copts.For(manager.SecondaryNetworkControllerName).(*secondarynetwork.Flags).ControllerName = caseSecondaryName
+	copts := builtin.NewControllerOptions()
+	copts.Controllers = []string{"*", secondarynetwork.RegistrationName}
+	copts.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags).ControllerName = caseSecondaryName
 	res, err := render.Render(ctx, objs, render.Options{Controllers: copts})
 	if err != nil {
 		t.Fatal(err)

@@ -25,8 +25,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
+	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
-	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/render"
 	"github.com/slicekit/slicekit/test/harness/casefile"
 )
@@ -60,9 +61,9 @@ func TestRenderedCasesCheckClean(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			copts := manager.NewControllerOptions()
-			copts.Controllers = []string{"*", manager.SecondaryNetworkControllerName, manager.DRANetworkControllerName}
-			copts.For(manager.SecondaryNetworkControllerName).(*secondarynetwork.Flags).ControllerName = caseSecondaryName
+			copts := builtin.NewControllerOptions()
+			copts.Controllers = []string{"*", secondarynetwork.RegistrationName, dranetwork.RegistrationName}
+			copts.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags).ControllerName = caseSecondaryName
 			w := casefile.NewWorld(c.Input)
 			renderAndCheck := func(state string) {
 				t.Helper()
@@ -70,7 +71,7 @@ func TestRenderedCasesCheckClean(t *testing.T) {
 				// of the secondary-network cases only document the network; the
 				// ResourceClaimTemplate of case 45 documents the claim), as
 				// render's file reader leaves them out.
-				kinds, err := manager.InputKinds()
+				kinds, err := builtin.InputKinds()
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -15,13 +15,14 @@
 package check
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
-	corev1 "k8s.io/api/core/v1"
-	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -118,139 +119,55 @@ const listPageSize = 500
 // LoadCluster lists Services, Pods, Endpoints and EndpointSlices in
 // namespace ("" means all namespaces), all Nodes, and the kinds the
 // controllers declare beyond those (builtin.InputKinds: ResourceClaims)
-// through client, in pages. A kind other than EndpointSlices that the
-// caller may not list (Forbidden), or a declared kind the cluster does not
-// serve (NotFound), is left out and marked as missing in Have, so that the
-// rules needing it are skipped; any other error is returned as an
-// *InputError.
+// through client, in pages of listPageSize: every kind of the one input
+// kinds table but Namespaces, which no rule reads. A kind other than
+// EndpointSlices that the caller may not list (Forbidden), or a declared
+// kind the cluster does not serve (NotFound), is left out and marked as
+// missing in Have, so that the rules needing it are skipped; any other
+// error is returned as an *InputError.
 func LoadCluster(ctx context.Context, client kubernetes.Interface, namespace string) (*Inventory, error) {
 	logger := klog.FromContext(ctx)
 	inv := &Inventory{}
-	forbidden := func(kind string, err error) (bool, error) {
-		if apierrors.IsForbidden(err) {
-			logger.Info("Listing is forbidden, skipping the rules that need this kind", "kind", kind, "err", err)
-			return true, nil
-		}
-		return false, &InputError{File: "cluster", Err: fmt.Errorf("listing %s: %w", kind, err)}
+	table := inputKinds()
+	extra := map[string]bool{}
+	for _, k := range table.Extra() {
+		extra[k.GVK.Kind] = true
 	}
-
-	esl, err := listAll(ctx, func(ctx context.Context, o metav1.ListOptions) ([]discovery.EndpointSlice, string, error) {
-		l, err := client.DiscoveryV1().EndpointSlices(namespace).List(ctx, o)
-		if err != nil {
-			return nil, "", err
-		}
-		return l.Items, l.Continue, nil
+	// EndpointSlices first: without them there is nothing to check.
+	ordered := slices.Clone(table)
+	slices.SortStableFunc(ordered, func(a, b inputkinds.Kind) int {
+		return cmp.Compare(b2i(a.GVK.Kind != "EndpointSlice"), b2i(b.GVK.Kind != "EndpointSlice"))
 	})
-	if err != nil {
-		return nil, &InputError{File: "cluster", Err: fmt.Errorf("listing EndpointSlices: %w", err)}
-	}
-	for i := range esl {
-		inv.EndpointSlices = append(inv.EndpointSlices, &esl[i])
-	}
-
-	services, err := listAll(ctx, func(ctx context.Context, o metav1.ListOptions) ([]corev1.Service, string, error) {
-		l, err := client.CoreV1().Services(namespace).List(ctx, o)
-		if err != nil {
-			return nil, "", err
+	for _, k := range ordered {
+		kind := k.GVK.Kind
+		if kind == "Namespace" {
+			continue
 		}
-		return l.Items, l.Continue, nil
-	})
-	if err == nil {
-		inv.Have.Services = true
-		for i := range services {
-			inv.Services = append(inv.Services, &services[i])
-		}
-	} else if skip, err := forbidden("Services", err); !skip {
-		return nil, err
-	}
-
-	pods, err := listAll(ctx, func(ctx context.Context, o metav1.ListOptions) ([]corev1.Pod, string, error) {
-		l, err := client.CoreV1().Pods(namespace).List(ctx, o)
-		if err != nil {
-			return nil, "", err
-		}
-		return l.Items, l.Continue, nil
-	})
-	if err == nil {
-		inv.Have.Pods = true
-		for i := range pods {
-			inv.Pods = append(inv.Pods, &pods[i])
-		}
-	} else if skip, err := forbidden("Pods", err); !skip {
-		return nil, err
-	}
-
-	eps, err := listAll(ctx, func(ctx context.Context, o metav1.ListOptions) ([]corev1.Endpoints, string, error) {
-		l, err := client.CoreV1().Endpoints(namespace).List(ctx, o)
-		if err != nil {
-			return nil, "", err
-		}
-		return l.Items, l.Continue, nil
-	})
-	if err == nil {
-		inv.Have.Endpoints = true
-		for i := range eps {
-			inv.Endpoints = append(inv.Endpoints, &eps[i])
-		}
-	} else if skip, err := forbidden("Endpoints", err); !skip {
-		return nil, err
-	}
-
-	nodes, err := listAll(ctx, func(ctx context.Context, o metav1.ListOptions) ([]corev1.Node, string, error) {
-		l, err := client.CoreV1().Nodes().List(ctx, o)
-		if err != nil {
-			return nil, "", err
-		}
-		return l.Items, l.Continue, nil
-	})
-	if err == nil {
-		inv.Have.Nodes = true
-		for i := range nodes {
-			inv.Nodes = append(inv.Nodes, &nodes[i])
-		}
-	} else if skip, err := forbidden("Nodes", err); !skip {
-		return nil, err
-	}
-
-	// The kinds the controllers declare beyond the built-in ones
-	// (builtin.InputKinds: ResourceClaims). A cluster without the API
-	// (NotFound) or a caller who may not list it leaves the kind out.
-	for _, k := range inputKinds().Extra() {
 		objs, err := k.ListAll(ctx, client, namespace, listPageSize)
 		if err != nil {
-			if apierrors.IsNotFound(err) || apierrors.IsForbidden(err) {
-				logger.Info("Cannot list a kind, skipping the rules that need it", "kind", k.GVK.Kind, "err", err)
-				continue
+			skippable := kind != "EndpointSlice" && (apierrors.IsForbidden(err) || (extra[kind] && apierrors.IsNotFound(err)))
+			if !skippable {
+				// ListAll's error names the resource; name the kind.
+				cause := cmp.Or(errors.Unwrap(err), err)
+				return nil, &InputError{File: "cluster", Err: fmt.Errorf("listing %s: %w", strings.TrimSuffix(kind, "s")+"s", cause)}
 			}
-			return nil, &InputError{File: "cluster", Err: err}
+			logger.Info("Cannot list a kind, skipping the rules that need it", "kind", kind, "err", err)
+			continue
 		}
 		for _, o := range objs {
 			inv.Add(o)
 		}
-		if k.GVK.Kind == "ResourceClaim" {
-			inv.Have.ResourceClaims = true
-		}
+		inv.Have.set(kind)
 	}
-
 	logger.V(2).Info("Listed objects", "namespace", namespace, "endpointSlices", len(inv.EndpointSlices),
 		"services", len(inv.Services), "pods", len(inv.Pods), "endpoints", len(inv.Endpoints), "nodes", len(inv.Nodes))
 	return inv, nil
 }
 
-// listAll calls list page by page until the continue token is empty.
-func listAll[T any](ctx context.Context, list func(context.Context, metav1.ListOptions) ([]T, string, error)) ([]T, error) {
-	var out []T
-	opts := metav1.ListOptions{Limit: listPageSize}
-	for {
-		items, cont, err := list(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		out = slices.Grow(out, len(items))
-		out = append(out, items...)
-		if cont == "" {
-			return out, nil
-		}
-		opts.Continue = cont
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
+	return 0
 }

@@ -15,7 +15,6 @@
 package check
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -228,25 +227,29 @@ func TestLoadCluster(t *testing.T) {
 	}
 }
 
-func TestListAllPages(t *testing.T) {
+// TestLoadClusterPages checks that LoadCluster lists in pages of
+// listPageSize and follows the continue tokens to the last page.
+func TestLoadClusterPages(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	pages := [][]corev1.Pod{{{}, {}}, {{}}, {}}
 	var tokens []string
 	n := 0
-	got, err := listAll(ctx, func(_ context.Context, o metav1.ListOptions) ([]corev1.Pod, string, error) {
+	client := fake.NewClientset()
+	client.PrependReactor("list", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		o := a.(k8stesting.ListActionImpl).GetListOptions()
 		tokens = append(tokens, o.Continue)
 		if o.Limit != listPageSize {
 			t.Errorf("limit = %d", o.Limit)
 		}
-		p := pages[n]
+		l := &corev1.PodList{Items: pages[n]}
 		n++
-		cont := ""
 		if n < len(pages) {
-			cont = string(rune('a' + n))
+			l.Continue = string(rune('a' + n))
 		}
-		return p, cont, nil
+		return true, l, nil
 	})
-	if err != nil || len(got) != 3 || strings.Join(tokens, ",") != ",b,c" {
-		t.Errorf("listAll = %d items, %v; tokens %q", len(got), err, tokens)
+	inv, err := LoadCluster(ctx, client, "")
+	if err != nil || len(inv.Pods) != 3 || strings.Join(tokens, ",") != ",b,c" {
+		t.Errorf("LoadCluster = %d Pods, %v; tokens %q", len(inv.Pods), err, tokens)
 	}
 }

@@ -34,23 +34,6 @@ const AdmissionPolicyMetricName = "slicekit_admission_policy_installed"
 // again after start-up, so that the metric follows installs and removals.
 const admissionRecheckPeriod = 10 * time.Minute
 
-// AdmissionNeeds returns what the enabled controllers need from
-// slicekit's admission policies (Registration.AdmissionPolicies), in
-// controller order. It returns the error of EnabledControllers.
-func (o *ControllerOptions) AdmissionNeeds() ([]admissionpolicy.Need, error) {
-	names, err := o.EnabledControllers()
-	if err != nil {
-		return nil, err
-	}
-	var needs []admissionpolicy.Need
-	for _, name := range names {
-		if f := byName[name].AdmissionPolicies; f != nil {
-			needs = append(needs, f(o.initContext(name, InitContext{}))...)
-		}
-	}
-	return needs, nil
-}
-
 // newAdmissionGauge registers AdmissionPolicyMetricName on reg.
 func newAdmissionGauge(reg prometheus.Registerer) (*prometheus.GaugeVec, error) {
 	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{

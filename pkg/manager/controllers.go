@@ -15,7 +15,6 @@
 package manager
 
 import (
-	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/endpoints"
@@ -24,12 +23,6 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorlesscleanup"
 )
-
-// registrations are the controllers the manager knows, each declared in
-// its own package (pkg/registry) and listed once in
-// pkg/controllers/builtin, which `slicekit render` and `slicekit check`
-// read too.
-var registrations = builtin.Registrations()
 
 // The --controllers names of the registered controllers.
 const (

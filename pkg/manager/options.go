@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,7 +33,6 @@ import (
 	// Registers the json logging format (--logging-format=json).
 	_ "k8s.io/component-base/logs/json/register"
 
-	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -119,138 +117,6 @@ var serviceAccountNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount
 // (registry.NewFeatureGate). Each call returns a new gate, so that options
 // never share global state.
 func NewFeatureGate() featuregate.MutableVersionedFeatureGate { return registry.NewFeatureGate() }
-
-// ControllerOptions configure the controllers. `slicekit run` and
-// `slicekit render` share them, so that both run the controllers the same
-// way. Create them with NewControllerOptions.
-//
-// They are composed of --controllers, the settings several controllers
-// share (registry.Shared, embedded: ControllerName, MaxEndpointsPerSlice,
-// ConcurrentServiceEndpointSyncs, EndpointUpdatesBatchPeriod,
-// FeatureGates) and each registered controller's own options (For), which
-// the controller's package defaults, binds and validates.
-type ControllerOptions struct {
-	// Controllers lists the controllers to enable, in KCM's --controllers
-	// syntax: "*" enables every controller enabled by default, "name"
-	// enables one, "-name" disables one. See KnownControllers.
-	Controllers []string
-
-	registry.Shared
-
-	// options are the registered controllers' own options, by name.
-	options map[string]registry.Options
-}
-
-// NewControllerOptions returns the default controller options.
-func NewControllerOptions() *ControllerOptions {
-	o := &ControllerOptions{
-		Controllers: []string{"*"},
-		Shared:      registry.NewShared(),
-		options:     map[string]registry.Options{},
-	}
-	for _, r := range registrations {
-		if r.NewOptions != nil {
-			o.options[r.Name] = r.NewOptions()
-		}
-	}
-	return o
-}
-
-// For returns the own options of the controller registered as name (for
-// example a *secondarynetwork.Flags), nil when it has none.
-func (o *ControllerOptions) For(name string) registry.Options { return o.options[name] }
-
-// AddFlags adds every controller flag to fs: --controllers, the shared
-// flags and every registered controller's flags.
-func (o *ControllerOptions) AddFlags(fs *pflag.FlagSet) {
-	o.addFlags(fs, (*registry.Shared).AddFlags, registry.Options.AddFlags)
-}
-
-// AddRenderFlags adds the controller flags that shape output (no workers,
-// no batching) to fs: --controllers, --controller-name,
-// --max-endpoints-per-slice, --feature-gates and each registered
-// controller's render flags.
-func (o *ControllerOptions) AddRenderFlags(fs *pflag.FlagSet) {
-	o.addFlags(fs, (*registry.Shared).AddRenderFlags, registry.Options.AddRenderFlags)
-}
-
-// addFlags adds --controllers, then the flags shared adds of the shared
-// settings, then the flags own adds of each controller's options.
-func (o *ControllerOptions) addFlags(fs *pflag.FlagSet, shared func(*registry.Shared, *pflag.FlagSet), own func(registry.Options, *pflag.FlagSet)) {
-	o.addControllersFlag(fs)
-	shared(&o.Shared, fs)
-	for _, r := range registrations {
-		if opts := o.options[r.Name]; opts != nil {
-			own(opts, fs)
-		}
-	}
-}
-
-func (o *ControllerOptions) addControllersFlag(fs *pflag.FlagSet) {
-	fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, fmt.Sprintf(
-		"The controllers to enable. '*' enables every controller enabled by default, 'foo' enables foo, '-foo' disables foo. "+
-			"Known controllers: %s. Enabled by default: %s.",
-		strings.Join(KnownControllers(), ", "), strings.Join(DefaultControllers(), ", ")))
-}
-
-// Complete folds the KCM alias --endpointslice-updates-batch-period into
-// EndpointUpdatesBatchPeriod (registry.Shared.Complete).
-func (o *ControllerOptions) Complete() error { return o.Shared.Complete() }
-
-// Validate reports every invalid controller option: --controllers, the
-// shared settings, each controller's own options (told whether it is
-// enabled) and, across the enabled controllers, their managed-by values
-// (validateManagedBy). With an invalid --controllers only the shared
-// settings are validated besides.
-func (o *ControllerOptions) Validate() error {
-	var errs []error
-	if enabled, err := o.EnabledControllers(); err != nil {
-		errs = append(errs, err)
-	} else {
-		valid := map[string]bool{}
-		for _, r := range registrations {
-			opts := o.options[r.Name]
-			if opts == nil {
-				valid[r.Name] = true
-				continue
-			}
-			err := opts.Validate(slices.Contains(enabled, r.Name))
-			valid[r.Name] = err == nil
-			errs = append(errs, err)
-		}
-		errs = append(errs, o.validateManagedBy(enabled, valid)...)
-	}
-	errs = append(errs, o.Shared.Validate())
-	return errors.Join(errs...)
-}
-
-// validateManagedBy checks the managed-by values of the enabled
-// controllers, as their registrations declare them: --controller-name
-// (shared; the EndpointSlice controller's, and "the default" of the
-// mirroring and Endpoints controllers) and each ManagedBy must all differ,
-// or two controllers would delete each other's slices; and each
-// CheckManagedBy of a controller whose options are valid gets the values
-// of the others.
-func (o *ControllerOptions) validateManagedBy(enabled []string, valid map[string]bool) []error {
-	names := []registry.ManagedBy{{Flag: "--controller-name", Value: o.ControllerName}}
-	own := map[string][]registry.ManagedBy{}
-	for _, name := range enabled {
-		if r := byName[name]; r.ManagedBy != nil {
-			own[name] = r.ManagedBy(o.initContext(name, InitContext{}))
-			names = append(names, own[name]...)
-		}
-	}
-	errs := controllerflags.Distinct(names...)
-	for _, name := range enabled {
-		r := byName[name]
-		if r.CheckManagedBy == nil || !valid[name] {
-			continue
-		}
-		others := slices.DeleteFunc(slices.Clone(names), func(n registry.ManagedBy) bool { return slices.Contains(own[name], n) })
-		errs = append(errs, r.CheckManagedBy(o.initContext(name, InitContext{}), others)...)
-	}
-	return errs
-}
 
 // LeaderElectionOptions configure Lease-based leader election (KCM's
 // --leader-elect flags).

@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/preflight"
 )
 
@@ -70,7 +71,7 @@ func LeaderElectionRBACRules() []rbacv1.PolicyRule {
 func ControllerRBACRules(names ...string) ([]rbacv1.PolicyRule, error) {
 	var rules []rbacv1.PolicyRule
 	for _, name := range names {
-		r, ok := lookup(name)
+		r, ok := builtin.Lookup(name)
 		if !ok {
 			return nil, fmt.Errorf("unknown controller %q; known controllers: %v", name, KnownControllers())
 		}

@@ -108,7 +108,7 @@ func TestMainClientRateLimiterIsThePacer(t *testing.T) {
 func TestInitContextCarriesThePacer(t *testing.T) {
 	o := NewOptions()
 	pacer := ratelimit.NewTokenBucket(1, 1)
-	ic := o.ControllerOptions.initContext(EndpointSliceControllerName, InitContext{Pacer: pacer})
+	ic := o.ControllerOptions.InitContextFor(EndpointSliceControllerName, InitContext{Pacer: pacer})
 	if ic.Pacer != pacer {
 		t.Errorf("registry.InitContext.Pacer = %v, want the manager's", ic.Pacer)
 	}

@@ -16,21 +16,9 @@ package manager
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"slices"
-	"strings"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/record"
-	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/controllers/builtin"
-	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
-	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/registry"
 )
 
@@ -39,211 +27,38 @@ import (
 type Controller = registry.Controller
 
 // Registration describes one controller (registry.Registration); each
-// controller package exports its own and registrations lists them.
+// controller package exports its own and pkg/controllers/builtin lists
+// them.
 type Registration = registry.Registration
 
-// InitContext is what NewControllers receives.
-type InitContext struct {
-	// Client writes to the API server (a fake clientset in render).
-	Client kubernetes.Interface
-	// InformerFactory is shared by every controller; NewControllers
-	// installs the composed informer transforms on it and the constructors
-	// request their informers from it, but nothing starts it.
-	InformerFactory informers.SharedInformerFactory
-	// Options are the validated controller options.
-	Options *ControllerOptions
-	// Registerer receives the controllers' metrics; nil means none.
-	Registerer prometheus.Registerer
-	// EventRecorder records the controllers' events; nil means each
-	// controller records them to the API server itself.
-	EventRecorder record.EventRecorder
-	// Pacer tells when Client's rate limiter has a token available
-	// (registry.InitContext.Pacer); nil means none.
-	Pacer reconciler.Pacer
-}
+// ControllerOptions configure the controllers (builtin.ControllerOptions,
+// shared by `slicekit run`, `slicekit render` and `slicekit check`).
+type ControllerOptions = builtin.ControllerOptions
 
-// byName maps a --controllers name to its registration.
-var byName = func() map[string]Registration {
-	m := make(map[string]Registration, len(registrations))
-	for _, r := range registrations {
-		m[r.Name] = r
-	}
-	return m
-}()
+// InitContext is what NewControllers receives (builtin.InitContext).
+type InitContext = builtin.InitContext
 
-// KnownControllers returns the names of every registered controller,
-// sorted.
-func KnownControllers() []string {
-	names := make([]string, 0, len(byName))
-	for name := range byName {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
+// NamedController is a constructed controller (builtin.NamedController).
+type NamedController = builtin.NamedController
 
-// DefaultControllers returns the controllers "*" enables, sorted.
-func DefaultControllers() []string {
-	var names []string
-	for name, r := range byName {
-		if r.EnabledByDefault {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	return names
-}
+// NewControllerOptions returns the default controller options
+// (builtin.NewControllerOptions).
+func NewControllerOptions() *ControllerOptions { return builtin.NewControllerOptions() }
 
-// lookup resolves a controller name or alias.
-func lookup(name string) (Registration, bool) {
-	if r, ok := byName[name]; ok {
-		return r, true
-	}
-	for _, r := range byName {
-		if slices.Contains(r.Aliases, name) {
-			return r, true
-		}
-	}
-	return Registration{}, false
-}
+// KnownControllers returns the names of every built-in controller, sorted
+// (builtin.KnownControllers).
+func KnownControllers() []string { return builtin.KnownControllers() }
 
-// EnabledControllers resolves Controllers with KCM's rules: an explicit
-// "name" or "-name" wins over "*", which enables the controllers enabled by
-// default. It returns the enabled controllers sorted, or an error naming
-// every unknown controller, or an error when none is enabled.
-func (o *ControllerOptions) EnabledControllers() ([]string, error) {
-	star := false
-	explicit := map[string]bool{}
-	var unknown []string
-	for _, item := range o.Controllers {
-		item = strings.TrimSpace(item)
-		switch item {
-		case "*":
-			star = true
-			continue
-		case "":
-			continue
-		}
-		enable := !strings.HasPrefix(item, "-")
-		r, ok := lookup(strings.TrimPrefix(item, "-"))
-		if !ok {
-			unknown = append(unknown, item)
-			continue
-		}
-		explicit[r.Name] = enable
-	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("--controllers: unknown controller(s) %s; known controllers: %s",
-			strings.Join(unknown, ", "), strings.Join(KnownControllers(), ", "))
-	}
-	var enabled []string
-	for _, name := range KnownControllers() {
-		on, ok := explicit[name]
-		if !ok {
-			on = star && byName[name].EnabledByDefault
-		}
-		if on {
-			enabled = append(enabled, name)
-		}
-	}
-	if len(enabled) == 0 {
-		return nil, fmt.Errorf("--controllers=%s enables no controller; known controllers: %s",
-			strings.Join(o.Controllers, ","), strings.Join(KnownControllers(), ", "))
-	}
-	return enabled, nil
-}
+// DefaultControllers returns the controllers "*" enables, sorted
+// (builtin.DefaultControllers).
+func DefaultControllers() []string { return builtin.DefaultControllers() }
 
-// NamedController is a constructed controller of the registry.
-type NamedController struct {
-	// Name is the controller's registry name.
-	Name string
-	// Workers is the number of workers to Run it with.
-	Workers int
-	Controller
-}
-
-// NewControllers constructs the enabled controllers (ic.Options'
-// EnabledControllers) in name order, all on ic's client and informer
-// factory. First it installs on the factory the informer transforms
-// composed from what the enabled controllers declare they read
-// (Registration.Reads, informertransform.Compose), so that the caches keep
-// what some enabled controller reads and nothing more, whatever the order;
-// when the factory already runs, the caches stay whole (logged).
+// NewControllers constructs the enabled controllers in name order
+// (builtin.NewControllers); its errors are builtin.NewControllers'.
 func NewControllers(ctx context.Context, ic InitContext) ([]NamedController, error) {
-	names, err := ic.Options.EnabledControllers()
-	if err != nil {
-		return nil, err
-	}
-	if err := validateRegistrations(); err != nil {
-		return nil, err
-	}
-	transforms, err := ic.Options.Transforms()
-	if err != nil {
-		return nil, err
-	}
-	kinds, err := InputKinds()
-	if err != nil {
-		return nil, err
-	}
-	if err := transforms.Install(ic.InformerFactory, kinds.Extra()...); err != nil {
-		// The informers already run: they work untransformed, only with
-		// more memory.
-		klog.FromContext(ctx).Info("Could not install informer transforms", "err", err)
-	}
-	out := make([]NamedController, 0, len(names))
-	for _, name := range names {
-		r := byName[name]
-		rc := ic.Options.initContext(name, ic)
-		c, err := r.New(ctx, rc)
-		if err != nil {
-			return nil, fmt.Errorf("creating controller %s: %w", name, err)
-		}
-		out = append(out, NamedController{Name: name, Workers: r.Workers(rc), Controller: c})
-	}
-	return out, nil
-}
-
-// validateRegistrations returns the errors of the registrations' Validate,
-// joined.
-func validateRegistrations() error {
-	var errs []error
-	for _, r := range registrations {
-		errs = append(errs, r.Validate())
-	}
-	return errors.Join(errs...)
-}
-
-// Transforms returns the informer transforms composed from what the
-// enabled controllers declare they read (Registration.Reads,
-// informertransform.Compose): the transforms NewControllers installs, and
-// the ones `slicekit render` applies to the objects it puts in the caches,
-// so that render sees the objects as `slicekit run` does. It returns the
-// error of EnabledControllers.
-func (o *ControllerOptions) Transforms() (informertransform.Transforms, error) {
-	names, err := o.EnabledControllers()
-	if err != nil {
-		return nil, err
-	}
-	reads := make([]informertransform.Reads, 0, len(names))
-	for _, name := range names {
-		reads = append(reads, byName[name].Reads)
-	}
-	return informertransform.Compose(reads...), nil
+	return builtin.NewControllers(ctx, ic)
 }
 
 // InputKinds returns the one table of the kinds slicekit reads
 // (builtin.InputKinds).
 func InputKinds() (inputkinds.Table, error) { return builtin.InputKinds() }
-
-// initContext returns the registry.InitContext of controller name.
-func (o *ControllerOptions) initContext(name string, ic InitContext) registry.InitContext {
-	return registry.InitContext{
-		Client:          ic.Client,
-		InformerFactory: ic.InformerFactory,
-		Shared:          &o.Shared,
-		Options:         o.For(name),
-		Registerer:      ic.Registerer,
-		EventRecorder:   ic.EventRecorder,
-		Pacer:           ic.Pacer,
-	}
-}

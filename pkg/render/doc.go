@@ -17,13 +17,14 @@
 // produce, with deterministic names and order.
 //
 // It drives the same controller code as `slicekit run`: the controllers
-// are constructed through the manager's registry
-// (github.com/slicekit/slicekit/pkg/manager) with the same options
+// are constructed from the one list of built-in controllers
+// (github.com/slicekit/slicekit/pkg/controllers/builtin), which `slicekit
+// run` reads too, with the same options
 // (--controllers, --controller-name, --max-endpoints-per-slice,
 // --feature-gates), on a client-go fake clientset that behaves like an API
 // server for their writes, and each controller's SyncAll hook is called
-// pass after pass, with the informer caches refilled from the clientset
-// before every call, until a pass writes nothing. No informer, queue or
+// pass after pass, with the informer caches of what was written refilled
+// from the clientset before every call, until a pass writes nothing. No informer, queue or
 // other goroutine runs.
 //
 // Input (Decode, ReadFiles): multi-document YAML or JSON of Services, Pods

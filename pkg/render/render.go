@@ -28,13 +28,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/memapi"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
-	"github.com/slicekit/slicekit/pkg/manager"
 )
 
 // DefaultMaxPasses is the default Options.MaxPasses.
@@ -43,8 +44,8 @@ const DefaultMaxPasses = 10
 // Options configure Render.
 type Options struct {
 	// Controllers selects and configures the controllers, as for `slicekit
-	// run`; nil means manager.NewControllerOptions(). Render validates them.
-	Controllers *manager.ControllerOptions
+	// run`; nil means builtin.NewControllerOptions(). Render validates them.
+	Controllers *builtin.ControllerOptions
 	// MaxPasses is the most passes before Render gives up; 0 means
 	// DefaultMaxPasses.
 	MaxPasses int
@@ -94,12 +95,12 @@ type Result struct {
 // base plus a 5-character suffix from a counter per namespace and base. An
 // object without a uid gets one derived from its kind, namespace and name,
 // so that renders of the same input agree. The controllers are constructed
-// by the manager's registry, as `slicekit run` constructs them, on an
+// by builtin.NewControllers, as `slicekit run` constructs them, on an
 // informer factory over the fake clientset whose informers are never
 // started: before each controller's SyncAll, Render replaces the indexers
-// of the Namespace, Node, Service, Pod, Endpoints and EndpointSlice
-// informers with the clientset's current objects, so the caches are never
-// stale. A pass calls SyncAll of every controller in name order; Render
+// of the input kinds' informers that the controllers wrote to since the
+// last replacement (all of them the first time) with the clientset's
+// current objects, so the caches are never stale. A pass calls SyncAll of every controller in name order; Render
 // stops after the first pass that changed nothing and fails when MaxPasses
 // passes did not reach that point.
 //
@@ -110,7 +111,7 @@ type Result struct {
 func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, error) {
 	copts := opts.Controllers
 	if copts == nil {
-		copts = manager.NewControllerOptions()
+		copts = builtin.NewControllerOptions()
 	}
 	if copts.AddressGuard.ServiceClusterIPRange == "" {
 		// Offline there are no ServiceCIDR objects: the pod-address
@@ -125,7 +126,7 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	}
 	maxPasses := cmp.Or(opts.MaxPasses, DefaultMaxPasses)
 
-	kinds, err := manager.InputKinds()
+	kinds, err := builtin.InputKinds()
 	if err != nil {
 		return nil, err
 	}
@@ -133,14 +134,14 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	client := memapi.NewClientset(seed...)
+	client := memapi.NewClientsetWithOptions(memapi.Options{SeedUID: derivedUID}, seed...)
 	n := newNamer(client)
 	client.PrependReactor("create", "*", n.create)
 
 	res := &Result{}
 	rec := &recorder{logger: klog.FromContext(ctx), mu: &sync.Mutex{}, events: &res.Events}
 	factory := informers.NewSharedInformerFactory(client, 0)
-	controllers, err := manager.NewControllers(ctx, manager.InitContext{
+	controllers, err := builtin.NewControllers(ctx, builtin.InitContext{
 		Client:          client,
 		InformerFactory: factory,
 		Options:         copts,
@@ -154,6 +155,9 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 		return nil, err
 	}
 	caches := newCaches(client, factory, transforms, kinds)
+	// Runs first: marks the resource of every write as changed, so that
+	// refresh lists again only what the controllers wrote.
+	client.PrependReactor("*", "*", caches.noteWrite)
 
 	prev, err := caches.refresh(ctx)
 	if err != nil {
@@ -177,8 +181,9 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 		if maps.Equal(prev, cur) {
 			res.Passes = pass
 			res.Warnings = errs
-			res.EndpointSlices = caches.endpointSlices()
-			res.Objects = caches.others()
+			if res.EndpointSlices, res.Objects, err = caches.result(ctx); err != nil {
+				return nil, err
+			}
 			return res, nil
 		}
 		prev = cur
@@ -186,17 +191,22 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	return nil, fmt.Errorf("no fixed point after %d passes: the controllers keep writing", maxPasses)
 }
 
-// prepareSeed deep-copies objs, gives a derived uid to objects without
-// one and sorts them by kind (kinds' Order: what others refer to first),
-// namespace and name. An object of a kind not in kinds is an error.
+// prepareSeed returns objs sorted by kind (kinds' Order: what others refer
+// to first), namespace and name; objs itself is not modified (the
+// clientset stores copies and gives uids, see derivedUID). An object of a
+// kind not in kinds is an error.
 func prepareSeed(objs []runtime.Object, kinds inputkinds.Table) ([]runtime.Object, error) {
 	kindOrder := map[string]int{}
 	for _, k := range kinds {
 		kindOrder[k.GVK.Kind] = k.Order
 	}
-	out := make([]runtime.Object, 0, len(objs))
+	type keyed struct {
+		obj             runtime.Object
+		order           int
+		namespace, name string
+	}
+	sorted := make([]keyed, 0, len(objs))
 	for _, o := range objs {
-		o = o.DeepCopyObject()
 		m, err := meta.Accessor(o)
 		if err != nil {
 			return nil, err
@@ -205,22 +215,19 @@ func prepareSeed(objs []runtime.Object, kinds inputkinds.Table) ([]runtime.Objec
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := kindOrder[kind]; !ok {
+		order, ok := kindOrder[kind]
+		if !ok {
 			return nil, fmt.Errorf("unsupported kind %s", kind)
 		}
-		if m.GetUID() == "" {
-			m.SetUID(derivedUID(kind, m.GetNamespace(), m.GetName()))
-		}
-		out = append(out, o)
+		sorted = append(sorted, keyed{obj: o, order: order, namespace: m.GetNamespace(), name: m.GetName()})
 	}
-	slices.SortStableFunc(out, func(a, b runtime.Object) int {
-		ka, _ := kindOf(a)
-		kb, _ := kindOf(b)
-		ma, _ := meta.Accessor(a)
-		mb, _ := meta.Accessor(b)
-		return cmp.Or(cmp.Compare(kindOrder[ka], kindOrder[kb]),
-			cmp.Compare(ma.GetNamespace(), mb.GetNamespace()), cmp.Compare(ma.GetName(), mb.GetName()))
+	slices.SortStableFunc(sorted, func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
 	})
+	out := make([]runtime.Object, 0, len(sorted))
+	for _, k := range sorted {
+		out = append(out, k.obj)
+	}
 	return out, nil
 }
 
@@ -228,33 +235,42 @@ func prepareSeed(objs []runtime.Object, kinds inputkinds.Table) ([]runtime.Objec
 type caches struct {
 	client  *fake.Clientset
 	sources []source
+
+	mu sync.Mutex
+	// written are the resources written since their last refresh.
+	written map[string]bool
 }
 
 // source is one resource: how to list it, the indexer to fill and the
 // informer transform `slicekit run` would install on that informer.
 type source struct {
-	kind    string
-	gvk     schema.GroupVersionKind
-	list    func(ctx context.Context) ([]runtime.Object, error)
-	indexer cache.Indexer
+	kind string
+	gvk  schema.GroupVersionKind
+	// resource is the kind's resource ("pods"), as write actions name it.
+	resource string
+	list     func(ctx context.Context) ([]runtime.Object, error)
+	indexer  cache.Indexer
 	// transform is applied to each object before it enters the indexer, as
 	// client-go applies an informer's transform; nil keeps objects whole.
 	transform cache.TransformFunc
-	// stored are the clientset's objects of the last refresh, whole: the
-	// result is built from them, never from the transformed cache.
-	stored []runtime.Object
+	// state is the fingerprint of the last refresh's list: "Kind
+	// namespace/name" to resourceVersion.
+	state map[string]string
+	// listed is set once state holds a list.
+	listed bool
 }
 
 // newCaches returns the caches of the factory's informers of every kind in
 // kinds, filled from client by refresh through transforms
-// (manager.ControllerOptions.Transforms), so that the controllers see the
+// (builtin.ControllerOptions.Transforms), so that the controllers see the
 // objects as `slicekit run` caches them.
 func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transforms informertransform.Transforms, kinds inputkinds.Table) *caches {
-	c := &caches{client: client}
+	c := &caches{client: client, written: map[string]bool{}}
 	for _, k := range kinds {
 		c.sources = append(c.sources, source{
-			kind: k.GVK.Kind,
-			gvk:  k.GVK,
+			kind:     k.GVK.Kind,
+			gvk:      k.GVK,
+			resource: k.Resource,
 			list: func(ctx context.Context) ([]runtime.Object, error) {
 				return k.ListAll(ctx, client, "", 0)
 			},
@@ -265,81 +281,108 @@ func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transf
 	return c
 }
 
-// refresh replaces every indexer's content with the clientset's objects
-// and returns a fingerprint of the stored state: "Kind namespace/name" to
-// resourceVersion.
+// noteWrite is a reactor that records the resource of every create,
+// update, patch and delete; it never ends the reactor chain.
+func (c *caches) noteWrite(action k8stesting.Action) (bool, runtime.Object, error) {
+	switch action.GetVerb() {
+	case "create", "update", "patch", "delete", "delete-collection":
+		c.mu.Lock()
+		c.written[action.GetResource().Resource] = true
+		c.mu.Unlock()
+	}
+	return false, nil, nil
+}
+
+// refresh replaces the content of every indexer whose resource was
+// written since its last refresh (every indexer the first time) with the
+// clientset's objects, and returns a fingerprint of the stored state:
+// "Kind namespace/name" to resourceVersion. Unwritten resources keep their
+// cache and fingerprint: listing them again would copy every object
+// (Pods, the bulk of an input, are never written) and find the same.
 func (c *caches) refresh(ctx context.Context) (map[string]string, error) {
+	c.mu.Lock()
+	written := c.written
+	c.written = map[string]bool{}
+	c.mu.Unlock()
 	state := map[string]string{}
 	for i := range c.sources {
 		s := &c.sources[i]
-		objs, err := s.list(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("listing %s objects: %w", s.kind, err)
-		}
-		s.stored = objs
-		items := make([]any, 0, len(objs))
-		for _, o := range objs {
-			m, err := meta.Accessor(o)
-			if err != nil {
+		if !s.listed || written[s.resource] {
+			if err := s.refresh(ctx); err != nil {
 				return nil, err
 			}
-			state[s.kind+" "+m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
-			// The transforms build new objects; without one the indexer
-			// shares the stored object, which nothing modifies (cache
-			// objects are read-only; the result is built from copies).
-			var item any = o
-			if s.transform != nil {
-				if item, err = s.transform(item); err != nil {
-					return nil, fmt.Errorf("transforming %s %s/%s: %w", s.kind, m.GetNamespace(), m.GetName(), err)
-				}
-			}
-			items = append(items, item)
 		}
-		if err := s.indexer.Replace(items, ""); err != nil {
-			return nil, fmt.Errorf("filling the %s cache: %w", s.kind, err)
-		}
+		maps.Copy(state, s.state)
 	}
 	return state, nil
 }
 
-// others returns copies of the cached objects other than EndpointSlices,
-// sorted by kind (source order), namespace and name, with TypeMeta set.
-func (c *caches) others() []runtime.Object {
-	var out []runtime.Object
+// refresh lists the source's objects and replaces its indexer's content.
+func (s *source) refresh(ctx context.Context) error {
+	objs, err := s.list(ctx)
+	if err != nil {
+		return fmt.Errorf("listing %s objects: %w", s.kind, err)
+	}
+	state := make(map[string]string, len(objs))
+	items := make([]any, 0, len(objs))
+	for _, o := range objs {
+		m, err := meta.Accessor(o)
+		if err != nil {
+			return err
+		}
+		state[s.kind+" "+m.GetNamespace()+"/"+m.GetName()] = m.GetResourceVersion()
+		// The transforms build new objects; without one the indexer
+		// shares the stored object, which nothing modifies (cache
+		// objects are read-only).
+		var item any = o
+		if s.transform != nil {
+			if item, err = s.transform(item); err != nil {
+				return fmt.Errorf("transforming %s %s/%s: %w", s.kind, m.GetNamespace(), m.GetName(), err)
+			}
+		}
+		items = append(items, item)
+	}
+	if err := s.indexer.Replace(items, ""); err != nil {
+		return fmt.Errorf("filling the %s cache: %w", s.kind, err)
+	}
+	s.state, s.listed = state, true
+	return nil
+}
+
+// result lists every kind's objects once the controllers are done and
+// returns the EndpointSlices sorted by namespace and name, and the other
+// objects sorted by kind (source order), namespace and name, with TypeMeta
+// set: the result is built from the clientset's whole objects, never from
+// the transformed caches. The caches are emptied first, so that the
+// objects are held once (in the clientset) besides the result.
+func (c *caches) result(ctx context.Context) ([]*discovery.EndpointSlice, []runtime.Object, error) {
 	for _, s := range c.sources {
-		if s.kind == "EndpointSlice" {
-			continue
+		if err := s.indexer.Replace(nil, ""); err != nil {
+			return nil, nil, fmt.Errorf("emptying the %s cache: %w", s.kind, err)
 		}
-		var objs []runtime.Object
-		for _, o := range s.stored {
-			cp := o.DeepCopyObject()
-			cp.GetObjectKind().SetGroupVersionKind(s.gvk)
-			objs = append(objs, cp)
+	}
+	var eps []*discovery.EndpointSlice
+	var others []runtime.Object
+	for _, s := range c.sources {
+		objs, err := s.list(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listing %s objects: %w", s.kind, err)
 		}
-		slices.SortFunc(objs, func(a, b runtime.Object) int {
+		// The lists are the clientset's copies, sorted by namespace and
+		// name; nothing else holds them.
+		slices.SortStableFunc(objs, func(a, b runtime.Object) int {
 			ma, _ := meta.Accessor(a)
 			mb, _ := meta.Accessor(b)
 			return cmp.Or(cmp.Compare(ma.GetNamespace(), mb.GetNamespace()), cmp.Compare(ma.GetName(), mb.GetName()))
 		})
-		out = append(out, objs...)
-	}
-	return out
-}
-
-// endpointSlices returns the cached EndpointSlices sorted by namespace and
-// name.
-func (c *caches) endpointSlices() []*discovery.EndpointSlice {
-	var out []*discovery.EndpointSlice
-	for _, s := range c.sources {
-		if s.kind != "EndpointSlice" {
-			continue
-		}
-		for _, o := range s.stored {
-			out = append(out, o.(*discovery.EndpointSlice).DeepCopy())
+		for _, o := range objs {
+			if es, ok := o.(*discovery.EndpointSlice); ok && s.kind == "EndpointSlice" {
+				eps = append(eps, es)
+				continue
+			}
+			o.GetObjectKind().SetGroupVersionKind(s.gvk)
+			others = append(others, o)
 		}
 	}
-	slices.SortFunc(out, func(a, b *discovery.EndpointSlice) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	return out
+	return eps, others, nil
 }

@@ -27,8 +27,9 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
+	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
-	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 	"github.com/slicekit/slicekit/test/harness/casefile"
 )
@@ -92,11 +93,11 @@ func (b *renderBackend) Slices(context.Context) ([]discovery.EndpointSlice, erro
 var _ casefile.Backend = (*renderBackend)(nil)
 
 // readable returns the objects of the kinds render reads
-// (manager.InputKinds), as the CLI's file reader leaves the others out as
+// (builtin.InputKinds), as the CLI's file reader leaves the others out as
 // ignored (a ResourceClaimTemplate of case 45, for instance).
 func readable(t *testing.T, objs []runtime.Object) []runtime.Object {
 	t.Helper()
-	kinds, err := manager.InputKinds()
+	kinds, err := builtin.InputKinds()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,9 +157,9 @@ func TestSelectorRemovalCases(t *testing.T) {
 			ctx := testContext(t)
 			c := casefile.MustLoad(t, id)
 			b := &renderBackend{t: t, opts: func() Options {
-				o := manager.NewControllerOptions()
+				o := builtin.NewControllerOptions()
 				o.Controllers = []string{"*", "endpoints", "secondary-network"}
-				o.For(manager.SecondaryNetworkControllerName).(*secondarynetwork.Flags).ControllerName = "secondary.example.com"
+				o.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags).ControllerName = "secondary.example.com"
 				return Options{Controllers: o}
 			}}
 			casefile.Report(t, casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true}))
@@ -176,14 +177,14 @@ func TestDRANetworkCase(t *testing.T) {
 		controllers []string
 		wantFail    bool
 	}{
-		{controllers: []string{"*", manager.DRANetworkControllerName}},
+		{controllers: []string{"*", dranetwork.RegistrationName}},
 		{controllers: []string{"*"}, wantFail: true},
 	} {
 		t.Run(strings.Join(tc.controllers, ","), func(t *testing.T) {
 			ctx := testContext(t)
 			c := casefile.MustLoad(t, "45")
 			b := &renderBackend{t: t, opts: func() Options {
-				o := manager.NewControllerOptions()
+				o := builtin.NewControllerOptions()
 				o.Controllers = tc.controllers
 				return Options{Controllers: o}
 			}}
@@ -209,9 +210,9 @@ func TestSelectorRemovalCasesGateOff(t *testing.T) {
 			ctx := testContext(t)
 			c := casefile.MustLoad(t, id)
 			b := &renderBackend{t: t, opts: func() Options {
-				o := manager.NewControllerOptions()
+				o := builtin.NewControllerOptions()
 				o.Controllers = []string{"*", "endpoints"}
-				if err := o.FeatureGates.Set(string(manager.SelectorRemovalCleanup) + "=false"); err != nil {
+				if err := o.FeatureGates.Set(string(wellknown.SelectorRemovalCleanup) + "=false"); err != nil {
 					t.Fatal(err)
 				}
 				return Options{Controllers: o}
@@ -233,7 +234,7 @@ func TestSelectorRemovalCasesGateOff(t *testing.T) {
 func TestCase18EndpointSlicePart(t *testing.T) {
 	ctx := testContext(t)
 	c := casefile.MustLoad(t, "18")
-	if slices.Contains(manager.KnownControllers(), "endpointslice-mirroring") {
+	if slices.Contains(builtin.KnownControllers(), "endpointslice-mirroring") {
 		b := &renderBackend{t: t, opts: func() Options { return Options{} }}
 		casefile.Report(t, casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true}))
 		return
@@ -327,7 +328,7 @@ spec:
 
 func TestRenderNamesAreDeterministic(t *testing.T) {
 	ctx := testContext(t)
-	copts := manager.NewControllerOptions()
+	copts := builtin.NewControllerOptions()
 	copts.MaxEndpointsPerSlice = 2
 	var first []string
 	for range 3 {
@@ -383,7 +384,7 @@ func TestRenderOptions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := testContext(t)
-			copts := manager.NewControllerOptions()
+			copts := builtin.NewControllerOptions()
 			fs := newFlagSet()
 			copts.AddRenderFlags(fs)
 			if err := fs.Parse(tc.args); err != nil {
@@ -409,7 +410,7 @@ func TestRenderOptions(t *testing.T) {
 }
 
 func TestRenderInvalidOptions(t *testing.T) {
-	copts := manager.NewControllerOptions()
+	copts := builtin.NewControllerOptions()
 	copts.MaxEndpointsPerSlice = 0
 	if _, err := Render(testContext(t), scene(1), Options{Controllers: copts}); err == nil {
 		t.Error("no error for --max-endpoints-per-slice=0")

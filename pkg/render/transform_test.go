@@ -22,7 +22,7 @@ import (
 	"k8s.io/client-go/informers"
 
 	"github.com/slicekit/slicekit/internal/memapi"
-	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -53,7 +53,7 @@ func TestCachesApplyTheRunTransforms(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := testContext(t)
-			copts := manager.NewControllerOptions()
+			copts := builtin.NewControllerOptions()
 			fs := newFlagSet()
 			copts.AddRenderFlags(fs)
 			if err := fs.Parse(tc.args); err != nil {
@@ -67,7 +67,7 @@ func TestCachesApplyTheRunTransforms(t *testing.T) {
 				t.Fatal(err)
 			}
 			client := memapi.NewClientset(append(scene(0), annotated())...)
-			kinds, err := manager.InputKinds()
+			kinds, err := builtin.InputKinds()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +91,11 @@ func TestCachesApplyTheRunTransforms(t *testing.T) {
 			if img := cached.Spec.Containers[0].Image; img != "" {
 				t.Errorf("cached Pod keeps the container image %q; the run transform drops it", img)
 			}
-			for _, o := range c.others() {
+			_, others, err := c.result(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range others {
 				if p, ok := o.(*corev1.Pod); ok {
 					if d := cmp.Diff(annotated().Annotations, p.Annotations); d != "" {
 						t.Errorf("result Pod annotations (-want +got):\n%s", d)

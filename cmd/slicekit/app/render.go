@@ -24,13 +24,13 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/inputfile"
-	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/render"
 )
 
 // newRenderCommand returns `slicekit render`.
 func newRenderCommand(s Streams) *cobra.Command {
-	copts := manager.NewControllerOptions()
+	copts := builtin.NewControllerOptions()
 	logs := logsapi.NewLoggingConfiguration()
 	var (
 		files      []string

@@ -14,9 +14,12 @@
 
 // Package builtin lists slicekit's built-in controllers, each declared by
 // its own package (a registry.Registration), and the one table of the
-// kinds they read. `slicekit run` (pkg/manager), `slicekit render` and
-// `slicekit check` read this list; adding a controller is one line in
-// Registrations.
+// kinds they read; it resolves --controllers against that list
+// (EnabledControllers), holds the controllers' options (ControllerOptions:
+// --controllers, the shared settings, each controller's own) and
+// constructs the enabled controllers (NewControllers). `slicekit run`
+// (pkg/manager), `slicekit render` and `slicekit check` read this list;
+// adding a controller is one line in Registrations.
 package builtin
 
 import (

@@ -31,7 +31,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2/ktesting"
-	"k8s.io/utils/ptr"
 )
 
 func TestAddHints(t *testing.T) {
@@ -67,20 +66,16 @@ func TestAddHints(t *testing.T) {
 			ServiceKey:  "ns/svc",
 			AddressType: discovery.AddressTypeIPv4,
 			ToCreate: []*discovery.EndpointSlice{{
-				Endpoints: []discovery.Endpoint{{
-					Addresses:  []string{"10.1.2.3"},
-					Zone:       ptr.To("zone-a"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}},
+				Endpoints: []discovery.Endpoint{
+					testEP("10.1.2.3", "zone-a", true).ep(),
+				},
 			}},
 		},
 		expectedEndpointsByAddrType: nil,
 		expectedSlicesToCreate: []*discovery.EndpointSlice{{
-			Endpoints: []discovery.Endpoint{{
-				Addresses:  []string{"10.1.2.3"},
-				Zone:       ptr.To("zone-a"),
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}},
+			Endpoints: []discovery.Endpoint{
+				testEP("10.1.2.3", "zone-a", true).ep(),
+			},
 		}},
 		expectedSlicesToUpdate: []*discovery.EndpointSlice{},
 		expectedEvents: []*EventBuilder{
@@ -101,28 +96,18 @@ func TestAddHints(t *testing.T) {
 			ServiceKey:  "ns/svc",
 			AddressType: discovery.AddressTypeIPv4,
 			ToCreate: []*discovery.EndpointSlice{{
-				Endpoints: []discovery.Endpoint{{
-					Addresses:  []string{"10.1.2.3"},
-					Zone:       ptr.To("zone-a"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.1.2.4"},
-					Zone:       ptr.To("zone-b"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}},
+				Endpoints: []discovery.Endpoint{
+					testEP("10.1.2.3", "zone-a", true).ep(),
+					testEP("10.1.2.4", "zone-b", true).ep(),
+				},
 			}},
 		},
 		expectedEndpointsByAddrType: nil,
 		expectedSlicesToCreate: []*discovery.EndpointSlice{{
-			Endpoints: []discovery.Endpoint{{
-				Addresses:  []string{"10.1.2.3"},
-				Zone:       ptr.To("zone-a"),
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.1.2.4"},
-				Zone:       ptr.To("zone-b"),
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}},
+			Endpoints: []discovery.Endpoint{
+				testEP("10.1.2.3", "zone-a", true).ep(),
+				testEP("10.1.2.4", "zone-b", true).ep(),
+			},
 		}},
 		expectedSlicesToUpdate: []*discovery.EndpointSlice{},
 		expectedEvents: []*EventBuilder{
@@ -142,15 +127,10 @@ func TestAddHints(t *testing.T) {
 			ServiceKey:  "ns/svc",
 			AddressType: discovery.AddressTypeIPv4,
 			ToCreate: []*discovery.EndpointSlice{{
-				Endpoints: []discovery.Endpoint{{
-					Addresses:  []string{"10.1.2.3"},
-					Zone:       ptr.To("zone-a"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.1.2.4"},
-					Zone:       ptr.To("zone-b"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}},
+				Endpoints: []discovery.Endpoint{
+					testEP("10.1.2.3", "zone-a", true).ep(),
+					testEP("10.1.2.4", "zone-b", true).ep(),
+				},
 			}},
 		},
 		expectedEndpointsByAddrType: map[discovery.AddressType]EndpointZoneInfo{
@@ -160,17 +140,10 @@ func TestAddHints(t *testing.T) {
 			},
 		},
 		expectedSlicesToCreate: []*discovery.EndpointSlice{{
-			Endpoints: []discovery.Endpoint{{
-				Addresses:  []string{"10.1.2.3"},
-				Zone:       ptr.To("zone-a"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.1.2.4"},
-				Zone:       ptr.To("zone-b"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}},
+			Endpoints: []discovery.Endpoint{
+				testEP("10.1.2.3", "zone-a", true).forZone("zone-a"),
+				testEP("10.1.2.4", "zone-b", true).forZone("zone-b"),
+			},
 		}},
 		expectedSlicesToUpdate: []*discovery.EndpointSlice{},
 		expectedEvents: []*EventBuilder{
@@ -190,22 +163,12 @@ func TestAddHints(t *testing.T) {
 			ServiceKey:  "ns/svc",
 			AddressType: discovery.AddressTypeIPv4,
 			ToCreate: []*discovery.EndpointSlice{{
-				Endpoints: []discovery.Endpoint{{
-					Addresses:  []string{"10.1.2.3"},
-					Zone:       ptr.To("zone-a"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.1.2.4"},
-					Zone:       ptr.To("zone-b"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.1.2.5"},
-					Zone:       ptr.To("zone-b"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(false)},
-				}, {
-					Addresses: []string{"10.1.2.6"},
-					Zone:      ptr.To("zone-b"),
-				}},
+				Endpoints: []discovery.Endpoint{
+					testEP("10.1.2.3", "zone-a", true).ep(),
+					testEP("10.1.2.4", "zone-b", true).ep(),
+					testEP("10.1.2.5", "zone-b", false).ep(),
+					testEPNoReady("10.1.2.6", "zone-b").ep(),
+				},
 			}},
 		},
 		expectedEndpointsByAddrType: map[discovery.AddressType]EndpointZoneInfo{
@@ -215,26 +178,12 @@ func TestAddHints(t *testing.T) {
 			},
 		},
 		expectedSlicesToCreate: []*discovery.EndpointSlice{{
-			Endpoints: []discovery.Endpoint{{
-				Addresses:  []string{"10.1.2.3"},
-				Zone:       ptr.To("zone-a"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.1.2.4"},
-				Zone:       ptr.To("zone-b"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.1.2.5"},
-				Zone:       ptr.To("zone-b"),
-				Hints:      nil,
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(false)},
-			}, {
-				Addresses: []string{"10.1.2.6"},
-				Zone:      ptr.To("zone-b"),
-				Hints:     nil,
-			}},
+			Endpoints: []discovery.Endpoint{
+				testEP("10.1.2.3", "zone-a", true).forZone("zone-a"),
+				testEP("10.1.2.4", "zone-b", true).forZone("zone-b"),
+				testEP("10.1.2.5", "zone-b", false).ep(),
+				testEPNoReady("10.1.2.6", "zone-b").ep(),
+			},
 		}},
 		expectedSlicesToUpdate: []*discovery.EndpointSlice{},
 		expectedEvents: []*EventBuilder{
@@ -255,54 +204,28 @@ func TestAddHints(t *testing.T) {
 			ServiceKey:  "ns/svc",
 			AddressType: discovery.AddressTypeIPv4,
 			ToCreate: []*discovery.EndpointSlice{{
-				Endpoints: []discovery.Endpoint{{
-					Addresses:  []string{"10.1.2.3"},
-					Zone:       ptr.To("zone-a"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.1.2.4"},
-					Zone:       ptr.To("zone-b"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}},
+				Endpoints: []discovery.Endpoint{
+					testEP("10.1.2.3", "zone-a", true).ep(),
+					testEP("10.1.2.4", "zone-b", true).ep(),
+				},
 			}, {
-				Endpoints: []discovery.Endpoint{{
-					Addresses:  []string{"10.1.3.3"},
-					Zone:       ptr.To("zone-c"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.1.3.4"},
-					Zone:       ptr.To("zone-c"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.1.3.4"},
-					Zone:       ptr.To("zone-a"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}},
+				Endpoints: []discovery.Endpoint{
+					testEP("10.1.3.3", "zone-c", true).ep(),
+					testEP("10.1.3.4", "zone-c", true).ep(),
+					testEP("10.1.3.4", "zone-a", true).ep(),
+				},
 			}},
 			ToUpdate: []*discovery.EndpointSlice{{
-				Endpoints: []discovery.Endpoint{{
-					Addresses:  []string{"10.2.2.3"},
-					Zone:       ptr.To("zone-a"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.2.2.4"},
-					Zone:       ptr.To("zone-a"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}},
+				Endpoints: []discovery.Endpoint{
+					testEP("10.2.2.3", "zone-a", true).ep(),
+					testEP("10.2.2.4", "zone-a", true).ep(),
+				},
 			}, {
-				Endpoints: []discovery.Endpoint{{
-					Addresses:  []string{"10.2.3.3"},
-					Zone:       ptr.To("zone-b"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.2.3.4"},
-					Zone:       ptr.To("zone-c"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}, {
-					Addresses:  []string{"10.2.3.4"},
-					Zone:       ptr.To("zone-a"),
-					Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-				}},
+				Endpoints: []discovery.Endpoint{
+					testEP("10.2.3.3", "zone-b", true).ep(),
+					testEP("10.2.3.4", "zone-c", true).ep(),
+					testEP("10.2.3.4", "zone-a", true).ep(),
+				},
 			}},
 		},
 		expectedEndpointsByAddrType: map[discovery.AddressType]EndpointZoneInfo{
@@ -313,64 +236,28 @@ func TestAddHints(t *testing.T) {
 			},
 		},
 		expectedSlicesToCreate: []*discovery.EndpointSlice{{
-			Endpoints: []discovery.Endpoint{{
-				Addresses:  []string{"10.1.2.3"},
-				Zone:       ptr.To("zone-a"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.1.2.4"},
-				Zone:       ptr.To("zone-b"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}},
+			Endpoints: []discovery.Endpoint{
+				testEP("10.1.2.3", "zone-a", true).forZone("zone-b"),
+				testEP("10.1.2.4", "zone-b", true).forZone("zone-b"),
+			},
 		}, {
-			Endpoints: []discovery.Endpoint{{
-				Addresses:  []string{"10.1.3.3"},
-				Zone:       ptr.To("zone-c"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.1.3.4"},
-				Zone:       ptr.To("zone-c"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.1.3.4"},
-				Zone:       ptr.To("zone-a"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}},
+			Endpoints: []discovery.Endpoint{
+				testEP("10.1.3.3", "zone-c", true).forZone("zone-c"),
+				testEP("10.1.3.4", "zone-c", true).forZone("zone-c"),
+				testEP("10.1.3.4", "zone-a", true).forZone("zone-a"),
+			},
 		}},
 		expectedSlicesToUpdate: []*discovery.EndpointSlice{{
-			Endpoints: []discovery.Endpoint{{
-				Addresses:  []string{"10.2.2.3"},
-				Zone:       ptr.To("zone-a"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.2.2.4"},
-				Zone:       ptr.To("zone-a"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}},
+			Endpoints: []discovery.Endpoint{
+				testEP("10.2.2.3", "zone-a", true).forZone("zone-a"),
+				testEP("10.2.2.4", "zone-a", true).forZone("zone-a"),
+			},
 		}, {
-			Endpoints: []discovery.Endpoint{{
-				Addresses:  []string{"10.2.3.3"},
-				Zone:       ptr.To("zone-b"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.2.3.4"},
-				Zone:       ptr.To("zone-c"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.2.3.4"},
-				Zone:       ptr.To("zone-a"),
-				Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}},
+			Endpoints: []discovery.Endpoint{
+				testEP("10.2.3.3", "zone-b", true).forZone("zone-b"),
+				testEP("10.2.3.4", "zone-c", true).forZone("zone-c"),
+				testEP("10.2.3.4", "zone-a", true).forZone("zone-a"),
+			},
 		}},
 		expectedEvents: []*EventBuilder{
 			{
@@ -636,15 +523,10 @@ func TestTopologyCacheRace(t *testing.T) {
 		ServiceKey:  "ns/svc",
 		AddressType: discovery.AddressTypeIPv4,
 		ToCreate: []*discovery.EndpointSlice{{
-			Endpoints: []discovery.Endpoint{{
-				Addresses:  []string{"10.1.2.3"},
-				Zone:       ptr.To("zone-a"),
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}, {
-				Addresses:  []string{"10.1.2.4"},
-				Zone:       ptr.To("zone-b"),
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			}},
+			Endpoints: []discovery.Endpoint{
+				testEP("10.1.2.3", "zone-a", true).ep(),
+				testEP("10.1.2.4", "zone-b", true).ep(),
+			},
 		}}}
 	type nodeInfo struct {
 		zone  string

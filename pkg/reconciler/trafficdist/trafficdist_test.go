@@ -45,148 +45,44 @@ func TestReconcileHints(t *testing.T) {
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferClose),
 			slicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").ep(),
+					readyEP("10.0.0.2", "zone-b", "node-2").ep(),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-a", "node-3").ep(),
+					readyEP("10.0.0.4", "zone-b", "node-4").ep(),
+				),
 			},
 			slicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							Zone:       ptr.To("zone-c"),
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").ep(),
+					readyEP("10.0.0.6", "zone-a", "node-6").ep(),
+				),
+				slice(
+					readyEP("10.0.0.7", "zone-b", "node-7").ep(),
+					readyEP("10.0.0.8", "zone-c", "node-8").ep(),
+				),
 			},
 			wantSlicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").forZone("zone-a"),
+					readyEP("10.0.0.2", "zone-b", "node-2").forZone("zone-b"),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-a", "node-3").forZone("zone-a"),
+					readyEP("10.0.0.4", "zone-b", "node-4").forZone("zone-b"),
+				),
 			},
 			wantSlicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							Zone:       ptr.To("zone-c"),
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").forZone("zone-a"),
+					readyEP("10.0.0.6", "zone-a", "node-6").forZone("zone-a"),
+				),
+				slice(
+					readyEP("10.0.0.7", "zone-b", "node-7").forZone("zone-b"),
+					readyEP("10.0.0.8", "zone-c", "node-8").forZone("zone-c"),
+				),
 			},
 		},
 		{
@@ -194,148 +90,44 @@ func TestReconcileHints(t *testing.T) {
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferSameZone),
 			slicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").ep(),
+					readyEP("10.0.0.2", "zone-b", "node-2").ep(),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-a", "node-3").ep(),
+					readyEP("10.0.0.4", "zone-b", "node-4").ep(),
+				),
 			},
 			slicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							Zone:       ptr.To("zone-c"),
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").ep(),
+					readyEP("10.0.0.6", "zone-a", "node-6").ep(),
+				),
+				slice(
+					readyEP("10.0.0.7", "zone-b", "node-7").ep(),
+					readyEP("10.0.0.8", "zone-c", "node-8").ep(),
+				),
 			},
 			wantSlicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").forZone("zone-a"),
+					readyEP("10.0.0.2", "zone-b", "node-2").forZone("zone-b"),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-a", "node-3").forZone("zone-a"),
+					readyEP("10.0.0.4", "zone-b", "node-4").forZone("zone-b"),
+				),
 			},
 			wantSlicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							Zone:       ptr.To("zone-c"),
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").forZone("zone-a"),
+					readyEP("10.0.0.6", "zone-a", "node-6").forZone("zone-a"),
+				),
+				slice(
+					readyEP("10.0.0.7", "zone-b", "node-7").forZone("zone-b"),
+					readyEP("10.0.0.8", "zone-c", "node-8").forZone("zone-c"),
+				),
 			},
 		},
 		{
@@ -343,172 +135,44 @@ func TestReconcileHints(t *testing.T) {
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferSameNode),
 			slicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").ep(),
+					readyEP("10.0.0.2", "zone-b", "node-2").ep(),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-a", "node-3").ep(),
+					readyEP("10.0.0.4", "zone-b", "node-4").ep(),
+				),
 			},
 			slicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							Zone:       ptr.To("zone-c"),
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").ep(),
+					readyEP("10.0.0.6", "zone-a", "node-6").ep(),
+				),
+				slice(
+					readyEP("10.0.0.7", "zone-b", "node-7").ep(),
+					readyEP("10.0.0.8", "zone-c", "node-8").ep(),
+				),
 			},
 			wantSlicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForZones: []discovery.ForZone{{Name: "zone-a"}},
-								ForNodes: []discovery.ForNode{{Name: "node-1"}},
-							},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForZones: []discovery.ForZone{{Name: "zone-b"}},
-								ForNodes: []discovery.ForNode{{Name: "node-2"}},
-							},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForZones: []discovery.ForZone{{Name: "zone-a"}},
-								ForNodes: []discovery.ForNode{{Name: "node-3"}},
-							},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForZones: []discovery.ForZone{{Name: "zone-b"}},
-								ForNodes: []discovery.ForNode{{Name: "node-4"}},
-							},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").forZoneAndNode("zone-a", "node-1"),
+					readyEP("10.0.0.2", "zone-b", "node-2").forZoneAndNode("zone-b", "node-2"),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-a", "node-3").forZoneAndNode("zone-a", "node-3"),
+					readyEP("10.0.0.4", "zone-b", "node-4").forZoneAndNode("zone-b", "node-4"),
+				),
 			},
 			wantSlicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForZones: []discovery.ForZone{{Name: "zone-a"}},
-								ForNodes: []discovery.ForNode{{Name: "node-5"}},
-							},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForZones: []discovery.ForZone{{Name: "zone-a"}},
-								ForNodes: []discovery.ForNode{{Name: "node-6"}},
-							},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForZones: []discovery.ForZone{{Name: "zone-b"}},
-								ForNodes: []discovery.ForNode{{Name: "node-7"}},
-							},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							Zone:       ptr.To("zone-c"),
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForZones: []discovery.ForZone{{Name: "zone-c"}},
-								ForNodes: []discovery.ForNode{{Name: "node-8"}},
-							},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").forZoneAndNode("zone-a", "node-5"),
+					readyEP("10.0.0.6", "zone-a", "node-6").forZoneAndNode("zone-a", "node-6"),
+				),
+				slice(
+					readyEP("10.0.0.7", "zone-b", "node-7").forZoneAndNode("zone-b", "node-7"),
+					readyEP("10.0.0.8", "zone-c", "node-8").forZoneAndNode("zone-c", "node-8"),
+				),
 			},
 		},
 		{
@@ -516,75 +180,28 @@ func TestReconcileHints(t *testing.T) {
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferClose),
 			slicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}}, // incorrect hint as per new heuristic
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").forZone("zone-b"), // incorrect hint as per new heuristic
+				),
 			},
 			slicesUnchanged: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-c"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.2", "zone-b", "node-2").forZone("zone-c"),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-c", "node-3").ep(),
+				),
 			},
 			wantSlicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-c"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-c"}}},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").forZone("zone-a"),
+				),
+				slice(
+					readyEP("10.0.0.2", "zone-b", "node-2").forZone("zone-b"),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-c", "node-3").forZone("zone-c"),
+				),
 			},
 		},
 		{
@@ -592,124 +209,44 @@ func TestReconcileHints(t *testing.T) {
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferClose),
 			slicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "", "node-1").ep(),
+					readyEP("10.0.0.2", "", "node-2").ep(),
+				),
+				slice(
+					readyEP("10.0.0.3", "", "node-3").ep(),
+					readyEP("10.0.0.4", "", "node-4").ep(),
+				),
 			},
 			slicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "", "node-5").ep(),
+					readyEP("10.0.0.6", "", "node-6").ep(),
+				),
+				slice(
+					readyEP("10.0.0.7", "", "node-7").ep(),
+					readyEP("10.0.0.8", "", "node-8").ep(),
+				),
 			},
 			wantSlicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "", "node-1").ep(),
+					readyEP("10.0.0.2", "", "node-2").ep(),
+				),
+				slice(
+					readyEP("10.0.0.3", "", "node-3").ep(),
+					readyEP("10.0.0.4", "", "node-4").ep(),
+				),
 			},
 			wantSlicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "", "node-5").ep(),
+					readyEP("10.0.0.6", "", "node-6").ep(),
+				),
+				slice(
+					readyEP("10.0.0.7", "", "node-7").ep(),
+					readyEP("10.0.0.8", "", "node-8").ep(),
+				),
 			},
 		},
 		{
@@ -717,148 +254,44 @@ func TestReconcileHints(t *testing.T) {
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferSameNode),
 			slicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "", "node-1").ep(),
+					readyEP("10.0.0.2", "", "node-2").ep(),
+				),
+				slice(
+					readyEP("10.0.0.3", "", "node-3").ep(),
+					readyEP("10.0.0.4", "", "node-4").ep(),
+				),
 			},
 			slicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "", "node-5").ep(),
+					readyEP("10.0.0.6", "", "node-6").ep(),
+				),
+				slice(
+					readyEP("10.0.0.7", "", "node-7").ep(),
+					readyEP("10.0.0.8", "", "node-8").ep(),
+				),
 			},
 			wantSlicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForNodes: []discovery.ForNode{{Name: "node-1"}},
-							},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForNodes: []discovery.ForNode{{Name: "node-2"}},
-							},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForNodes: []discovery.ForNode{{Name: "node-3"}},
-							},
-						},
-						{
-							Addresses:  []string{"10.0.0.4"},
-							NodeName:   ptr.To("node-4"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForNodes: []discovery.ForNode{{Name: "node-4"}},
-							},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "", "node-1").forNode("node-1"),
+					readyEP("10.0.0.2", "", "node-2").forNode("node-2"),
+				),
+				slice(
+					readyEP("10.0.0.3", "", "node-3").forNode("node-3"),
+					readyEP("10.0.0.4", "", "node-4").forNode("node-4"),
+				),
 			},
 			wantSlicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForNodes: []discovery.ForNode{{Name: "node-5"}},
-							},
-						},
-						{
-							Addresses:  []string{"10.0.0.6"},
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForNodes: []discovery.ForNode{{Name: "node-6"}},
-							},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.7"},
-							NodeName:   ptr.To("node-7"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForNodes: []discovery.ForNode{{Name: "node-7"}},
-							},
-						},
-						{
-							Addresses:  []string{"10.0.0.8"},
-							NodeName:   ptr.To("node-8"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints: &discovery.EndpointHints{
-								ForNodes: []discovery.ForNode{{Name: "node-8"}},
-							},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "", "node-5").forNode("node-5"),
+					readyEP("10.0.0.6", "", "node-6").forNode("node-6"),
+				),
+				slice(
+					readyEP("10.0.0.7", "", "node-7").forNode("node-7"),
+					readyEP("10.0.0.8", "", "node-8").forNode("node-8"),
+				),
 			},
 		},
 		{
@@ -866,28 +299,14 @@ func TestReconcileHints(t *testing.T) {
 
 			trafficDistribution: ptr.To(corev1.ServiceTrafficDistributionPreferClose),
 			slicesUnchanged: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(false)}, // endpoint is not ready
-						},
-					},
-				},
+				slice(
+					notReadyEP("10.0.0.2", "zone-b", "node-2").ep(), // endpoint is not ready
+				),
 			},
 			wantSlicesUnchanged: []*discovery.EndpointSlice{ // ... so there should be no updates
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(false)},
-						},
-					},
-				},
+				slice(
+					notReadyEP("10.0.0.2", "zone-b", "node-2").ep(),
+				),
 			},
 		},
 		{
@@ -895,88 +314,32 @@ func TestReconcileHints(t *testing.T) {
 
 			trafficDistribution: ptr.To("Unknown"),
 			slicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").forZone("zone-a"),
+					readyEP("10.0.0.2", "zone-b", "node-2").forZone("zone-b"),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-a", "node-3").forZone("zone-a"),
+				),
 			},
 			slicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").forZone("zone-a"),
+				),
 			},
 			wantSlicesToCreate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.1"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-1"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-						{
-							Addresses:  []string{"10.0.0.2"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-2"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.3"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-3"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.1", "zone-a", "node-1").ep(),
+					readyEP("10.0.0.2", "zone-b", "node-2").ep(),
+				),
+				slice(
+					readyEP("10.0.0.3", "zone-a", "node-3").ep(),
+				),
 			},
 			wantSlicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").ep(),
+				),
 			},
 		},
 		{
@@ -984,52 +347,22 @@ func TestReconcileHints(t *testing.T) {
 
 			trafficDistribution: nil,
 			slicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").forZone("zone-a"),
+				),
 			},
 			slicesUnchanged: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.6"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-							Hints:      &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-b"}}},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.6", "zone-b", "node-6").forZone("zone-b"),
+				),
 			},
 			wantSlicesToUpdate: []*discovery.EndpointSlice{
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.5"},
-							Zone:       ptr.To("zone-a"),
-							NodeName:   ptr.To("node-5"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
-				{
-					Endpoints: []discovery.Endpoint{
-						{
-							Addresses:  []string{"10.0.0.6"},
-							Zone:       ptr.To("zone-b"),
-							NodeName:   ptr.To("node-6"),
-							Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-						},
-					},
-				},
+				slice(
+					readyEP("10.0.0.5", "zone-a", "node-5").ep(),
+				),
+				slice(
+					readyEP("10.0.0.6", "zone-b", "node-6").ep(),
+				),
 			},
 		},
 	}
@@ -1055,12 +388,7 @@ func TestReconcileHints(t *testing.T) {
 func TestReconcileHints_doesNotMutateUnchangedSlices(t *testing.T) {
 	originalEps := &discovery.EndpointSlice{
 		Endpoints: []discovery.Endpoint{
-			{
-				Addresses:  []string{"10.0.0.1"},
-				Zone:       ptr.To("zone-a"),
-				NodeName:   ptr.To("node-1"),
-				Conditions: discovery.EndpointConditions{Ready: ptr.To(true)},
-			},
+			readyEP("10.0.0.1", "zone-a", "node-1").ep(),
 		},
 	}
 	clonedEps := originalEps.DeepCopy()
