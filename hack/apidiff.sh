@@ -48,7 +48,6 @@ apidiff="$gobin/apidiff"
 
 case "${1:-check}" in
 update)
-  # shellcheck disable=SC2086
   if ! git diff --quiet HEAD -- pkg conformance go.mod; then
     echo "commit the library change first: the baseline is a commit" >&2; exit 1
   fi

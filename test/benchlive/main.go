@@ -379,12 +379,16 @@ func (b *bench) describe() []string {
 	if len(loadFields) > 3 {
 		loadFields = loadFields[:3]
 	}
+	kcmDefaults := ""
+	if b.o.qps == 20 && b.o.burst == 30 {
+		kcmDefaults = " (KCM's defaults)"
+	}
 	lines := []string{
 		fmt.Sprintf("Run %s on %s: %d CPUs, load average at start %s.", time.Now().UTC().Format("2006-01-02 15:04 MST"), host, runtime.NumCPU(), strings.Join(loadFields, " ")),
 		fmt.Sprintf("kube-controller-manager: %s, `--controllers=endpointslice-controller`; slicekit: %s, `run --controllers=endpointslice`.",
 			version(filepath.Join(b.o.binDir, procs.KubeControllerManager), "--version"), version(b.o.slicekit, "version")),
 		fmt.Sprintf("Both: client QPS %v, burst %d%s, 5 workers, 100 endpoints per slice, no batching, no leader election, -v=%d; started from no EndpointSlice, one after the other.",
-			b.o.qps, b.o.burst, map[bool]string{true: " (KCM's defaults)"}[b.o.qps == 20 && b.o.burst == 30], b.o.verbosity),
+			b.o.qps, b.o.burst, kcmDefaults, b.o.verbosity),
 		fmt.Sprintf("Flips: %d per controller, one at a time (Ready patched through the status subresource, wait for the slice, pause %v); CPU is utime+stime from /proc over the flips and a 1 s settle.",
 			b.o.flips, b.o.flipPause),
 	}

@@ -37,7 +37,7 @@ import (
 // create and the status write. The controllers read none of this beyond
 // the labels, ports and status: it is the weight every informer carries.
 func deploymentSized(pod *corev1.Pod, service string, i int) {
-	hash := fmt.Sprintf("%08x", uint32(len(service))*2654435761)[:8]
+	hash := fmt.Sprintf("%08x", uint32(len(service))*2654435761)
 	for k, v := range map[string]string{
 		"app.kubernetes.io/name": service, "app.kubernetes.io/instance": service + "-prod",
 		"app.kubernetes.io/part-of": "bench", "app.kubernetes.io/version": "1.27.3",
