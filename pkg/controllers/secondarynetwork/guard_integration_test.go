@@ -60,14 +60,20 @@ func TestForgedAddressesRefused(t *testing.T) {
 		_, err = it.client.CoreV1().Nodes().UpdateStatus(it.ctx, n, metav1.UpdateOptions{})
 		return err == nil, err
 	})
-	kubernetes, err := it.client.CoreV1().Services("default").Get(it.ctx, "kubernetes", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clusterIP := kubernetes.Spec.ClusterIP
-	if _, err := it.client.NetworkingV1().ServiceCIDRs().Get(it.ctx, "kubernetes", metav1.GetOptions{}); err != nil {
-		t.Fatalf("the API server has no ServiceCIDR kubernetes: %v", err)
-	}
+	// kube-apiserver writes the default/kubernetes Service and the
+	// ServiceCIDR "kubernetes" itself, shortly after it starts serving: a
+	// test that is first to use a fresh shared control plane must wait for
+	// them (CI once read the Service before it existed).
+	var clusterIP string
+	it.eventually("the API server's default/kubernetes Service and ServiceCIDR", func() (bool, error) {
+		kubernetes, err := it.client.CoreV1().Services("default").Get(it.ctx, "kubernetes", metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		clusterIP = kubernetes.Spec.ClusterIP
+		_, err = it.client.NetworkingV1().ServiceCIDRs().Get(it.ctx, "kubernetes", metav1.GetOptions{})
+		return err == nil, err
+	})
 
 	// The controllers as the manager runs them: transforms composed from
 	// both registrations' Reads, installed before the factory starts.
