@@ -19,7 +19,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	discovery "k8s.io/api/discovery/v1"
@@ -81,20 +84,30 @@ type Result struct {
 	// their uids (derived ones included, which the slices' owner
 	// references name), sorted by kind (that order), namespace and name;
 	// printed before the slices, they make a complete state
-	// (`slicekit render --with-inputs`).
+	// (`slicekit render --with-inputs`). Objects of kinds the controllers
+	// only read are shallow copies of the input objects (their own
+	// ObjectMeta fields, shared labels, spec and status): treat them as
+	// read-only.
 	Objects []runtime.Object
 }
 
 // Render runs the enabled controllers on objs to a fixed point, offline,
 // and returns the EndpointSlices that exist afterwards.
 //
-// The objects are stored in a client-go fake clientset that behaves like
+// The objects of the kinds the controllers write (Endpoints and
+// EndpointSlices) are stored in a client-go fake clientset that behaves like
 // an API server for the writes controllers make (internal/memapi: UIDs,
 // resourceVersions, EndpointSlice generations, no-op updates, delete
 // preconditions), with names for generateName made deterministically: the
 // base plus a 5-character suffix from a counter per namespace and base. An
 // object without a uid gets one derived from its kind, namespace and name,
-// so that renders of the same input agree. The controllers are constructed
+// so that renders of the same input agree. The objects of the other kinds,
+// which the controllers only read from their informers, are kept outside
+// the clientset, as it would store them (derived uids, resourceVersions
+// numbered as its tracker numbers them), without copying them: the
+// clientset's tracker copies every object it stores and again on every
+// list. A controller that writes one of them fails the render. The
+// controllers are constructed
 // by builtin.NewControllers, as `slicekit run` constructs them, on an
 // informer factory over the fake clientset whose informers are never
 // started: before each controller's SyncAll, Render replaces the indexers
@@ -130,11 +143,12 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	seed, err := prepareSeed(objs, kinds)
+	seed, held, err := prepareSeed(objs, kinds)
 	if err != nil {
 		return nil, err
 	}
 	client := memapi.NewClientsetWithOptions(memapi.Options{SeedUID: derivedUID}, seed...)
+	seed = nil
 	n := newNamer(client)
 	client.PrependReactor("create", "*", n.create)
 
@@ -154,7 +168,7 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	caches := newCaches(client, factory, transforms, kinds)
+	caches := newCaches(client, factory, transforms, kinds, held)
 	// Runs first: marks the resource of every write as changed, so that
 	// refresh lists again only what the controllers wrote.
 	client.PrependReactor("*", "*", caches.noteWrite)
@@ -171,6 +185,9 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 			}
 			if err := c.SyncAll(ctx); err != nil {
 				errs = append(errs, fmt.Errorf("controller %s: %w", c.Name, err))
+			}
+			if err := caches.heldWritten(); err != nil {
+				return nil, fmt.Errorf("controller %s: %w", c.Name, err)
 			}
 		}
 		cur, err := caches.refresh(ctx)
@@ -191,44 +208,104 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	return nil, fmt.Errorf("no fixed point after %d passes: the controllers keep writing", maxPasses)
 }
 
-// prepareSeed returns objs sorted by kind (kinds' Order: what others refer
-// to first), namespace and name; objs itself is not modified (the
-// clientset stores copies and gives uids, see derivedUID). An object of a
-// kind not in kinds is an error.
-func prepareSeed(objs []runtime.Object, kinds inputkinds.Table) ([]runtime.Object, error) {
-	kindOrder := map[string]int{}
+// writtenKinds are the resources the controllers write: only these are
+// stored in the fake clientset. The objects of every other kind are only
+// read, from the informer caches, and Render keeps them outside the
+// clientset (held): the clientset would copy each object when storing it
+// and again on every list, and Pods, the bulk of an input, are never
+// written.
+var writtenKinds = map[string]bool{inputkinds.Endpoints: true, inputkinds.EndpointSlices: true}
+
+// prepareSeed returns the objects of writtenKinds sorted by kind (kinds'
+// Order: what others refer to first), namespace and name, to seed the
+// clientset with, and the objects of every other kind, by resource, in the
+// same order, each as the clientset would store it (heldObjects); objs
+// itself is not modified (the clientset stores copies and gives uids, see
+// derivedUID). An object of a kind not in kinds is an error, and so is an
+// object of a held kind given twice (the clientset refuses it).
+func prepareSeed(objs []runtime.Object, kinds inputkinds.Table) ([]runtime.Object, map[string]*heldObjects, error) {
+	kindOrder := map[string]inputkinds.Kind{}
 	for _, k := range kinds {
-		kindOrder[k.GVK.Kind] = k.Order
+		kindOrder[k.GVK.Kind] = k
 	}
 	type keyed struct {
 		obj             runtime.Object
-		order           int
+		kind            inputkinds.Kind
 		namespace, name string
 	}
 	sorted := make([]keyed, 0, len(objs))
 	for _, o := range objs {
 		m, err := meta.Accessor(o)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		kind, err := kindOf(o)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		order, ok := kindOrder[kind]
+		k, ok := kindOrder[kind]
 		if !ok {
-			return nil, fmt.Errorf("unsupported kind %s", kind)
+			return nil, nil, fmt.Errorf("unsupported kind %s", kind)
 		}
-		sorted = append(sorted, keyed{obj: o, order: order, namespace: m.GetNamespace(), name: m.GetName()})
+		sorted = append(sorted, keyed{obj: o, kind: k, namespace: m.GetNamespace(), name: m.GetName()})
 	}
 	slices.SortStableFunc(sorted, func(a, b keyed) int {
-		return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
+		return cmp.Or(cmp.Compare(a.kind.Order, b.kind.Order), cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
 	})
-	out := make([]runtime.Object, 0, len(sorted))
-	for _, k := range sorted {
-		out = append(out, k.obj)
+	var seed []runtime.Object
+	held := map[string]*heldObjects{}
+	for i, k := range sorted {
+		if writtenKinds[k.kind.Resource] {
+			seed = append(seed, k.obj)
+			continue
+		}
+		h := held[k.kind.Resource]
+		if h == nil {
+			h = &heldObjects{kind: k.kind.GVK.Kind}
+			held[k.kind.Resource] = h
+		}
+		if i > 0 && sorted[i-1].kind.Resource == k.kind.Resource && sorted[i-1].namespace == k.namespace && sorted[i-1].name == k.name {
+			return nil, nil, fmt.Errorf("%s %s/%s given twice", k.kind.GVK.Kind, k.namespace, k.name)
+		}
+		h.objs = append(h.objs, k.obj)
 	}
-	return out, nil
+	return seed, held, nil
+}
+
+// heldObjects are the input objects of one kind that Render keeps outside
+// the clientset, sorted by namespace and name.
+type heldObjects struct {
+	kind string
+	objs []runtime.Object
+}
+
+// object returns the i-th object as the clientset would store it when
+// seeded with the kind's objects in order: a shallow copy (it shares
+// labels, spec and status with the input object, which nothing modifies:
+// cache objects are read-only) with the derived uid when it has none and
+// resourceVersion 2+i (client-go's object tracker numbers the versions of
+// each resource from 2).
+func (h *heldObjects) object(i int) (runtime.Object, error) {
+	o := h.objs[i]
+	v := reflect.ValueOf(o)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil, fmt.Errorf("%s: %T is not a pointer to a struct", h.kind, o)
+	}
+	cp := reflect.New(v.Elem().Type())
+	cp.Elem().Set(v.Elem())
+	obj, ok := cp.Interface().(runtime.Object)
+	if !ok {
+		return nil, fmt.Errorf("%s: %T is not an object", h.kind, o)
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	if m.GetUID() == "" {
+		m.SetUID(derivedUID(h.kind, m.GetNamespace(), m.GetName()))
+	}
+	m.SetResourceVersion(strconv.Itoa(2 + i))
+	return obj, nil
 }
 
 // caches refreshes the informer indexers from the fake clientset.
@@ -239,6 +316,8 @@ type caches struct {
 	mu sync.Mutex
 	// written are the resources written since their last refresh.
 	written map[string]bool
+	// heldWrites are the writes to held resources (none expected).
+	heldWrites []string
 }
 
 // source is one resource: how to list it, the indexer to fill and the
@@ -258,15 +337,25 @@ type source struct {
 	state map[string]string
 	// listed is set once state holds a list.
 	listed bool
+	// held, when set, are the kind's objects, kept outside the clientset
+	// (see writtenKinds); list is not used.
+	held *heldObjects
 }
 
 // newCaches returns the caches of the factory's informers of every kind in
 // kinds, filled from client by refresh through transforms
 // (builtin.ControllerOptions.Transforms), so that the controllers see the
 // objects as `slicekit run` caches them.
-func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transforms informertransform.Transforms, kinds inputkinds.Table) *caches {
+//
+// The objects of the kinds not in writtenKinds come from held (by
+// resource; a kind without objects has none there) instead.
+func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transforms informertransform.Transforms, kinds inputkinds.Table, held map[string]*heldObjects) *caches {
 	c := &caches{client: client, written: map[string]bool{}}
 	for _, k := range kinds {
+		var h *heldObjects
+		if !writtenKinds[k.Resource] {
+			h = cmp.Or(held[k.Resource], &heldObjects{kind: k.GVK.Kind})
+		}
 		c.sources = append(c.sources, source{
 			kind:     k.GVK.Kind,
 			gvk:      k.GVK,
@@ -276,6 +365,7 @@ func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transf
 			},
 			indexer:   k.Informer(f).GetIndexer(),
 			transform: transforms[informertransform.Informer(k.Resource)],
+			held:      h,
 		})
 	}
 	return c
@@ -286,11 +376,29 @@ func newCaches(client *fake.Clientset, f informers.SharedInformerFactory, transf
 func (c *caches) noteWrite(action k8stesting.Action) (bool, runtime.Object, error) {
 	switch action.GetVerb() {
 	case "create", "update", "patch", "delete", "delete-collection":
+		r := action.GetResource().Resource
 		c.mu.Lock()
-		c.written[action.GetResource().Resource] = true
+		c.written[r] = true
+		for _, s := range c.sources {
+			if s.held != nil && s.resource == r {
+				c.heldWrites = append(c.heldWrites, action.GetVerb()+" "+r)
+			}
+		}
 		c.mu.Unlock()
 	}
 	return false, nil, nil
+}
+
+// heldWritten returns an error naming the writes to resources Render holds
+// outside the clientset (writtenKinds lacks them): the caches would not
+// show them, so the render would not be faithful.
+func (c *caches) heldWritten() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.heldWrites) == 0 {
+		return nil
+	}
+	return fmt.Errorf("wrote objects render keeps read-only (%s)", strings.Join(slices.Compact(slices.Sorted(slices.Values(c.heldWrites))), ", "))
 }
 
 // refresh replaces the content of every indexer whose resource was
@@ -317,15 +425,17 @@ func (c *caches) refresh(ctx context.Context) (map[string]string, error) {
 	return state, nil
 }
 
-// refresh lists the source's objects and replaces its indexer's content.
+// refresh lists the source's objects (its held objects when it has them)
+// and replaces its indexer's content.
 func (s *source) refresh(ctx context.Context) error {
-	objs, err := s.list(ctx)
+	objs, err := s.objects(ctx)
 	if err != nil {
-		return fmt.Errorf("listing %s objects: %w", s.kind, err)
+		return err
 	}
 	state := make(map[string]string, len(objs))
 	items := make([]any, 0, len(objs))
-	for _, o := range objs {
+	for i, o := range objs {
+		objs[i] = nil // the indexer holds what it needs: let the rest go
 		m, err := meta.Accessor(o)
 		if err != nil {
 			return err
@@ -349,12 +459,34 @@ func (s *source) refresh(ctx context.Context) error {
 	return nil
 }
 
+// objects returns the source's objects: its held objects as the clientset
+// would store them (heldObjects.object), or the clientset's list.
+func (s *source) objects(ctx context.Context) ([]runtime.Object, error) {
+	if s.held == nil {
+		objs, err := s.list(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s objects: %w", s.kind, err)
+		}
+		return objs, nil
+	}
+	objs := make([]runtime.Object, len(s.held.objs))
+	for i := range objs {
+		o, err := s.held.object(i)
+		if err != nil {
+			return nil, err
+		}
+		objs[i] = o
+	}
+	return objs, nil
+}
+
 // result lists every kind's objects once the controllers are done and
 // returns the EndpointSlices sorted by namespace and name, and the other
 // objects sorted by kind (source order), namespace and name, with TypeMeta
-// set: the result is built from the clientset's whole objects, never from
-// the transformed caches. The caches are emptied first, so that the
-// objects are held once (in the clientset) besides the result.
+// set: the result is built from the clientset's whole objects and the held
+// ones, never from the transformed caches. The caches are emptied first,
+// so that the objects are held once (in the clientset or the input)
+// besides the result.
 func (c *caches) result(ctx context.Context) ([]*discovery.EndpointSlice, []runtime.Object, error) {
 	for _, s := range c.sources {
 		if err := s.indexer.Replace(nil, ""); err != nil {
@@ -364,9 +496,9 @@ func (c *caches) result(ctx context.Context) ([]*discovery.EndpointSlice, []runt
 	var eps []*discovery.EndpointSlice
 	var others []runtime.Object
 	for _, s := range c.sources {
-		objs, err := s.list(ctx)
+		objs, err := s.objects(ctx)
 		if err != nil {
-			return nil, nil, fmt.Errorf("listing %s objects: %w", s.kind, err)
+			return nil, nil, err
 		}
 		// The lists are the clientset's copies, sorted by namespace and
 		// name; nothing else holds them.

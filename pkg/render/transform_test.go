@@ -66,12 +66,16 @@ func TestCachesApplyTheRunTransforms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			client := memapi.NewClientset(append(scene(0), annotated())...)
 			kinds, err := builtin.InputKinds()
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := newCaches(client, informers.NewSharedInformerFactory(client, 0), transforms, kinds)
+			seed, held, err := prepareSeed(append(scene(0), annotated()), kinds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			client := memapi.NewClientset(seed...)
+			c := newCaches(client, informers.NewSharedInformerFactory(client, 0), transforms, kinds, held)
 			if _, err := c.refresh(ctx); err != nil {
 				t.Fatal(err)
 			}
