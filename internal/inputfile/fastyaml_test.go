@@ -1,0 +1,198 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package inputfile
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
+)
+
+// sameAsGoYAML fails t when fastYAMLToJSON accepts doc but its JSON
+// decodes to other values than sigs.k8s.io/yaml.YAMLToJSONStrict's, or
+// go-yaml rejects what it accepts. It returns whether the fast path
+// accepted doc.
+func sameAsGoYAML(t *testing.T, doc []byte) bool {
+	t.Helper()
+	fast, ok := fastYAMLToJSON(doc)
+	if !ok {
+		return false
+	}
+	slow, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
+		t.Fatalf("fast path accepted what go-yaml rejects (%v):\n%s", err, doc)
+	}
+	var f, s any
+	if err := json.Unmarshal(fast, &f); err != nil {
+		t.Fatalf("fast path wrote invalid JSON (%v): %s\nfrom:\n%s", err, fast, doc)
+	}
+	if err := json.Unmarshal(slow, &s); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(s, f); d != "" {
+		t.Fatalf("fast path differs from go-yaml (-go-yaml +fast):\n%s\nfrom:\n%s", d, doc)
+	}
+	return true
+}
+
+func TestFastYAMLToJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		// fast is whether the fast path takes the document (else go-yaml).
+		fast bool
+	}{
+		{name: "kubectl style", fast: true, in: `apiVersion: v1
+kind: Pod
+metadata:
+  annotations:
+    a.example/x: "true"
+    b: 'it''s'
+  labels:
+    app: web
+  name: web-1
+  ownerReferences:
+  - apiVersion: apps/v1
+    controller: true
+    kind: ReplicaSet
+spec:
+  containers:
+  - env:
+    - name: A
+      value: "80"
+    image: registry.example.com/team/app:1.4.2
+    name: app
+    ports:
+    - containerPort: 8080
+      name: http
+  - name: side
+status:
+  podIP: 10.1.2.3
+  podIPs:
+  - ip: 10.1.2.3
+  startTime: "2026-03-01T12:00:00Z"
+  empty: {}
+  none: []
+  nothing:
+  tilde: ~
+`},
+		{name: "indented sequences and nested sequences", fast: true, in: "a:\n  - - x\n    - y\n  -\n    b: c\n  -\nd: [] \n"},
+		{name: "yaml 1.1 words", fast: true, in: "a: yes\nb: No\nc: on\nd: OFF\ne: y\nf: n\ng: Null\nh: True\n"},
+		{name: "integers and strings that look like numbers", fast: true, in: "a: 0\nb: -12\nc: 123456789012345678\nd: 10.1.2.3\ne: 2026-03-01\nf: 1.4.2\ng: -Xmx5m\nh: 1e\n"},
+		{name: "managedFields keys", fast: true, in: "f:metadata:\n  f:labels:\n    .: {}\n    f:app: {}\n  'k:{\"uid\":\"x\"}': {}\n\"q:1\": \"a\\\\b\\\"c\\te\\nf\"\n"},
+		{name: "slash escape", in: "a: \"\\/\"\n"},
+		{name: "unicode", fast: true, in: "a: héllo wörld ✓\nb: \"日本\"\n"},
+		{name: "float", in: "a: 1.5\n"},
+		{name: "exponent", in: "a: 1e3\n"},
+		{name: "octal", in: "a: 0755\n"},
+		{name: "hex", in: "a: 0x1F\n"},
+		{name: "underscore", in: "a: 1_000\n"},
+		{name: "plus", in: "a: +5\n"},
+		{name: "minus zero", in: "a: -0\n"},
+		{name: "binary", in: "a: 0b101\n"},
+		{name: "huge integer", in: "a: 1234567890123456789012\n"},
+		{name: "infinity", in: "a: .inf\n"},
+		{name: "dot float", in: "a: .5\n"},
+		{name: "bool key", in: "yes: 1\n"},
+		{name: "int key", in: "80: http\n"},
+		{name: "merge key", in: "<<: {a: 1}\n"},
+		{name: "comment", in: "a: b # c\n"},
+		{name: "tab", in: "a:\tb\n"},
+		{name: "crlf", in: "a: b\r\n"},
+		{name: "anchor and alias", in: "a: &x b\nc: *x\n"},
+		{name: "tag", in: "a: !!str 1\n"},
+		{name: "flow mapping", in: "a: {b: c}\n"},
+		{name: "flow sequence", in: "a: [b]\n"},
+		{name: "block scalar", in: "a: |\n  b\n"},
+		{name: "multi-line plain", in: "a: b\n  c\n"},
+		{name: "multi-line quoted", in: "a: \"b\n  c\"\n"},
+		{name: "duplicate key", in: "a: 1\na: 2\n"},
+		{name: "document marker", in: "---\na: 1\n"},
+		{name: "other escape", in: "a: \"\\x41\"\n"},
+		{name: "colon space in value", in: "a: b: c\n"},
+		{name: "space before colon", in: "a : b\n"},
+		{name: "bad indentation", in: "a:\n    b: 1\n  c: 2\n"},
+		{name: "mapping then sequence", in: "a: 1\n- b\n"},
+		{name: "top-level sequence", in: "- a\n"},
+		{name: "top-level scalar", in: "a\n"},
+		{name: "empty", in: ""},
+		{name: "control character", in: "a: \"b\x01\"\n"},
+		{name: "byte order mark", in: "\uFEFFa: b\n"},
+		{name: "next line separator", in: "a: b\u0085c\n"},
+		{name: "invalid UTF-8", in: "a: \xff\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := sameAsGoYAML(t, []byte(tc.in)); got != tc.fast {
+				t.Errorf("fast path taken: %v, want %v", got, tc.fast)
+			}
+		})
+	}
+}
+
+// TestFastYAMLToJSONOnInputs checks the fast path against go-yaml on every
+// document of the repository's example inputs and test cases, and that it
+// takes most of them (the point of it).
+func TestFastYAMLToJSONOnInputs(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{"../../examples/*.yaml", "../../examples/*/*.yaml", "../../testdata/cases/*/*.yaml"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 10 {
+		t.Fatalf("found %d input files; the globs are stale", len(files))
+	}
+	var docs, fast int
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws, err := Documents(data)
+		if err != nil {
+			continue // the case of an invalid file
+		}
+		for _, raw := range raws {
+			docs++
+			if sameAsGoYAML(t, raw) {
+				fast++
+			}
+		}
+	}
+	t.Logf("fast path took %d of %d documents", fast, docs)
+	if fast*2 < docs {
+		t.Errorf("fast path took %d of %d documents; expected most", fast, docs)
+	}
+}
+
+// FuzzFastYAMLToJSON: whatever the fast path accepts, go-yaml accepts and
+// reads as the same values.
+func FuzzFastYAMLToJSON(f *testing.F) {
+	for _, s := range []string{
+		"a: b\n", "a:\n- b\n- c: d\n  e: 1\n", "a: 'x''y'\nb: \"q\\\"\"\n", "a:\n  b:\n    - - 1\n",
+		"a: yes\nb: 0x10\nc: 1.5\nd: 10.0.0.1\n", "f:spec:\n  k:{\"a\":1}: {}\n", "a: []\nb: {}\nc: ~\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		sameAsGoYAML(t, doc)
+	})
+}
