@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // fastYAMLToJSON converts a YAML document to JSON the way
@@ -39,26 +41,39 @@ import (
 // go-yaml parses a document into nodes, decodes them into maps of
 // interfaces and sigs.k8s.io/yaml marshals those to JSON: most of the CPU
 // time of a large render or check. This reads the lines once.
-func fastYAMLToJSON(doc []byte) ([]byte, bool) {
+//
+// typeMeta is the document's apiVersion and kind as encoding/json would
+// read them from the JSON into a metav1.TypeMeta, or nil when that is not
+// plain (a key that matches only case-insensitively, a value that is not
+// a string).
+func fastYAMLToJSON(doc []byte) (j []byte, typeMeta *metav1.TypeMeta, ok bool) {
 	if !plainText(doc) {
-		return nil, false
+		return nil, nil, false
 	}
 	p := fastParser{out: make([]byte, 0, len(doc))}
+	first := true
 	for line := range bytes.SplitSeq(doc, []byte("\n")) {
 		text := strings.TrimRight(string(line), " ")
 		if text == "" {
 			continue
 		}
+		if first && text == "---" {
+			// A document's start marker (Documents keeps a file's first).
+			first = false
+			continue
+		}
+		first = false
 		trimmed := strings.TrimLeft(text, " ")
 		p.lines = append(p.lines, fastLine{indent: len(text) - len(trimmed), text: trimmed})
 	}
 	if len(p.lines) == 0 || p.lines[0].indent != 0 || isSeqItem(p.lines[0].text) {
-		return nil, false
+		return nil, nil, false
 	}
+	p.typeMeta = &metav1.TypeMeta{}
 	if !p.mapping(0) || p.cur != len(p.lines) {
-		return nil, false
+		return nil, nil, false
 	}
-	return p.out, true
+	return p.out, p.typeMeta, true
 }
 
 // plainText reports whether doc is valid UTF-8 of characters go-yaml
@@ -95,6 +110,11 @@ type fastParser struct {
 	lines []fastLine
 	cur   int
 	out   []byte
+	// typeMeta collects the top-level apiVersion and kind; nil once they
+	// are not plain.
+	typeMeta *metav1.TypeMeta
+	// nested is set below the top-level mapping.
+	nested bool
 }
 
 // isSeqItem reports whether a line's text is a block sequence item.
@@ -131,12 +151,49 @@ func (p *fastParser) mapping(ind int) bool {
 		}
 		p.out = appendJSONString(p.out, key.value)
 		p.out = append(p.out, ':')
+		if !p.nested && p.typeMeta != nil {
+			if !p.topLevel(key.value, rest) {
+				p.typeMeta = nil
+			}
+		}
+		nested := p.nested
+		p.nested = true
 		if !p.value(ind, rest, true) {
 			return false
 		}
+		p.nested = nested
 	}
 	p.out = append(p.out, '}')
 	return p.cur == len(p.lines) || p.lines[p.cur].indent < ind
+}
+
+// topLevel records a top-level apiVersion or kind whose value (rest) is
+// a string and returns false for one that is not plain.
+func (p *fastParser) topLevel(key, rest string) bool {
+	var field *string
+	switch {
+	case key == "apiVersion":
+		field = &p.typeMeta.APIVersion
+	case key == "kind":
+		field = &p.typeMeta.Kind
+	case strings.EqualFold(key, "apiVersion") || strings.EqualFold(key, "kind"):
+		return false
+	default:
+		return true
+	}
+	if rest == "" {
+		return false
+	}
+	if rest[0] == '"' || rest[0] == '\'' {
+		q, after, ok := quoted(rest)
+		*field = q
+		return ok && after == ""
+	}
+	if kind, _ := resolvePlain(rest); kind != plainString {
+		return false
+	}
+	*field = rest
+	return true
 }
 
 // sequence converts the block sequence at indentation ind.

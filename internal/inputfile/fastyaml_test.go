@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -30,7 +31,7 @@ import (
 // accepted doc.
 func sameAsGoYAML(t *testing.T, doc []byte) bool {
 	t.Helper()
-	fast, ok := fastYAMLToJSON(doc)
+	fast, tm, ok := fastYAMLToJSON(doc)
 	if !ok {
 		return false
 	}
@@ -47,6 +48,15 @@ func sameAsGoYAML(t *testing.T, doc []byte) bool {
 	}
 	if d := cmp.Diff(s, f); d != "" {
 		t.Fatalf("fast path differs from go-yaml (-go-yaml +fast):\n%s\nfrom:\n%s", d, doc)
+	}
+	if tm != nil {
+		var want metav1.TypeMeta
+		if err := json.Unmarshal(slow, &want); err != nil {
+			t.Fatalf("fast path gave apiVersion and kind %+v where encoding/json fails (%v):\n%s", *tm, err, doc)
+		}
+		if want != *tm {
+			t.Fatalf("fast path gave apiVersion and kind %+v, encoding/json %+v:\n%s", *tm, want, doc)
+		}
 	}
 	return true
 }
@@ -96,6 +106,10 @@ status:
 		{name: "yaml 1.1 words", fast: true, in: "a: yes\nb: No\nc: on\nd: OFF\ne: y\nf: n\ng: Null\nh: True\n"},
 		{name: "integers and strings that look like numbers", fast: true, in: "a: 0\nb: -12\nc: 123456789012345678\nd: 10.1.2.3\ne: 2026-03-01\nf: 1.4.2\ng: -Xmx5m\nh: 1e\n"},
 		{name: "managedFields keys", fast: true, in: "f:metadata:\n  f:labels:\n    .: {}\n    f:app: {}\n  'k:{\"uid\":\"x\"}': {}\n\"q:1\": \"a\\\\b\\\"c\\te\\nf\"\n"},
+		{name: "type meta quoted", fast: true, in: "apiVersion: \"v1\"\nkind: 'Pod'\nspec:\n  kind: x\n"},
+		{name: "type meta other case", fast: true, in: "APIVersion: v1\nKind: Pod\n"},
+		{name: "type meta not strings", fast: true, in: "apiVersion: 1\nkind: true\n"},
+		{name: "type meta null", fast: true, in: "apiVersion:\nkind: ~\n"},
 		{name: "slash escape", in: "a: \"\\/\"\n"},
 		{name: "unicode", fast: true, in: "a: héllo wörld ✓\nb: \"日本\"\n"},
 		{name: "float", in: "a: 1.5\n"},
@@ -123,7 +137,9 @@ status:
 		{name: "multi-line plain", in: "a: b\n  c\n"},
 		{name: "multi-line quoted", in: "a: \"b\n  c\"\n"},
 		{name: "duplicate key", in: "a: 1\na: 2\n"},
-		{name: "document marker", in: "---\na: 1\n"},
+		{name: "document start marker", fast: true, in: "---\na: 1\n"},
+		{name: "document marker inside", in: "a: 1\n---\nb: 1\n"},
+		{name: "two document start markers", in: "---\n---\na: 1\n"},
 		{name: "other escape", in: "a: \"\\x41\"\n"},
 		{name: "colon space in value", in: "a: b: c\n"},
 		{name: "space before colon", in: "a : b\n"},
@@ -194,5 +210,42 @@ func FuzzFastYAMLToJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		sameAsGoYAML(t, doc)
+	})
+}
+
+// sameDocumentsAsYAMLReader fails t when Documents and the YAMLReader
+// path split data differently.
+func sameDocumentsAsYAMLReader(t *testing.T, data []byte) {
+	t.Helper()
+	got, gotErr := Documents(data)
+	want, wantErr := yamlReaderDocuments(data)
+	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+		t.Fatalf("error %v, YAMLReader's %v, for %q", gotErr, wantErr, data)
+	}
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("documents differ from YAMLReader's (-YAMLReader +got) for %q:\n%s", data, d)
+	}
+}
+
+func TestDocumentsSplitLikeYAMLReader(t *testing.T) {
+	for _, in := range []string{
+		"", "\n", "a: 1", "a: 1\n", "---\na: 1\n---\nb: 2", "a: 1\n---\n---\n\n---\nb: 2\n",
+		"--- # comment\na: 1\n---   \n", "----\na: 1\n", "---x\n", "a: 1\r\n---\r\nb: 2\r\n",
+		"{\"a\":1}\n{\"b\":2}\n---\nc: 3\n", "  ---\na: 1\n", "a: |\n  ---\n", "\n\n---\n\n",
+	} {
+		sameDocumentsAsYAMLReader(t, []byte(in))
+	}
+}
+
+// FuzzDocumentsLikeYAMLReader: Documents splits as YAMLReader does.
+func FuzzDocumentsLikeYAMLReader(f *testing.F) {
+	for _, s := range []string{"a: 1\n---\nb: 2", "--- #x\n\n---\n", "---y\n", "a\r\n---\r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameDocumentsAsYAMLReader(t, data)
 	})
 }

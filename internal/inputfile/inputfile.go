@@ -134,6 +134,67 @@ func expand(names []string) ([]string, error) {
 // It returns the documents read before a malformed one together with the
 // error, so the malformed one is number len(docs)+1.
 func Documents(data []byte) ([][]byte, error) {
+	raws, ok := splitDocuments(data)
+	if !ok {
+		return yamlReaderDocuments(data)
+	}
+	var docs [][]byte
+	for _, raw := range raws {
+		objs, err := jsonStream(raw)
+		if err != nil {
+			return append(docs, objs...), err
+		}
+		docs = append(docs, objs...)
+	}
+	return docs, nil
+}
+
+// separator starts a line that separates YAML documents.
+var separator = []byte("---")
+
+// splitDocuments splits data into YAML documents as
+// k8s.io/apimachinery's YAMLReader does, without copying them: on lines
+// starting with "---" (followed by nothing but spaces or a comment), a
+// separator with nothing before it kept as the next document's first line,
+// the last line given its newline. It returns ok false
+// for data it leaves to YAMLReader: carriage returns (YAMLReader drops the
+// one before each newline) and a malformed separator (YAMLReader's error).
+func splitDocuments(data []byte) ([][]byte, bool) {
+	if bytes.IndexByte(data, '\r') >= 0 {
+		return nil, false
+	}
+	var docs [][]byte
+	start := 0
+	for pos := 0; pos < len(data); {
+		next := len(data)
+		if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+			next = pos + i + 1
+		}
+		if line := data[pos:next]; bytes.HasPrefix(line, separator) {
+			if rest := bytes.TrimSpace(line[len(separator):]); len(rest) > 0 && rest[0] != '#' {
+				return nil, false
+			}
+			// A separator ends a document; one that would end an empty
+			// document is kept as its first line, as YAMLReader keeps it.
+			if pos > start {
+				docs = append(docs, data[start:pos])
+				start = next
+			}
+		}
+		pos = next
+	}
+	if start < len(data) {
+		last := data[start:]
+		if last[len(last)-1] != '\n' {
+			last = append(bytes.Clone(last), '\n')
+		}
+		docs = append(docs, last)
+	}
+	return docs, true
+}
+
+// yamlReaderDocuments is Documents with k8s.io/apimachinery's YAMLReader.
+func yamlReaderDocuments(data []byte) ([][]byte, error) {
 	var docs [][]byte
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	for {

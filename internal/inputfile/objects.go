@@ -351,9 +351,9 @@ func (d *decoder) fail(item int, object string, err error) {
 // decoded again from go-yaml's JSON, so that every error is reported as
 // before.
 func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind) {
-	if j, ok := fastYAMLToJSON(raw); ok {
+	if j, tm, ok := fastYAMLToJSON(raw); ok {
 		nobjs, nignored, nerrs := len(d.objs), len(d.ignored), len(d.errs)
-		d.documentJSON(j, item, itemGVK)
+		d.documentJSON(j, tm, item, itemGVK)
 		if len(d.errs) == nerrs {
 			return
 		}
@@ -367,11 +367,12 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 		d.fail(item, "", fmt.Errorf("invalid YAML: %w", err))
 		return
 	}
-	d.documentJSON(j, item, itemGVK)
+	d.documentJSON(j, nil, item, itemGVK)
 }
 
-// documentJSON decodes one document or List item, converted to JSON.
-func (d *decoder) documentJSON(j []byte, item int, itemGVK schema.GroupVersionKind) {
+// documentJSON decodes one document or List item, converted to JSON;
+// typeMeta, when not nil, is its apiVersion and kind as read from j.
+func (d *decoder) documentJSON(j []byte, typeMeta *metav1.TypeMeta, item int, itemGVK schema.GroupVersionKind) {
 	j = bytes.TrimSpace(j)
 	if len(j) == 0 || string(j) == "null" {
 		if item > 0 {
@@ -384,7 +385,9 @@ func (d *decoder) documentJSON(j []byte, item int, itemGVK schema.GroupVersionKi
 		return
 	}
 	var tm metav1.TypeMeta
-	if err := json.Unmarshal(j, &tm); err != nil {
+	if typeMeta != nil {
+		tm = *typeMeta
+	} else if err := json.Unmarshal(j, &tm); err != nil {
 		d.fail(item, "", fmt.Errorf("reading apiVersion and kind: %w", err))
 		return
 	}
