@@ -56,7 +56,10 @@ import (
 // behind Services selecting them. Sub-benchmarks:
 //
 //   - pods=N: one Service with N Pods (N = 1k, 10k, 100k);
-//   - services=S×P: S Services of P Pods each.
+//   - services=S×P: S Services of P Pods each;
+//   - minpods=N: one Service with N minimal Pods (labels, node, one
+//     container port, IP, Ready: about 0.6 KB of YAML each), to tell the
+//     cost of reading a Deployment's Pod apart from the controllers'.
 //
 // Each size runs twice: .../slicekit is the render above; .../kcm is what
 // KCM's controllers do with the same input where it fits: the same bytes
@@ -69,7 +72,8 @@ import (
 //
 // Besides ns/op and allocations, each reports cpu-s/op (user and system
 // CPU time of the process per op, steadier than the wall time on a shared
-// machine), peak-RSS-MB: the process's
+// machine), input-MB (the input's size; the benchmark holds it in memory,
+// so it is part of the peak), peak-RSS-MB: the process's
 // peak resident set (VmHWM) during the sub-benchmark, reset before it
 // through /proc/self/clear_refs (Linux; 0 elsewhere), and objects, the
 // input's object count. The 100k sizes run only with
@@ -83,6 +87,7 @@ func BenchmarkRender(b *testing.B) {
 		services    int
 		podsPerSvc  int
 		large       bool
+		minimal     bool
 		description string
 	}{
 		{name: "pods=1k", services: 1, podsPerSvc: 1000},
@@ -90,12 +95,18 @@ func BenchmarkRender(b *testing.B) {
 		{name: "pods=100k", services: 1, podsPerSvc: 100000, large: true},
 		{name: "services=1k×10", services: 1000, podsPerSvc: 10},
 		{name: "services=10k×10", services: 10000, podsPerSvc: 10, large: true},
+		{name: "minpods=10k", services: 1, podsPerSvc: 10000, minimal: true},
+		{name: "minpods=100k", services: 1, podsPerSvc: 100000, minimal: true, large: true},
 	}
 	for _, sz := range sizes {
 		if sz.large && os.Getenv("SLICEKIT_BENCH_LARGE") == "" {
 			continue
 		}
-		input := sync.OnceValue(func() []byte { return benchInput(sz.services, sz.podsPerSvc) })
+		pod := benchPod
+		if sz.minimal {
+			pod = minimalBenchPod
+		}
+		input := sync.OnceValue(func() []byte { return benchInput(sz.services, sz.podsPerSvc, pod) })
 		b.Run(sz.name+"/slicekit", func(b *testing.B) {
 			runRenderBench(b, input(), renderBytes)
 		})
@@ -124,6 +135,7 @@ func runRenderBench(b *testing.B, input []byte, render func(context.Context, []b
 	b.StopTimer()
 	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(objects), "objects")
+	b.ReportMetric(float64(len(input))/1e6, "input-MB")
 	b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
 }
 
@@ -215,8 +227,8 @@ var benchZones = []string{"zone-a", "zone-b", "zone-c"}
 const benchNodeCount = 10
 
 // benchInput returns multi-document YAML: a Namespace, 10 Nodes, and
-// services Services each selecting podsPerService Pods.
-func benchInput(services, podsPerService int) []byte {
+// services Services each selecting podsPerService Pods made by pod.
+func benchInput(services, podsPerService int, pod func(s, p, i int) *corev1.Pod) []byte {
 	var buf bytes.Buffer
 	write := func(obj any) {
 		data, err := yaml.Marshal(obj)
@@ -233,7 +245,7 @@ func benchInput(services, podsPerService int) []byte {
 	for s := range services {
 		write(benchService(s))
 		for p := range podsPerService {
-			write(benchPod(s, p, s*podsPerService+p))
+			write(pod(s, p, s*podsPerService+p))
 		}
 	}
 	return buf.Bytes()
@@ -352,6 +364,24 @@ func benchPod(s, p, i int) *corev1.Pod {
 				cond(corev1.ContainersReady), cond(corev1.PodScheduled),
 			},
 			ContainerStatuses: []corev1.ContainerStatus{cs("app"), cs("sidecar"), cs("log-shipper")},
+		},
+	}
+}
+
+// minimalBenchPod is benchPod with only what the controllers read: labels,
+// node, one container port, IP, phase and the Ready condition.
+func minimalBenchPod(s, p, i int) *corev1.Pod {
+	full := benchPod(s, p, i)
+	return &corev1.Pod{
+		TypeMeta:   full.TypeMeta,
+		ObjectMeta: metav1.ObjectMeta{Name: full.Name, Namespace: full.Namespace, Labels: map[string]string{"app": full.Labels["app"]}},
+		Spec: corev1.PodSpec{
+			NodeName:   full.Spec.NodeName,
+			Containers: []corev1.Container{{Name: "app", Image: "app", Ports: full.Spec.Containers[0].Ports[:1]}},
+		},
+		Status: corev1.PodStatus{
+			Phase: corev1.PodRunning, PodIP: full.Status.PodIP, PodIPs: full.Status.PodIPs,
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
 		},
 	}
 }
