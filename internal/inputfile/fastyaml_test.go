@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -247,5 +248,77 @@ func FuzzDocumentsLikeYAMLReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameDocumentsAsYAMLReader(t, data)
+	})
+}
+
+// sameJSONAsGoYAML fails t when fastJSON accepts doc but go-yaml rejects it
+// or reads other values. It returns whether fastJSON accepted doc.
+func sameJSONAsGoYAML(t *testing.T, doc []byte) bool {
+	t.Helper()
+	fast, ok := fastJSON(doc)
+	if !ok {
+		return false
+	}
+	slow, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
+		t.Fatalf("fastJSON accepted what go-yaml rejects (%v):\n%s", err, doc)
+	}
+	var f, s any
+	if err := json.Unmarshal(fast, &f); err != nil {
+		t.Fatalf("fastJSON accepted invalid JSON (%v):\n%s", err, doc)
+	}
+	if err := json.Unmarshal(slow, &s); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(s, f); d != "" {
+		t.Fatalf("fastJSON differs from go-yaml (-go-yaml +fast):\n%s\nfrom:\n%s", d, doc)
+	}
+	return true
+}
+
+func TestFastJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		fast bool
+	}{
+		{name: "kubectl style", fast: true, in: "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Pod\",\n    \"metadata\": {\"labels\": {\"on\": \"yes\", \"a#b\": \"c # d\"}, \"name\": \"p\"},\n    \"spec\": {\"containers\": [{\"name\": \"a\", \"ports\": [{\"containerPort\": 80}]}], \"x\": [], \"y\": {}, \"z\": null, \"t\": true, \"n\": -3}\n}\n"},
+		{name: "compact", fast: true, in: `{"a":{"b":[1,2,{"c":"d\"e\\f\ng"}]}}`},
+		{name: "nested arrays", fast: true, in: `{"a":[[1],[[]],[{}]]}`},
+		{name: "float", in: `{"a":1.0}`},
+		{name: "exponent", in: `{"a":1e3}`},
+		{name: "minus zero", in: `{"a":-0}`},
+		{name: "huge", in: `{"a":1234567890123456789012}`},
+		{name: "unicode escape", in: `{"a":"\u00e9"}`},
+		{name: "slash escape", in: `{"a":"\/"}`},
+		{name: "duplicate key", in: `{"a":1,"a":2}`},
+		{name: "nested duplicate key", in: `{"a":{"b":1,"b":2}}`},
+		{name: "escaped keys", fast: true, in: `{"k:{\"a\":1}":{},"k:{\"a\":2}":{},"x\\y":1}`},
+		{name: "duplicate escaped keys", in: `{"k:{\"a\"}":1,"k:{\"a\"}":2}`},
+		{name: "same key in sibling objects", fast: true, in: `{"a":{"b":1},"c":{"b":2}}`},
+		{name: "long key", in: `{"` + strings.Repeat("k", 1100) + `":1}`},
+		{name: "two objects", in: `{"a":1}{"b":2}`},
+		{name: "trailing garbage", in: `{"a":1} x`},
+		{name: "top-level array", in: `[{"a":1}]`},
+		{name: "unterminated", in: `{"a":1`},
+		{name: "tab", in: "{\"a\":\t1}"},
+		{name: "not JSON", in: `{a: 1}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := sameJSONAsGoYAML(t, []byte(tc.in)); got != tc.fast {
+				t.Errorf("fastJSON took it: %v, want %v", got, tc.fast)
+			}
+		})
+	}
+}
+
+// FuzzFastJSON: whatever fastJSON accepts, go-yaml accepts and reads as
+// the same values.
+func FuzzFastJSON(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a":[1,{"b":"c"}],"d":null}`, `{"a":"x\ny","b":true}`, "{\n \"a\": {}\n}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		sameJSONAsGoYAML(t, doc)
 	})
 }

@@ -345,13 +345,24 @@ func (d *decoder) fail(item int, object string, err error) {
 // document decodes one YAML document (item 0) or List item. A List item
 // without apiVersion and kind takes itemGVK (the kind of a typed list).
 //
-// The YAML is converted to JSON by fastYAMLToJSON when it can (the same
-// JSON values, most of the decoding time saved), else by
+// The YAML is converted to JSON by fastYAMLToJSON when it can, JSON is
+// taken as it is when fastJSON says go-yaml would read the same values
+// (most of the decoding time saved), else the document is converted by
 // sigs.k8s.io/yaml.YAMLToJSONStrict. A document with any problem is
 // decoded again from go-yaml's JSON, so that every error is reported as
 // before.
 func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind) {
-	if j, tm, ok := fastYAMLToJSON(raw); ok {
+	var (
+		j  []byte
+		tm *metav1.TypeMeta
+		ok bool
+	)
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		j, ok = fastJSON(raw)
+	} else {
+		j, tm, ok = fastYAMLToJSON(raw)
+	}
+	if ok {
 		nobjs, nignored, nerrs := len(d.objs), len(d.ignored), len(d.errs)
 		d.documentJSON(j, tm, item, itemGVK)
 		if len(d.errs) == nerrs {
