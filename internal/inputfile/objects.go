@@ -203,35 +203,82 @@ func SupportedKinds(table inputkinds.Table) []string {
 // render output given with its inputs) and is an error otherwise. Every
 // problem of every file is returned, joined; each is an *InputError.
 func ReadObjects(names []string, stdin io.Reader, kinds inputkinds.Table) ([]Object, []Ignored, error) {
+	objs, ignored, _, err := ReadObjectsWith(names, stdin, kinds, ReadOptions{})
+	return objs, ignored, err
+}
+
+// ReadOptions configure ReadObjectsWith.
+type ReadOptions struct {
+	// Compact, when set, replaces each decoded and validated object by
+	// what it returns, as soon as the object is decoded (on the decoding
+	// goroutines, so it must be safe for concurrent use): render drops
+	// what it never reads of a Pod there, so that the whole Pods of a
+	// large input are never held at once. When an object is given twice,
+	// the input is decoded again without Compact, so that the copies are
+	// compared whole.
+	Compact func(runtime.Object) runtime.Object
+}
+
+// ReadObjectsWith is ReadObjects with opts; compacted reports whether the
+// objects returned went through opts.Compact (false without it, or when
+// an object given twice made it decode the input again whole).
+func ReadObjectsWith(names []string, stdin io.Reader, kinds inputkinds.Table, opts ReadOptions) (objs []Object, ignored []Ignored, compacted bool, err error) {
 	files, err := Read(names, stdin)
 	if err != nil {
 		var fe *Error
 		if errors.As(err, &fe) {
-			return nil, nil, &InputError{File: fe.File, Err: fe.Err}
+			return nil, nil, false, &InputError{File: fe.File, Err: fe.Err}
 		}
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	var (
-		out     []Object
-		ignored []Ignored
-		errs    []error
+		out  []Object
+		errs []error
 	)
 	for _, f := range files {
-		objs, ign, err := DecodeObjects(f.Name, f.Data, kinds)
+		objs, ign, err := decodeObjects(f.Name, f.Data, kinds, opts.Compact)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		out = append(out, objs...)
 		ignored = append(ignored, ign...)
 	}
+	if opts.Compact != nil && repeats(out) {
+		return ReadObjectsWith(names, bytes.NewReader(stdinData(files)), kinds, ReadOptions{})
+	}
+	compacted = opts.Compact != nil
 	out, err = dedupe(out)
 	if err != nil {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	return out, ignored, nil
+	return out, ignored, compacted, nil
+}
+
+// repeats reports whether an object is given more than once.
+func repeats(objs []Object) bool {
+	seen := make(map[string]bool, len(objs))
+	for _, o := range objs {
+		key := ObjectKey(o.Object)
+		if seen[key] {
+			return true
+		}
+		seen[key] = true
+	}
+	return false
+}
+
+// stdinData returns the data read from standard input, if any, so that the
+// input can be decoded again.
+func stdinData(files []File) []byte {
+	for _, f := range files {
+		if f.Name == StdinDisplayName {
+			return f.Data
+		}
+	}
+	return nil
 }
 
 // dedupe drops later copies equal to the first and reports copies that
@@ -291,6 +338,12 @@ func displayKey(obj runtime.Object) string {
 // error joins one *InputError per problem, and the valid objects are
 // returned beside it.
 func DecodeObjects(file string, data []byte, kinds inputkinds.Table) ([]Object, []Ignored, error) {
+	return decodeObjects(file, data, kinds, nil)
+}
+
+// decodeObjects is DecodeObjects, each valid object replaced by
+// compact(object) when compact is set (ReadOptions.Compact).
+func decodeObjects(file string, data []byte, kinds inputkinds.Table, compact func(runtime.Object) runtime.Object) ([]Object, []Ignored, error) {
 	raws, err := Documents(data)
 	if err != nil {
 		return nil, nil, &InputError{File: file, Document: len(raws) + 1, Err: err}
@@ -306,7 +359,7 @@ func DecodeObjects(file string, data []byte, kinds inputkinds.Table) ([]Object, 
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(raws); i = int(next.Add(1)) - 1 {
 				d := &decoded[i]
-				d.file, d.kinds, d.doc = file, table, i+1
+				d.file, d.kinds, d.doc, d.compact = file, table, i+1, compact
 				d.document(raws[i], 0, schema.GroupVersionKind{})
 				raws[i] = nil // done: let the collector have it
 			}
@@ -324,6 +377,8 @@ func DecodeObjects(file string, data []byte, kinds inputkinds.Table) ([]Object, 
 
 // decoder collects the objects, ignored objects and errors of one file.
 type decoder struct {
+	// compact, when set, replaces each valid object (ReadOptions.Compact).
+	compact func(runtime.Object) runtime.Object
 	// kinds are the kinds read.
 	kinds   inputkinds.Table
 	file    string
@@ -462,6 +517,9 @@ func (d *decoder) documentJSON(j []byte, typeMeta *metav1.TypeMeta, item int, it
 			d.fail(item, displayKey(obj), e)
 		}
 		return
+	}
+	if d.compact != nil {
+		obj = d.compact(obj)
 	}
 	d.objs = append(d.objs, Object{Object: obj, File: d.file, Document: d.doc, Item: item, NamespaceDefaulted: defaulted})
 }

@@ -20,7 +20,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,8 +49,9 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The render benchmarks time `slicekit render` as the CLI runs it, from the
-// input's bytes to the output's: decode and validate (Decode), the API
+// The render benchmarks time `slicekit render -f FILE` as the CLI runs it,
+// from the input file to the output's bytes: read, decode and validate,
+// each Pod compacted as soon as it is read (ReadFilesCompact), the API
 // server's defaulting (DefaultServices, DefaultProtocols), Render and
 // WriteYAML. The input is what a cluster dump of Deployments holds: Pods
 // with the labels, containers (env, ports, resources), status and
@@ -62,8 +65,8 @@ import (
 //     cost of reading a Deployment's Pod apart from the controllers'.
 //
 // Each size runs twice: .../slicekit is the render above; .../kcm is what
-// KCM's controllers do with the same input where it fits: the same bytes
-// decoded with client-go's scheme (no validation, no defaulting), then
+// KCM's controllers do with the same input where it fits: the same file
+// read and decoded with client-go's scheme (no validation, no defaulting), then
 // KCM's EndpointSlice reconciler (k8s.io/endpointslice, the code
 // kube-controller-manager runs) on a client-go fake clientset, once per
 // Service with the Pods its selector matches, and the slices marshalled as
@@ -72,10 +75,12 @@ import (
 //
 // Besides ns/op and allocations, each reports cpu-s/op (user and system
 // CPU time of the process per op, steadier than the wall time on a shared
-// machine), input-MB (the input's size; the benchmark holds it in memory,
-// so it is part of the peak), peak-RSS-MB: the process's
+// machine), input-MB (the input file's size; each side reads the file in
+// its op), peak-RSS-MB: the process's
 // peak resident set (VmHWM) during the sub-benchmark, reset before it
-// through /proc/self/clear_refs (Linux; 0 elsewhere), and objects, the
+// through /proc/self/clear_refs (Linux; 0 elsewhere: it cannot go below
+// what the process holds when it starts, so run sizes separately, smallest
+// first, to compare it), and objects, the
 // input's object count. The 100k sizes run only with
 // SLICEKIT_BENCH_LARGE=1 (`make bench-render` sets it):
 //
@@ -106,20 +111,37 @@ func BenchmarkRender(b *testing.B) {
 		if sz.minimal {
 			pod = minimalBenchPod
 		}
-		input := sync.OnceValue(func() []byte { return benchInput(sz.services, sz.podsPerSvc, pod) })
+		// The input is written to a file once; each side reads it in
+		// every op, as a command given -f FILE does.
+		dir := b.TempDir()
+		input := sync.OnceValue(func() string {
+			name := filepath.Join(dir, "input.yaml")
+			if err := os.WriteFile(name, benchInput(sz.services, sz.podsPerSvc, pod), 0o600); err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			debug.FreeOSMemory()
+			return name
+		})
 		b.Run(sz.name+"/slicekit", func(b *testing.B) {
-			runRenderBench(b, input(), renderBytes)
+			runRenderBench(b, input(), renderFile)
 		})
 		b.Run(sz.name+"/kcm", func(b *testing.B) {
-			runRenderBench(b, input(), kcmRenderBytes)
+			runRenderBench(b, input(), kcmRenderFile)
 		})
 	}
 }
 
-// runRenderBench runs render on input b.N times, reporting peak RSS.
-func runRenderBench(b *testing.B, input []byte, render func(context.Context, []byte, io.Writer) (int, error)) {
+// runRenderBench runs render on the input file b.N times, reporting peak
+// RSS.
+func runRenderBench(b *testing.B, input string, render func(context.Context, string, io.Writer) (int, error)) {
 	ctx := klog.NewContext(context.Background(), klog.Background())
+	fi, err := os.Stat(input)
+	if err != nil {
+		b.Fatal(err)
+	}
 	runtime.GC()
+	debug.FreeOSMemory()
 	resetPeakRSS()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -135,14 +157,15 @@ func runRenderBench(b *testing.B, input []byte, render func(context.Context, []b
 	b.StopTimer()
 	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(objects), "objects")
-	b.ReportMetric(float64(len(input))/1e6, "input-MB")
+	b.ReportMetric(float64(fi.Size())/1e6, "input-MB")
 	b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
 }
 
-// renderBytes is `slicekit render -f FILE` with FILE's content data: it
-// returns the number of input objects.
-func renderBytes(ctx context.Context, data []byte, out io.Writer) (int, error) {
-	objs, _, err := Decode("bench.yaml", data)
+// renderFile is `slicekit render -f FILE` (without --with-inputs, so the
+// Pods are compacted as they are read: ReadFilesCompact): it returns the
+// number of input objects.
+func renderFile(ctx context.Context, file string, out io.Writer) (int, error) {
+	objs, _, _, err := ReadFilesCompact([]string{file}, nil, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -162,11 +185,15 @@ func renderBytes(ctx context.Context, data []byte, out io.Writer) (int, error) {
 	return len(in), WriteYAML(out, res.EndpointSlices)
 }
 
-// kcmRenderBytes is KCM's side (see BenchmarkRender): decode with
-// client-go's scheme, KCM's reconciler per Service on a fake clientset,
-// marshal the slices.
-func kcmRenderBytes(ctx context.Context, data []byte, out io.Writer) (int, error) {
+// kcmRenderFile is KCM's side (see BenchmarkRender): read the file, decode
+// with client-go's scheme, KCM's reconciler per Service on a fake
+// clientset, marshal the slices.
+func kcmRenderFile(ctx context.Context, file string, out io.Writer) (int, error) {
 	logger := klog.FromContext(ctx)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0, err
+	}
 	decoder := scheme.Codecs.UniversalDeserializer()
 	var services []*corev1.Service
 	var pods []*corev1.Pod

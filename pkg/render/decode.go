@@ -16,9 +16,14 @@ package render
 
 import (
 	"io"
+	"sync/atomic"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/slicekit/slicekit/internal/inputfile"
 	"github.com/slicekit/slicekit/pkg/controllers/builtin"
+	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
 )
 
@@ -76,4 +81,52 @@ func ReadFiles(names []string, stdin io.Reader) ([]Object, []Ignored, error) {
 // Ignored. Errors are *InputError, joined.
 func Decode(file string, data []byte) ([]Object, []Ignored, error) {
 	return inputfile.DecodeObjects(file, data, kinds())
+}
+
+// ReadFilesCompact is ReadFiles for a render whose Result.Objects are not
+// printed (`slicekit render` without --with-inputs): as soon as a Pod is
+// decoded and validated, it gets the API server's port-protocol defaults
+// (DefaultProtocols) and is replaced by what the Pod informer's transform
+// of the controllers copts enables (nil: the defaults) keeps of it, a
+// compact *podcache.Record, which is what Render caches anyway. The whole
+// Pods of a large input are then never held at once: they are most of
+// its memory. Render gives the same result for these objects as for the
+// whole ones, except Result.Objects, which holds the records. It returns
+// the number of Pod ports it defaulted (DefaultProtocols counts the
+// others); errors as ReadFiles'. An object given twice makes it decode
+// the input again whole, to compare the copies (inputfile.ReadOptions).
+func ReadFilesCompact(names []string, stdin io.Reader, copts *builtin.ControllerOptions) ([]Object, []Ignored, int, error) {
+	if copts == nil {
+		copts = builtin.NewControllerOptions()
+	}
+	transforms, err := copts.Transforms()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	transform := transforms[informertransform.Informer(inputkinds.Pods)]
+	var defaulted atomic.Int64
+	compact := func(obj runtime.Object) runtime.Object {
+		pod, ok := obj.(*corev1.Pod)
+		if !ok {
+			return obj
+		}
+		defaulted.Add(int64(inputfile.DefaultProtocols([]runtime.Object{pod})))
+		if transform == nil {
+			return pod
+		}
+		out, err := transform(pod)
+		if err != nil {
+			return pod // Render transforms it then and reports the error
+		}
+		if o, ok := out.(runtime.Object); ok {
+			return o
+		}
+		return pod
+	}
+	objs, ignored, compacted, err := inputfile.ReadObjectsWith(names, stdin, kinds(), inputfile.ReadOptions{Compact: compact})
+	if err != nil || !compacted {
+		// Decoded again whole: DefaultProtocols defaults and counts them.
+		return objs, ignored, 0, err
+	}
+	return objs, ignored, int(defaulted.Load()), nil
 }

@@ -81,10 +81,18 @@ input (the error names the file and document).`,
 			type read struct {
 				objs    []render.Object
 				ignored []render.Ignored
+				// defaulted are the Pod ports ReadFilesCompact defaulted.
+				defaulted int
 			}
 			r, err := inputfile.WithContext(cmd.Context(), func() (read, error) {
-				objs, ignored, err := render.ReadFiles(files, s.In)
-				return read{objs, ignored}, err
+				if withInputs {
+					objs, ignored, err := render.ReadFiles(files, s.In)
+					return read{objs: objs, ignored: ignored}, err
+				}
+				// The input Pods are not printed: keep only what the
+				// controllers read of them.
+				objs, ignored, defaulted, err := render.ReadFilesCompact(files, s.In, copts)
+				return read{objs, ignored, defaulted}, err
 			})
 			if err != nil {
 				return err
@@ -104,7 +112,7 @@ input (the error names the file and document).`,
 			for _, n := range render.DefaultServices(in, families) {
 				fmt.Fprintf(s.Err, "%s: note: %s\n", cmd.CommandPath(), n)
 			}
-			if n := render.DefaultProtocols(in); n > 0 {
+			if n := r.defaulted + render.DefaultProtocols(in); n > 0 {
 				fmt.Fprintf(s.Err, "%s: note: defaulted the protocol of %d Pod, Endpoints or EndpointSlice port(s) to TCP, as the API server does\n", cmd.CommandPath(), n)
 			}
 			res, err := render.Render(cmd.Context(), in, render.Options{Controllers: copts, MaxPasses: maxPasses})
