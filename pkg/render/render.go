@@ -148,7 +148,6 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 		return nil, err
 	}
 	client := memapi.NewClientsetWithOptions(memapi.Options{SeedUID: derivedUID}, seed...)
-	seed = nil
 	n := newNamer(client)
 	client.PrependReactor("create", "*", n.create)
 
