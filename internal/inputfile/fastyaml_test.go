@@ -36,20 +36,7 @@ func sameAsGoYAML(t *testing.T, doc []byte) bool {
 	if !ok {
 		return false
 	}
-	slow, err := yaml.YAMLToJSONStrict(doc)
-	if err != nil {
-		t.Fatalf("fast path accepted what go-yaml rejects (%v):\n%s", err, doc)
-	}
-	var f, s any
-	if err := json.Unmarshal(fast, &f); err != nil {
-		t.Fatalf("fast path wrote invalid JSON (%v): %s\nfrom:\n%s", err, fast, doc)
-	}
-	if err := json.Unmarshal(slow, &s); err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(s, f); d != "" {
-		t.Fatalf("fast path differs from go-yaml (-go-yaml +fast):\n%s\nfrom:\n%s", d, doc)
-	}
+	slow := sameValuesAsGoYAML(t, "fastYAMLToJSON", doc, fast)
 	if tm != nil {
 		var want metav1.TypeMeta
 		if err := json.Unmarshal(slow, &want); err != nil {
@@ -60,6 +47,28 @@ func sameAsGoYAML(t *testing.T, doc []byte) bool {
 		}
 	}
 	return true
+}
+
+// sameValuesAsGoYAML fails t when go-yaml rejects doc, which fast path
+// name converted to fast, or reads other values than fast's; it returns
+// YAMLToJSONStrict's JSON.
+func sameValuesAsGoYAML(t *testing.T, name string, doc, fast []byte) []byte {
+	t.Helper()
+	slow, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
+		t.Fatalf("%s accepted what go-yaml rejects (%v):\n%s", name, err, doc)
+	}
+	var f, s any
+	if err := json.Unmarshal(fast, &f); err != nil {
+		t.Fatalf("%s gave invalid JSON (%v): %s\nfrom:\n%s", name, err, fast, doc)
+	}
+	if err := json.Unmarshal(slow, &s); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(s, f); d != "" {
+		t.Fatalf("%s differs from go-yaml (-go-yaml +fast):\n%s\nfrom:\n%s", name, d, doc)
+	}
+	return slow
 }
 
 func TestFastYAMLToJSON(t *testing.T) {
@@ -256,24 +265,10 @@ func FuzzDocumentsLikeYAMLReader(f *testing.F) {
 func sameJSONAsGoYAML(t *testing.T, doc []byte) bool {
 	t.Helper()
 	fast, ok := fastJSON(doc)
-	if !ok {
-		return false
+	if ok {
+		sameValuesAsGoYAML(t, "fastJSON", doc, fast)
 	}
-	slow, err := yaml.YAMLToJSONStrict(doc)
-	if err != nil {
-		t.Fatalf("fastJSON accepted what go-yaml rejects (%v):\n%s", err, doc)
-	}
-	var f, s any
-	if err := json.Unmarshal(fast, &f); err != nil {
-		t.Fatalf("fastJSON accepted invalid JSON (%v):\n%s", err, doc)
-	}
-	if err := json.Unmarshal(slow, &s); err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(s, f); d != "" {
-		t.Fatalf("fastJSON differs from go-yaml (-go-yaml +fast):\n%s\nfrom:\n%s", d, doc)
-	}
-	return true
+	return ok
 }
 
 func TestFastJSON(t *testing.T) {
