@@ -107,12 +107,19 @@ input (the error names the file and document).`,
 			if n := render.DefaultProtocols(in); n > 0 {
 				fmt.Fprintf(s.Err, "%s: note: defaulted the protocol of %d Pod, Endpoints or EndpointSlice port(s) to TCP, as the API server does\n", cmd.CommandPath(), n)
 			}
+			if stubs, note := render.StubNodes(in); len(stubs) > 0 {
+				fmt.Fprintf(s.Err, "%s: note: %s\n", cmd.CommandPath(), note)
+				in = append(in, stubs...)
+			}
 			res, err := render.Render(cmd.Context(), in, render.Options{Controllers: copts, MaxPasses: maxPasses})
 			if err != nil {
 				return err
 			}
 			for _, w := range res.Warnings {
 				fmt.Fprintf(s.Err, "%s: warning: %v\n", cmd.CommandPath(), w)
+			}
+			for _, n := range render.Notes(in, res) {
+				fmt.Fprintf(s.Err, "%s: note: %s\n", cmd.CommandPath(), n)
 			}
 			if withInputs {
 				if err := render.WriteObjectsYAML(s.Out, res.Objects); err != nil {
