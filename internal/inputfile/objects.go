@@ -404,6 +404,7 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 		return
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	normalize(obj)
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		d.fail(item, gvk.Kind, err)

@@ -100,7 +100,7 @@ func Notes(in []runtime.Object, res *Result) []string {
 		case *corev1.Service:
 			v, ok := o.Labels[wellknown.LabelEndpointControllerName]
 			if ok && o.Spec.Type != corev1.ServiceTypeExternalName && !written[o.Namespace+"/"+o.Name+"/"+v] {
-				notes = append(notes, fmt.Sprintf("Service %s/%s is labelled %s=%q (KEP-4770): the built-in controllers leave it to that controller, which wrote no slice of it here (is it enabled with --controllers and named by its flag?)",
+				notes = append(notes, fmt.Sprintf("Service %s/%s is labelled %s=%q (KEP-4770): the built-in controllers leave it to that controller, which wrote no slice of it here (render runs only slicekit's controllers, each when enabled with --controllers and named by its flag)",
 					o.Namespace, o.Name, wellknown.LabelEndpointControllerName, v))
 			}
 		}

@@ -92,12 +92,12 @@ func TestNotes(t *testing.T) {
 			in:   []runtime.Object{pod("a", "", ""), pod("b", "", ""), pod("c", "", ""), pod("d", "", ""), pod("e", "", ""), pod("f", "", ""), pod("g", "", "")},
 			want: []string{"7 Pod(s) have no IP in their status (not started yet, or the dump lacks status): no controller publishes them: ns/a, ns/b, ns/c, ns/d, ns/e and 2 more"}},
 		{name: "labelled for a controller that wrote nothing", in: []runtime.Object{svc("s", "other.example.com", "")},
-			want: []string{`Service ns/s is labelled service.kubernetes.io/endpoint-controller-name="other.example.com" (KEP-4770): the built-in controllers leave it to that controller, which wrote no slice of it here (is it enabled with --controllers and named by its flag?)`}},
+			want: []string{`Service ns/s is labelled service.kubernetes.io/endpoint-controller-name="other.example.com" (KEP-4770): the built-in controllers leave it to that controller, which wrote no slice of it here (render runs only slicekit's controllers, each when enabled with --controllers and named by its flag)`}},
 		{name: "labelled for a controller that wrote a slice", in: []runtime.Object{svc("s", "other.example.com", "")},
 			slices: []*discovery.EndpointSlice{slice("s", "other.example.com")}},
 		{name: "another Service's slice does not count", in: []runtime.Object{svc("s", "other.example.com", "")},
 			slices: []*discovery.EndpointSlice{slice("t", "other.example.com")},
-			want:   []string{`Service ns/s is labelled service.kubernetes.io/endpoint-controller-name="other.example.com" (KEP-4770): the built-in controllers leave it to that controller, which wrote no slice of it here (is it enabled with --controllers and named by its flag?)`}},
+			want:   []string{`Service ns/s is labelled service.kubernetes.io/endpoint-controller-name="other.example.com" (KEP-4770): the built-in controllers leave it to that controller, which wrote no slice of it here (render runs only slicekit's controllers, each when enabled with --controllers and named by its flag)`}},
 		{name: "ExternalName Services have no slices", in: []runtime.Object{svc("s", "other.example.com", corev1.ServiceTypeExternalName)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

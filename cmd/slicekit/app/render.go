@@ -42,7 +42,7 @@ func newRenderCommand(s Streams) *cobra.Command {
 		Use:   "render -f FILE...",
 		Short: "Run the controllers offline on YAML and print the resulting EndpointSlices",
 		Long: `Read Services, Pods (with status), Nodes, Endpoints, EndpointSlices and Namespaces
-from YAML or JSON files (-f, repeatable; '-f -' reads standard input), validate
+(and ResourceClaims, which the dra-network controller reads) from YAML or JSON files (-f, repeatable; '-f -' reads standard input), validate
 them as the API server would (each invalid object is reported with file,
 document and field), apply the API server's Service defaulting (type, cluster
 IPs, IP families and policy, port protocol and targetPort; one note per
@@ -132,7 +132,7 @@ input (the error names the file and document).`,
 	fs := cmd.Flags()
 	fs.StringArrayVarP(&files, "filename", "f", nil, "A YAML or JSON file of input objects, or a directory of them (its *.yaml, *.yml and *.json files in name order); '-' reads standard input. Repeatable.")
 	fs.IntVar(&maxPasses, "max-passes", render.DefaultMaxPasses, "The most passes over all objects before giving up without a fixed point.")
-	fs.BoolVar(&withInputs, "with-inputs", false, "Print the input objects (Namespaces, Nodes, Services as defaulted, Pods, Endpoints) before the EndpointSlices: a complete state that 'slicekit check -f' accepts.")
+	fs.BoolVar(&withInputs, "with-inputs", false, "Print the input objects (Namespaces, Nodes, Services as defaulted, Pods, Endpoints, ResourceClaims) before the EndpointSlices: a complete state that 'slicekit check -f' accepts.")
 	fs.StringVar(&ipFamilies, "service-ip-families", "IPv4", "The cluster's service IP families, primary first (IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4): the ipFamilies of Services that give neither ipFamilies nor a clusterIP.")
 	copts.AddRenderFlags(fs)
 	logsapi.AddFlags(logs, fs)
