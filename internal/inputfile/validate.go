@@ -184,8 +184,14 @@ func validateService(svc *corev1.Service) field.ErrorList {
 	// headless Service without selector), and SingleStack allows one
 	// cluster IP and one family (k8s.io/kubernetes
 	// pkg/registry/core/service/storage/alloc.go initIPFamilyFields).
-	singleStack := svc.Spec.IPFamilyPolicy == nil && !(headless && len(svc.Spec.Selector) == 0) ||
-		svc.Spec.IPFamilyPolicy != nil && *svc.Spec.IPFamilyPolicy == corev1.IPFamilyPolicySingleStack
+	policy := corev1.IPFamilyPolicySingleStack
+	switch {
+	case svc.Spec.IPFamilyPolicy != nil:
+		policy = *svc.Spec.IPFamilyPolicy
+	case headless && len(svc.Spec.Selector) == 0:
+		policy = corev1.IPFamilyPolicyRequireDualStack
+	}
+	singleStack := policy == corev1.IPFamilyPolicySingleStack
 	if singleStack && !externalName {
 		if len(svc.Spec.ClusterIPs) == 2 {
 			errs = append(errs, field.Invalid(spec.Child("ipFamilyPolicy"), svc.Spec.IPFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"))
