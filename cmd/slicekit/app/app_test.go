@@ -216,8 +216,11 @@ func TestRenderWithoutNodes(t *testing.T) {
 	}
 	// With the secondary-network controller enabled under that name, the
 	// labelled Service gets its slices and no note.
+	// Its Warning event is a warning line (cmd/slicekit TestRenderStderr:
+	// and not also a klog line).
 	code, _, stderr = runMain(t, "", "render", "--controllers=*,secondary-network", "--secondary-network-controller-name=secondary.example.com", "-f", "testdata/render-no-nodes.yaml")
-	if code != ExitOK || strings.Contains(stderr, "Service default/fabric is labelled") {
+	if code != ExitOK || strings.Contains(stderr, "Service default/fabric is labelled") ||
+		!strings.Contains(stderr, "slicekit render: warning: event on Service default/fabric: ServiceNetworkMissing: ") {
 		t.Errorf("render with the secondary-network controller: exit %d, stderr:\n%s", code, stderr)
 	}
 }

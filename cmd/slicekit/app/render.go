@@ -18,7 +18,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
@@ -111,12 +113,26 @@ input (the error names the file and document).`,
 				fmt.Fprintf(s.Err, "%s: note: %s\n", cmd.CommandPath(), note)
 				in = append(in, stubs...)
 			}
-			res, err := render.Render(cmd.Context(), in, render.Options{Controllers: copts, MaxPasses: maxPasses})
+			ctx := cmd.Context()
+			if logs.Verbosity == 0 {
+				// What the controllers log at -v=0 (a skipped Pod, a
+				// Warning event) is printed below as a warning: do not
+				// print it twice, in klog's format.
+				ctx = klog.NewContext(ctx, logr.Discard())
+			}
+			res, err := render.Render(ctx, in, render.Options{Controllers: copts, MaxPasses: maxPasses})
 			if err != nil {
 				return err
 			}
 			for _, w := range res.Warnings {
 				fmt.Fprintf(s.Err, "%s: warning: %v\n", cmd.CommandPath(), w)
+			}
+			seen := map[render.Event]bool{}
+			for _, e := range res.Events {
+				if e.Type == corev1.EventTypeWarning && !seen[e] {
+					seen[e] = true
+					fmt.Fprintf(s.Err, "%s: warning: event on %s: %s: %s\n", cmd.CommandPath(), e.Object, e.Reason, e.Message)
+				}
 			}
 			for _, n := range render.Notes(in, res) {
 				fmt.Fprintf(s.Err, "%s: note: %s\n", cmd.CommandPath(), n)
