@@ -94,51 +94,77 @@ func Has(indexer cache.Indexer, name string) bool {
 	return err == nil
 }
 
+// Sizes remembers how many objects an index value held when List last
+// read it, so that List reads the smallest of a selector's pairs without
+// copying every pair's set to measure it (cache.Indexer has no size
+// query: IndexKeys and ByIndex copy). A pair not read yet counts as empty,
+// so each pair of a selector is read once before the sizes decide. The
+// sizes only choose which pair is read; the result does not depend on
+// them. It holds at most maxSizes values (then it starts over). The zero
+// value is ready; safe for concurrent use.
+type Sizes struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+// maxSizes bounds Sizes (the pairs of Services deleted long ago are
+// dropped when it starts over).
+const maxSizes = 1 << 16
+
+// pick returns the value of values with the fewest objects, an unread one
+// first; the first of equals (selector requirements are sorted by key).
+func (s *Sizes) pick(values []string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	best, bestN := values[0], -1
+	for _, v := range values {
+		n, ok := s.m[v]
+		if !ok {
+			return v
+		}
+		if bestN < 0 || n < bestN {
+			best, bestN = v, n
+		}
+	}
+	return best
+}
+
+// set records that value held n objects.
+func (s *Sizes) set(value string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil || len(s.m) >= maxSizes {
+		s.m = map[string]int{}
+	}
+	s.m[value] = n
+}
+
 // List calls fn for each object of indexer in namespace whose labels match
 // selector, as cache.ListAllByNamespace does (the same objects, in no
 // particular order), reading the index name (filed by Value, as IndexFunc
 // does) when namespace is not empty, the indexer has the index and
 // selector requires key=value (operator =, == or "in" with one value) for
-// at least one key that indexed accepts (nil: every key): of those pairs,
-// the objects of the one with the fewest are candidates, each confirmed
-// with the whole selector and the namespace. Otherwise it is
+// at least one key that indexed accepts (nil: every key): the objects of
+// one such pair are the candidates, each confirmed with the whole selector
+// and the namespace. The pair is the one with the fewest objects by sizes
+// (see Sizes), or the first by key when sizes is nil. Otherwise List is
 // cache.ListAllByNamespace. It returns the error of an object without
 // metadata, as cache.ListAllByNamespace does.
-func List(indexer cache.Indexer, name, namespace string, selector labels.Selector, indexed func(key string) bool, fn cache.AppendFunc) error {
+func List(indexer cache.Indexer, name, namespace string, selector labels.Selector, indexed func(key string) bool, sizes *Sizes, fn cache.AppendFunc) error {
 	values := indexValues(namespace, selector, indexed)
 	if len(values) == 0 {
 		return cache.ListAllByNamespace(indexer, namespace, selector, fn)
 	}
-	var objs []any
-	if len(values) == 1 {
-		var err error
-		if objs, err = indexer.ByIndex(name, values[0]); err != nil {
-			return cache.ListAllByNamespace(indexer, namespace, selector, fn) // no such index
-		}
-	} else {
-		var best []string
-		for i, v := range values {
-			keys, err := indexer.IndexKeys(name, v)
-			if err != nil {
-				return cache.ListAllByNamespace(indexer, namespace, selector, fn) // no such index
-			}
-			if i == 0 || len(keys) < len(best) {
-				best = keys
-			}
-			if len(best) == 0 {
-				return nil
-			}
-		}
-		objs = make([]any, 0, len(best))
-		for _, k := range best {
-			obj, ok, err := indexer.GetByKey(k)
-			if err != nil {
-				return err
-			}
-			if ok {
-				objs = append(objs, obj)
-			}
-		}
+	value := values[0]
+	if sizes != nil && len(values) > 1 {
+		value = sizes.pick(values)
+	}
+	objs, err := indexer.ByIndex(name, value)
+	if err != nil {
+		return cache.ListAllByNamespace(indexer, namespace, selector, fn) // no such index
+	}
+	if sizes != nil {
+		sizes.set(value, len(objs))
 	}
 	for _, obj := range objs {
 		m, err := meta.Accessor(obj)

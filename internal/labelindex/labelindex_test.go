@@ -29,6 +29,9 @@ import (
 
 const testIndex = "test/labels"
 
+// testSizes is shared by the comparisons, as a lister shares its Sizes.
+var testSizes Sizes
+
 var (
 	testNamespaces = []string{"a", "b", "c"}
 	testKeys       = []string{"app", "tier", "example.com/team", "x"}
@@ -114,7 +117,10 @@ func keysOf(t testing.TB, list func(cache.AppendFunc) error) []string {
 // cache.ListAllByNamespace gives over plain, for namespace and selector.
 func compare(t testing.TB, indexed, plain cache.Indexer, keep func(string) bool, namespace string, sel labels.Selector) {
 	t.Helper()
-	got := keysOf(t, func(fn cache.AppendFunc) error { return List(indexed, testIndex, namespace, sel, keep, fn) })
+	got := keysOf(t, func(fn cache.AppendFunc) error { return List(indexed, testIndex, namespace, sel, keep, nil, fn) })
+	if !slices.Equal(got, keysOf(t, func(fn cache.AppendFunc) error { return List(indexed, testIndex, namespace, sel, keep, &testSizes, fn) })) {
+		t.Fatalf("namespace %q selector %q: the result depends on Sizes", namespace, sel)
+	}
 	want := keysOf(t, func(fn cache.AppendFunc) error { return cache.ListAllByNamespace(plain, namespace, sel, fn) })
 	if !slices.Equal(got, want) {
 		t.Fatalf("namespace %q selector %q: indexed %v, plain %v", namespace, sel, got, want)
@@ -221,6 +227,28 @@ func TestIndexValues(t *testing.T) {
 	}
 	if got := indexValues("n", labels.SelectorFromSet(labels.Set{"app": "1", "x": "2"}), func(k string) bool { return k == "x" }); !slices.Equal(got, []string{"n/x=2"}) {
 		t.Errorf("one indexed key: %v", got)
+	}
+}
+
+// TestSizesPick: unread pairs first, then the smallest; the map starts
+// over at maxSizes.
+func TestSizesPick(t *testing.T) {
+	var s Sizes
+	vals := []string{"a", "b", "c"}
+	for _, step := range []struct {
+		want string
+		n    int
+	}{{"a", 10}, {"b", 3}, {"c", 7}, {"b", 8}, {"c", 1}, {"c", 1}} {
+		if got := s.pick(vals); got != step.want {
+			t.Fatalf("pick = %q, want %q (sizes %v)", got, step.want, s.m)
+		}
+		s.set(step.want, step.n)
+	}
+	for i := range maxSizes {
+		s.set(fmt.Sprint(i), i)
+	}
+	if len(s.m) > maxSizes {
+		t.Errorf("%d sizes held, at most %d", len(s.m), maxSizes)
 	}
 }
 

@@ -54,11 +54,14 @@ func AddLabelIndex(informer cache.SharedIndexInformer) error {
 // index (cache.NamespaceIndex) when it has one, as client-go's listers do.
 // Get returns a NotFound API error (resource "pod", as client-go's listers) for a missing Pod.
 func NewLister(indexer cache.Indexer) corelisters.PodLister {
-	return &lister{indexer: indexer}
+	return &lister{indexer: indexer, sizes: &labelindex.Sizes{}}
 }
 
 type lister struct {
 	indexer cache.Indexer
+	// sizes are the LabelIndex pairs' sizes seen, shared by the
+	// namespaced listers (which pair of a selector to read).
+	sizes *labelindex.Sizes
 }
 
 func (l *lister) List(selector labels.Selector) ([]*corev1.Pod, error) {
@@ -72,17 +75,18 @@ func (l *lister) List(selector labels.Selector) ([]*corev1.Pod, error) {
 }
 
 func (l *lister) Pods(namespace string) corelisters.PodNamespaceLister {
-	return namespaceLister{indexer: l.indexer, namespace: namespace}
+	return namespaceLister{indexer: l.indexer, namespace: namespace, sizes: l.sizes}
 }
 
 type namespaceLister struct {
 	indexer   cache.Indexer
 	namespace string
+	sizes     *labelindex.Sizes
 }
 
 func (l namespaceLister) List(selector labels.Selector) ([]*corev1.Pod, error) {
 	var out []*corev1.Pod
-	err := labelindex.List(l.indexer, LabelIndex, l.namespace, selector, nil, func(obj any) {
+	err := labelindex.List(l.indexer, LabelIndex, l.namespace, selector, nil, l.sizes, func(obj any) {
 		if pod, ok := FromObject(obj); ok {
 			out = append(out, pod)
 		}
@@ -114,7 +118,7 @@ func (l namespaceLister) Get(name string) (*corev1.Pod, error) {
 // List; entries of other types are skipped.
 func (l namespaceLister) Names(selector labels.Selector) ([]string, error) {
 	var out []string
-	err := labelindex.List(l.indexer, LabelIndex, l.namespace, selector, nil, func(obj any) {
+	err := labelindex.List(l.indexer, LabelIndex, l.namespace, selector, nil, l.sizes, func(obj any) {
 		switch o := obj.(type) {
 		case *Record:
 			out = append(out, o.Name)

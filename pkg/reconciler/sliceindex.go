@@ -84,7 +84,7 @@ type sliceNamespaceLister struct {
 
 func (l sliceNamespaceLister) List(selector labels.Selector) ([]*discovery.EndpointSlice, error) {
 	var out []*discovery.EndpointSlice
-	err := labelindex.List(l.indexer, ServiceNameIndex, l.namespace, selector, isServiceNameLabel, func(obj any) {
+	err := labelindex.List(l.indexer, ServiceNameIndex, l.namespace, selector, isServiceNameLabel, nil, func(obj any) {
 		if s, ok := obj.(*discovery.EndpointSlice); ok {
 			out = append(out, s)
 		}

@@ -123,3 +123,43 @@ func TestSliceListerDifferential(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOwnerSlices lists one Service's slices among those of N
+// Services in its namespace (two slices each), through client-go's lister
+// (KCM's listing: every slice of the namespace matched) and through
+// NewSliceLister with AddServiceNameIndex; compare the two per N.
+func BenchmarkOwnerSlices(b *testing.B) {
+	for _, n := range []int{10, 1000, 10000} {
+		inf := cache.NewSharedIndexInformer(&cache.ListWatch{}, &discovery.EndpointSlice{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+		if err := AddServiceNameIndex(inf); err != nil {
+			b.Fatal(err)
+		}
+		r, _ := newTestReconciler(b, 100)
+		for i := range n {
+			for j := range 2 {
+				s := &discovery.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprintf("svc%d-%d", i, j), Labels: map[string]string{
+					discovery.LabelServiceName: fmt.Sprintf("svc%d", i), discovery.LabelManagedBy: r.cfg.ControllerName,
+				}}}
+				if err := inf.GetIndexer().Add(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		for _, l := range []struct {
+			name   string
+			lister discoverylisters.EndpointSliceLister
+		}{
+			{"plain", discoverylisters.NewEndpointSliceLister(inf.GetIndexer())},
+			{"indexed", NewSliceLister(inf.GetIndexer())},
+		} {
+			b.Run(fmt.Sprintf("services=%d/%s", n, l.name), func(b *testing.B) {
+				for b.Loop() {
+					got, err := r.OwnerSlices(l.lister, "ns", "svc7")
+					if err != nil || len(got) != 2 {
+						b.Fatalf("%d slices, %v", len(got), err)
+					}
+				}
+			})
+		}
+	}
+}
