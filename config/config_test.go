@@ -40,6 +40,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorlesscleanup"
 	"github.com/slicekit/slicekit/pkg/manager"
 )
 
@@ -499,7 +502,7 @@ func TestSelectorlessCleanupComponent(t *testing.T) {
 	if base == nil {
 		t.Fatal("no ClusterRole slicekit")
 	}
-	needed, err := manager.ControllerRBACRules(manager.SecondaryNetworkControllerName, manager.SelectorlessCleanupControllerName)
+	needed, err := manager.ControllerRBACRules(secondarynetwork.RegistrationName, selectorlesscleanup.RegistrationName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -612,7 +615,7 @@ func TestDRANetworkComponent(t *testing.T) {
 	if binding == nil || dep == nil {
 		t.Fatalf("missing objects: binding %v, deployment %v", binding != nil, dep != nil)
 	}
-	names := append(manager.DefaultControllers(), manager.DRANetworkControllerName)
+	names := append(manager.DefaultControllers(), dranetwork.RegistrationName)
 	needed, err := manager.ControllerRBACRules(names...)
 	if err != nil {
 		t.Fatal(err)

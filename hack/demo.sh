@@ -176,7 +176,7 @@ fi
 echo
 echo "==> 6. slicekit starts again: its start-up sweep deletes the stale slice, and check is clean"
 start_slicekit
-demoapply -label demo/web=other.example.com
+demoapply -await-sweep demo/web
 echo
 echo "\$ bin/slicekit check --kubeconfig ${KUBECONFIG_FILE#"${REPO_ROOT}/"} -n demo"
 bin/slicekit check --kubeconfig "${KUBECONFIG_FILE}" -n demo

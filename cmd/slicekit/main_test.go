@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +76,24 @@ func exe(t *testing.T, env []string, name string, args ...string) (code int, std
 		t.Fatalf("running %s: %v", name, err)
 	}
 	return code, out.String(), errOut.String()
+}
+
+// TestRenderStderr: at -v=0 render's standard error holds its own notes
+// and warnings only; what the controllers log (a skipped Pod, a Warning
+// event) is not printed a second time in klog's format. With -v=2 it is.
+func TestRenderStderr(t *testing.T) {
+	dir := binaries(t)
+	args := []string{"render", "--controllers=*,secondary-network", "--secondary-network-controller-name=secondary.example.com",
+		"-f", "app/testdata/render-no-nodes.yaml", "-f", "../../examples/00-namespace-and-node.yaml"}
+	klogLine := regexp.MustCompile(`(?m)^[IWE]\d{4} `)
+	code, _, stderr := exe(t, nil, filepath.Join(dir, "slicekit"), args...)
+	if code != 0 || klogLine.MatchString(stderr) || !strings.Contains(stderr, "slicekit render: warning: event on Service default/fabric: ServiceNetworkMissing") {
+		t.Errorf("render: exit %d, stderr (want warnings and no klog lines):\n%s", code, stderr)
+	}
+	code, _, stderr = exe(t, nil, filepath.Join(dir, "slicekit"), append(args, "-v=2")...)
+	if code != 0 || !klogLine.MatchString(stderr) {
+		t.Errorf("render -v=2: exit %d, stderr (want klog lines):\n%s", code, stderr)
+	}
 }
 
 func TestPluginVersion(t *testing.T) {

@@ -74,10 +74,11 @@ func run() error {
 	unlabel := flag.String("unlabel", "", "NAMESPACE/SERVICE: remove the KEP-4770 label, wait until slicekit publishes the Service's slices again, print the slices")
 	show := flag.String("show", "", "NAMESPACE: print the slices of the namespace (and its Endpoints objects)")
 	noWait := flag.Bool("no-wait", false, "with -label: do not wait for the hand-over (the controller is stopped)")
+	awaitSweep := flag.String("await-sweep", "", "NAMESPACE/SERVICE: do not change the Service (labelled while slicekit was stopped); wait until slicekit's start-up sweep has deleted its slices of it, print the slices and the EndpointSlicesHandedOver events")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	if *label != "" || *unlabel != "" || *show != "" {
+	if *label != "" || *unlabel != "" || *show != "" || *awaitSweep != "" {
 		cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 		if err != nil {
 			return err
@@ -93,12 +94,14 @@ func run() error {
 			return labelService(ctx, client, *label, !*noWait, *timeout)
 		case *unlabel != "":
 			return unlabelService(ctx, client, *unlabel, *timeout)
+		case *awaitSweep != "":
+			return awaitHandOver(ctx, client, *awaitSweep, *timeout)
 		default:
 			return showNamespace(ctx, client, *show)
 		}
 	}
 	if flag.NArg() == 0 {
-		return errors.New("usage: demoapply [-kubeconfig K] [-ready-url URL] [-delete] FILE... | -label NS/SVC=VALUE [-no-wait] | -unlabel NS/SVC | -show NS")
+		return errors.New("usage: demoapply [-kubeconfig K] [-ready-url URL] [-delete] FILE... | -label NS/SVC=VALUE [-no-wait] | -unlabel NS/SVC | -await-sweep NS/SVC | -show NS")
 	}
 
 	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
@@ -372,19 +375,41 @@ func labelService(ctx context.Context, c kubernetes.Interface, ref string, waitG
 		return err
 	}
 	if waitGone {
-		start := time.Now()
-		if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-			own, err := ownSlices(ctx, c, ns, name)
-			return len(own) == 0, err
-		}); err != nil {
-			return fmt.Errorf("slicekit did not delete its slices of %s/%s: %w", ns, name, err)
-		}
-		fmt.Printf("slicekit deleted its slices of %s/%s within %s\n", ns, name, time.Since(start).Round(100*time.Millisecond))
-		if err := printEvents(ctx, c, ns, name, "EndpointSlicesHandedOver", timeout); err != nil {
+		if err := waitHandedOver(ctx, c, ns, name, "", timeout); err != nil {
 			return err
 		}
 	}
 	return showNamespace(ctx, c, ns)
+}
+
+// awaitHandOver waits, without changing the Service ns/svc (labelled while
+// slicekit was stopped), for slicekit's start-up sweep to delete its slices
+// of it, then prints the hand-over events and the namespace's slices.
+func awaitHandOver(ctx context.Context, c kubernetes.Interface, ref string, timeout time.Duration) error {
+	ns, name, err := splitRef(ref)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("$ (Service %s/%s keeps the label set while slicekit was stopped)\n", ns, name)
+	if err := waitHandedOver(ctx, c, ns, name, " (its start-up sweep)", timeout); err != nil {
+		return err
+	}
+	return showNamespace(ctx, c, ns)
+}
+
+// waitHandedOver waits for slicekit's slices of ns/name to go, says how long
+// that took (how is appended to the subject), and prints the hand-over
+// events.
+func waitHandedOver(ctx context.Context, c kubernetes.Interface, ns, name, how string, timeout time.Duration) error {
+	start := time.Now()
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		own, err := ownSlices(ctx, c, ns, name)
+		return len(own) == 0, err
+	}); err != nil {
+		return fmt.Errorf("slicekit did not delete its slices of %s/%s: %w", ns, name, err)
+	}
+	fmt.Printf("slicekit%s deleted its slices of %s/%s within %s\n", how, ns, name, time.Since(start).Round(100*time.Millisecond))
+	return printEvents(ctx, c, ns, name, "EndpointSlicesHandedOver", timeout)
 }
 
 // unlabelService removes the label and waits for slicekit's slices.

@@ -61,7 +61,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // stdin is nil), at most once. A directory contributes its *.yaml, *.yml and
 // *.json files in name order, not recursing into subdirectories. It returns
 // an *Error for a missing or unreadable input, for standard input named
-// twice, and for no names at all (File "-f").
+// twice or empty (only white space: the command before the pipe failed),
+// and for no names at all (File "-f").
 func Read(names []string, stdin io.Reader) ([]File, error) {
 	if len(names) == 0 {
 		return nil, &Error{File: "-f", Err: errors.New("no input file given")}
@@ -85,6 +86,12 @@ func Read(names []string, stdin io.Reader) ([]File, error) {
 				stdin = os.Stdin
 			}
 			f.Data, err = io.ReadAll(stdin)
+			if err == nil && len(bytes.TrimSpace(f.Data)) == 0 {
+				// kubectl prints a List even when nothing matches: empty
+				// standard input means the command before the pipe failed,
+				// and taking it as "no objects" would pass a CI gate.
+				err = errors.New("standard input is empty: did the command before the pipe fail? (kubectl prints a List even when nothing matches)")
+			}
 		} else {
 			f.Data, err = os.ReadFile(p)
 		}

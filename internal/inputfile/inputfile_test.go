@@ -65,7 +65,8 @@ func TestRead(t *testing.T) {
 		{name: "stdin between files", names: []string{single, StdinName, single}, stdin: "x", wantNames: []string{single, StdinDisplayName, single}, wantData: []string{"s", "x", "s"}},
 		{name: "no names", names: nil, wantErr: "-f: no input file given"},
 		{name: "missing file", names: []string{filepath.Join(dir, "missing.yaml")}, wantErr: "missing.yaml: stat"},
-		{name: "stdin twice", names: []string{StdinName, StdinName}, wantErr: "<stdin>: standard input given more than once"},
+		{name: "stdin twice", names: []string{StdinName, StdinName}, stdin: "x", wantErr: "<stdin>: standard input given more than once"},
+		{name: "empty stdin", names: []string{StdinName}, stdin: " \n\t\n", wantErr: "<stdin>: standard input is empty: did the command before the pipe fail?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

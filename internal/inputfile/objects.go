@@ -495,6 +495,7 @@ func (d *decoder) documentJSON(j []byte, typeMeta *metav1.TypeMeta, item int, it
 		return
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	normalize(obj)
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		d.fail(item, gvk.Kind, err)

@@ -90,6 +90,24 @@ func TestDecode(t *testing.T) {
 			wantErr: `in.yaml: document 1: Service ns/s: spec.selector: Invalid value: "bad key!"`},
 		{name: "every invalid object is reported", in: "apiVersion: v1\nkind: Node\nmetadata:\n  name: Bad_Name\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nstatus:\n  podIP: 10.0.0.300\n",
 			wantErr: "in.yaml: document 1: Node Bad_Name: metadata.name: Invalid value: \"Bad_Name\"", wantErr2: "in.yaml: document 2: Pod default/p: status.podIP: Invalid value: \"10.0.0.300\""},
+		// The API server's create validation and IP family allocation
+		// (pkg/apis/core/validation, pkg/registry/core/service/storage/alloc.go).
+		{name: "two IP families without policy (SingleStack on create)", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: [{port: 80}]\n  ipFamilies: [IPv4, IPv6]\n",
+			wantErr: "spec.ipFamilyPolicy: Invalid value: null: must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"},
+		{name: "two IP families, SingleStack", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: [{port: 80}]\n  ipFamilyPolicy: SingleStack\n  ipFamilies: [IPv4, IPv6]\n",
+			wantErr: "when multiple IP families are specified"},
+		{name: "two IP families, PreferDualStack", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  namespace: ns\nspec:\n  ports: [{port: 80}]\n  ipFamilyPolicy: PreferDualStack\n  ipFamilies: [IPv4, IPv6]\n",
+			want: []string{"Service ns/s @1"}},
+		{name: "headless selectorless Service: RequireDualStack by default", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  namespace: ns\nspec:\n  clusterIP: None\n  ipFamilies: [IPv4, IPv6]\n",
+			want: []string{"Service ns/s @1"}},
+		{name: "two cluster IPs of one family", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: [{port: 80}]\n  ipFamilyPolicy: PreferDualStack\n  clusterIP: 10.96.0.5\n  clusterIPs: [10.96.0.5, 10.96.0.6]\n",
+			wantErr: "spec.clusterIPs: Invalid value: [\"10.96.0.5\",\"10.96.0.6\"]: may specify no more than one IP for each IP family"},
+		{name: "two cluster IPs without policy", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: [{port: 80}]\n  clusterIP: 10.96.0.5\n  clusterIPs: [10.96.0.5, fd00:10:96::5]\n",
+			wantErr: "when multiple cluster IPs are specified"},
+		{name: "cluster IP with a leading zero (strict on create)", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: [{port: 80}]\n  clusterIP: 10.96.0.010\n",
+			wantErr: `spec.clusterIP: Invalid value: "10.96.0.010"`},
+		{name: "IPv4-mapped Pod IP (strict)", in: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nstatus:\n  podIP: \"::ffff:10.244.0.5\"\n",
+			wantErr: `status.podIP: Invalid value: "::ffff:10.244.0.5"`},
 		{name: "unknown field", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  selektor: {}\n", wantErr: `in.yaml: document 1: Service: unknown field "spec.selektor"`},
 		{name: "case matters", in: "apiVersion: v1\nkind: Service\nMetadata:\n  name: s\n", wantErr: `unknown field "Metadata"`},
 		{name: "duplicate field", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  name: t\n", wantErr: `in.yaml: document 1: invalid YAML`},
@@ -139,6 +157,21 @@ func TestDecode(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEmptySelectorDropped: `selector: {}` reads as no selector, as the API
+// server stores it (the Service is selectorless: mirrored, not selected).
+func TestEmptySelectorDropped(t *testing.T) {
+	objs, _, err := DecodeObjects("in.yaml", []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: [{port: 80}]\n  selector: {}\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: t\nspec:\n  ports: [{port: 80}]\n  selector: {app: t}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel := objs[0].Object.(*corev1.Service).Spec.Selector; sel != nil {
+		t.Errorf("selector: {} read as %#v, want nil", sel)
+	}
+	if sel := objs[1].Object.(*corev1.Service).Spec.Selector; len(sel) != 1 {
+		t.Errorf("selector {app: t} read as %#v", sel)
 	}
 }
 

@@ -130,8 +130,10 @@ func validateService(svc *corev1.Service) field.ErrorList {
 		}
 	}
 
+	// Strict IP parsing (no leading zeros, no IPv4-mapped IPv6), as the API
+	// server validates a new Service (StrictIPCIDRValidation, locked on).
 	if svc.Spec.ClusterIP != "" && !headless {
-		errs = append(errs, validation.IsValidIPForLegacyField(spec.Child("clusterIP"), svc.Spec.ClusterIP, false, nil)...)
+		errs = append(errs, validation.IsValidIPForLegacyField(spec.Child("clusterIP"), svc.Spec.ClusterIP, true, nil)...)
 	}
 	if len(svc.Spec.ClusterIPs) > 2 {
 		errs = append(errs, field.TooMany(spec.Child("clusterIPs"), len(svc.Spec.ClusterIPs), 2))
@@ -144,7 +146,14 @@ func validateService(svc *corev1.Service) field.ErrorList {
 			}
 			continue
 		}
-		errs = append(errs, validation.IsValidIPForLegacyField(fld, ip, false, nil)...)
+		errs = append(errs, validation.IsValidIPForLegacyField(fld, ip, true, nil)...)
+	}
+	if len(svc.Spec.ClusterIPs) == 2 {
+		f0, ok0 := familyOf(svc.Spec.ClusterIPs[0])
+		f1, ok1 := familyOf(svc.Spec.ClusterIPs[1])
+		if ok0 && ok1 && f0 == f1 {
+			errs = append(errs, field.Invalid(spec.Child("clusterIPs"), svc.Spec.ClusterIPs, "may specify no more than one IP for each IP family"))
+		}
 	}
 	if len(svc.Spec.ClusterIPs) > 0 && svc.Spec.ClusterIP != "" && svc.Spec.ClusterIPs[0] != svc.Spec.ClusterIP {
 		errs = append(errs, field.Invalid(spec.Child("clusterIPs").Index(0), svc.Spec.ClusterIPs[0], "must match spec.clusterIP"))
@@ -170,6 +179,26 @@ func validateService(svc *corev1.Service) field.ErrorList {
 	}
 	if p := svc.Spec.IPFamilyPolicy; p != nil && !oneOf(*p, ipFamilyPolicies) {
 		errs = append(errs, field.NotSupported(spec.Child("ipFamilyPolicy"), *p, ipFamilyPolicies))
+	}
+	// A policy not given is SingleStack on create (RequireDualStack for a
+	// headless Service without selector), and SingleStack allows one
+	// cluster IP and one family (k8s.io/kubernetes
+	// pkg/registry/core/service/storage/alloc.go initIPFamilyFields).
+	policy := corev1.IPFamilyPolicySingleStack
+	switch {
+	case svc.Spec.IPFamilyPolicy != nil:
+		policy = *svc.Spec.IPFamilyPolicy
+	case headless && len(svc.Spec.Selector) == 0:
+		policy = corev1.IPFamilyPolicyRequireDualStack
+	}
+	singleStack := policy == corev1.IPFamilyPolicySingleStack
+	if singleStack && !externalName {
+		if len(svc.Spec.ClusterIPs) == 2 {
+			errs = append(errs, field.Invalid(spec.Child("ipFamilyPolicy"), svc.Spec.IPFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"))
+		}
+		if len(svc.Spec.IPFamilies) == 2 {
+			errs = append(errs, field.Invalid(spec.Child("ipFamilyPolicy"), svc.Spec.IPFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"))
+		}
 	}
 	if td := svc.Spec.TrafficDistribution; td != nil && !oneOf(*td, trafficDistributes) {
 		errs = append(errs, field.NotSupported(spec.Child("trafficDistribution"), *td, trafficDistributes))
@@ -235,7 +264,7 @@ func validatePod(pod *corev1.Pod) field.ErrorList {
 		errs = append(errs, field.NotSupported(status.Child("phase"), pod.Status.Phase, podPhases))
 	}
 	if pod.Status.PodIP != "" {
-		errs = append(errs, validation.IsValidIPForLegacyField(status.Child("podIP"), pod.Status.PodIP, false, nil)...)
+		errs = append(errs, validation.IsValidIPForLegacyField(status.Child("podIP"), pod.Status.PodIP, true, nil)...)
 	}
 	if len(pod.Status.PodIPs) > 2 {
 		errs = append(errs, field.TooMany(status.Child("podIPs"), len(pod.Status.PodIPs), 2))
@@ -243,7 +272,7 @@ func validatePod(pod *corev1.Pod) field.ErrorList {
 	var fams []corev1.IPFamily
 	for i, ip := range pod.Status.PodIPs {
 		fld := status.Child("podIPs").Index(i).Child("ip")
-		ipErrs := validation.IsValidIPForLegacyField(fld, ip.IP, false, nil)
+		ipErrs := validation.IsValidIPForLegacyField(fld, ip.IP, true, nil)
 		errs = append(errs, ipErrs...)
 		if len(ipErrs) == 0 {
 			fam, _ := familyOf(ip.IP)

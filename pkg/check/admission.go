@@ -28,13 +28,6 @@ import (
 // RuleAdmissionPolicy is the rule of AdmissionFindings.
 const RuleAdmissionPolicy RuleID = "admission-policy-missing"
 
-// admissionRules is the rule table entry of RuleAdmissionPolicy.
-func admissionRules() []Rule {
-	return []Rule{{RuleAdmissionPolicy, "warning",
-		"Live clusters only: the secondary-network controller's slices exist but slicekit's admission policies are not installed and bound (or cannot be listed): whoever may edit the Pods chooses their network-status addresses, and any EndpointSlice writer may change the slices (docs/security.md).",
-		"CVE-2021-25740 (kubernetes#103675); config/components/admission-policies"}}
-}
-
 // AdmissionFindings checks, in a live cluster, that the admission
 // policies of docs/security.md guard the secondary-network controller
 // (cfg.SecondaryNetworkControllerName) when inv holds slices it manages:

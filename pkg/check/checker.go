@@ -206,6 +206,10 @@ type checker struct {
 	nodes     map[string]*corev1.Node
 	endpoints map[types.NamespacedName]*corev1.Endpoints
 	findings  []Finding
+	// statusless are the Pods with endpoints whose status has no phase
+	// (the API server always sets one: the dump left status out); the
+	// rules that compare an endpoint with the Pod's status skip them.
+	statusless map[types.NamespacedName]bool
 }
 
 func nn(ns, name string) types.NamespacedName { return types.NamespacedName{Namespace: ns, Name: name} }
@@ -349,6 +353,10 @@ func (c *checker) skipped() []Skip {
 		out = append(out, Skip{Rules: podRules, Reason: "no Pods in the input (per-Pod port checks skipped too)"})
 	} else if !c.inv.Have.Nodes {
 		out = append(out, Skip{Rules: []RuleID{RuleEndpointZone}, Reason: "no Nodes in the input"})
+	}
+	if n := len(c.statusless); n > 0 {
+		out = append(out, Skip{Rules: []RuleID{RuleEndpointAddress, RuleEndpointConditions},
+			Reason: fmt.Sprintf("for %d Pod(s) without status in the input (no status.phase, which the API server always sets: the dump left status out)", n)})
 	}
 	if !c.inv.Have.Endpoints {
 		out = append(out, Skip{Rules: []RuleID{RuleMirrorIneligible, RuleMirrorDrift}, Reason: "no Endpoints in the input"})

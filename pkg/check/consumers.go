@@ -75,38 +75,6 @@ func ConsumerRules() []RuleID {
 // consumerServiceRules are the consumer rules that need the Services.
 var consumerServiceRules = []RuleID{RuleLocalPolicyNodeName, RuleSecondaryPodTargetRef}
 
-func consumerRules() []Rule {
-	return []Rule{
-		{RuleReadyUnset, "warning",
-			"An endpoint without conditions.ready. The API allows it and kube-proxy, CoreDNS, Cilium and Istio read it as ready, but ingress-nginx before PR #9550 and kyverno (#16543) dereference it and panic. Every built-in controller sets it.",
-			"docs/consumers.md (rule 3); ingress-nginx internal/ingress/controller/endpointslices.go; kube-proxy pkg/proxy/endpointslicecache.go addEndpoints"},
-		{RulePortUnset, "error|warning",
-			"A slice port without a number, or 0 (error: Envoy Gateway dereferences the number and panics, kube-proxy and Cilium skip the port), or without a name or protocol (warning: kube-proxy skips a port without name and dereferences the protocol; the API server defaults both, so only objects that never went through it lack them). A 0 copied, as KCM does, from a Service port without targetPort (an object no API server defaulted) is a warning.",
-			"docs/consumers.md (rule 4); kube-proxy pkg/proxy/endpointslicecache.go endpointInfoByServicePort; Envoy Gateway internal/gatewayapi/route.go"},
-		{RuleMultipleAddresses, "warning",
-			"An endpoint of an IPv4 or IPv6 slice with more than one address: kube-proxy uses only the first, while CoreDNS and Cilium use all of them, so DNS answers and proxied traffic disagree. The built-in controllers write one address per endpoint.",
-			"docs/consumers.md (rule 5); kube-proxy pkg/proxy/endpointslicecache.go addEndpoints (Addresses[0]); discovery.k8s.io/v1 Endpoint.addresses (kubernetes#106267)"},
-		{RuleLocalPolicyNodeName, "error",
-			"An endpoint that can serve (ready or serving, nil counts as true) without nodeName, for a Service (not headless) with internalTrafficPolicy or externalTrafficPolicy Local: kube-proxy never counts it as local, so traffic meant for it is dropped; with externalTrafficPolicy Local, MetalLB and kube-vip do not announce its node. Endpoints of a Pod that names no Node (when the input has Pods) are left out: no writer can know the node.",
-			"docs/consumers.md (rule 6); kube-proxy pkg/proxy/endpointslicecache.go (isLocal), topology.go; MetalLB speaker/layer2_controller.go nodesWithEndpoint"},
-		{RulePartialHints, "warning",
-			"Some ready endpoints of a Service port (one address family, across all slices of the service-name, whatever their controller) have zone (or node) hints and others have none: kube-proxy then ignores every zone (node) hint of the port and routes cluster-wide; ingress-nginx too. KCM itself leaves an endpoint without zone (its Node has no topology.kubernetes.io/zone label) without hints.",
-			"docs/consumers.md (rule 7); kube-proxy pkg/proxy/topology.go topologyModeFromHints; k8s.io/endpointslice trafficdist"},
-		{RuleNonCanonicalIP, "error",
-			"An IPv4 or IPv6 address not in its canonical form (leading zeros, upper case, uncompressed IPv6, IPv4-mapped IPv6): the API server rejects it on the next write (StrictIPCIDRValidation, on by default since 1.36, for IPv4; always for IPv6); CoreDNS answers a leading-zero IPv4 address as a name (CNAME) and finds no PTR record for a non-canonical IPv6 one.",
-			"docs/consumers.md (rule 9); k8s.io/kubernetes pkg/apis/discovery/validation validateEndpoints; apimachinery validation IsValidIP; CoreDNS plugin/etcd/msg HostType"},
-		{RuleTriggerTime, "warning",
-			"The endpoints.kubernetes.io/last-change-trigger-time annotation cannot be read as RFC 3339 (any slice), or no slice of a controller other than the built-in ones carries it (one finding per controller, on its first slice with endpoints; with Services in the input, only slices of Services with a creationTimestamp count): kube-proxy's network_programming_duration_seconds and CoreDNS's programming latency then have no data for its Services. KCM writes it on every write a new Service or a Pod readiness change triggered and removes it on other writes; the mirroring controller never writes it; so a single slice without it is no fault.",
-			"docs/consumers.md (rule 10); k8s.io/endpointslice reconciler.go addTriggerTimeAnnotation, util/trigger_time_tracker.go"},
-		{RuleSecondaryPodTargetRef, "warning",
-			"An endpoint with a Pod targetRef whose address is not one of the Pod's status.podIPs (a secondary network), in a slice of a dual-stack Service (two cluster IPs), when the Pod has several podIPs (or, without Pods in the input, in a slice of the secondary-network controller): Istio with dual stack replaces the endpoint's addresses with the Pod's status.podIPs (its primary addresses) and drops the IPv6 slice's endpoints. Omit the targetRef, or document it.",
-			"docs/consumers.md (rule 11); Istio pilot/pkg/serviceregistry/kube/controller/endpointslice.go (overrideAddresses)"},
-		{RuleMergedNetworks, "warning",
-			"The slices of one Service (one kubernetes.io/service-name, any controllers) include both a slice of Pods' status.podIPs and a slice of other addresses of Pods (a secondary network; a slice holding both kinds is one with stale endpoints, not another network), or, without Pods in the input, both slices of the default controller and of the secondary-network controller: kube-proxy and CoreDNS merge every slice of a service-name whatever its managed-by, so the Service's traffic and DNS answers go to both networks.",
-			"docs/consumers.md (rule 2); kube-proxy pkg/proxy/endpointslicecache.go (slices by service-name); CoreDNS plugin/kubernetes/object/endpoint.go"},
-	}
-}
-
 // Consumers named by the findings.
 const (
 	consumersOfServiceName = "kube-proxy skips it; CoreDNS, Cilium, Istio and Envoy Gateway cannot attach it to a Service"

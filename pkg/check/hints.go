@@ -37,18 +37,6 @@ const (
 	RuleEmptySliceStale RuleID = "empty-slice-stale"
 )
 
-// hintRules describes the rules of this file; Rules appends them.
-func hintRules() []Rule {
-	return []Rule{
-		{RuleEndpointHints, "error",
-			"An endpoint of the default controller whose hints (forZones, forNodes) are not the ones KCM writes: hints on a Service with neither a valid spec.trafficDistribution nor the topology-mode (or topology-aware-hints) annotation set to Auto (KCM removes every hint; kube-proxy would still route by them), or, with trafficDistribution PreferClose/PreferSameZone/PreferSameNode, a ready endpoint whose hints are not forZones=[its zone] (and, for PreferSameNode only, forNodes=[its node]). The expected hints come from the reconciler's port of KCM's trafficdist; with topology-mode Auto the hints depend on the whole cluster's CPU and are not judged.",
-			"k8s.io/endpointslice reconciler.go reconcileByAddressType (canUseTrafficDistribution, RemoveHintsFromSlices), trafficdist/trafficdist.go, utils.go hintsEnabled; docs/kep4770.md C34, C35"},
-		{RuleEmptySliceStale, "warning",
-			"An empty slice (no endpoints) of the default controller whose port set no desired endpoint of its address type has, while the Service has endpoints of that address type: KCM deletes it (only when nothing is desired does it keep one empty placeholder). Harmless to consumers, hence a warning.",
-			"k8s.io/endpointslice reconciler.go reconcileByAddressType (slices of port mappings no longer desired, placeholder); docs/kep4770.md C27, C31"},
-	}
-}
-
 // checkHints applies endpoint-hints to a slice of the default controller
 // for a Service it serves: it runs the slice, as an unchanged slice,
 // through trafficdist.ReconcileHints with the hints the Service asks for

@@ -51,18 +51,6 @@ const (
 	RuleMaxEndpointsPerSlice RuleID = "max-endpoints-per-slice"
 )
 
-// oracleRules describes the rules of this file's group; Rules appends them.
-func oracleRules() []Rule {
-	return []Rule{
-		{RuleEndpointMissing, "error",
-			"A Service that has slices of its controller (the default controller, or the secondary-network or dra-network controller named by --secondary-network-controller-name and --dra-network-controller-name) lacks an endpoint that controller publishes: a selected Pod that is not terminal, has an address of the slice's family (on the selected network for the secondary-network controller) and a known Node (or publishNotReadyAddresses), or one of its addresses. The desired endpoints come from the controller's own source code (pkg/source/servicepods, pkg/source/networkstatus, pkg/controllers/dranetwork; dra-network Services only when the input has ResourceClaims). Services being deleted are skipped; a Service without any slice of its controller is not judged (missing slices are not findings).",
-			"k8s.io/endpointslice reconciler.go reconcileByAddressType, utils.go podToEndpoint, util/controller_utils.go ShouldPodBeInEndpoints; docs/multus-network-status.md"},
-		{RuleMaxEndpointsPerSlice, "warning",
-			"A slice of the default controller holds more endpoints than --max-endpoints-per-slice, or a mirrored slice more than --mirroring-max-endpoints-per-subset. The controllers never create or fill a slice beyond that, but leave a slice made larger by hand as it is (so this is a warning).",
-			"k8s.io/endpointslice reconciler.go reconcileByPortMapping; KCM endpointslicemirroring reconciler.go"},
-	}
-}
-
 // checkCapacity applies max-endpoints-per-slice to the slices of the
 // built-in controllers.
 func (c *checker) checkCapacity(ref ObjectRef, s *discovery.EndpointSlice, r role) {

@@ -24,6 +24,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
@@ -71,10 +72,19 @@ func (c *checker) checkPodEndpoints(ref ObjectRef, s *discovery.EndpointSlice, s
 			c.add(SeverityError, RuleEndpointTerminal, ref, "endpoint %s: Pod %s has ended (phase %s); its IP may belong to another Pod", name, pod.Name, pod.Status.Phase)
 			continue
 		}
-		if r == roleDefault {
-			c.checkPodIPs(ref, e, name, pod)
+		if pod.Status.Phase == "" {
+			// No status in the dump: nothing to compare addresses and
+			// conditions with (Report.Skipped says so).
+			if c.statusless == nil {
+				c.statusless = map[types.NamespacedName]bool{}
+			}
+			c.statusless[nn(pod.Namespace, pod.Name)] = true
+		} else {
+			if r == roleDefault {
+				c.checkPodIPs(ref, e, name, pod)
+			}
+			c.checkConditions(ref, e, name, pod, svc, r, mgr)
 		}
-		c.checkConditions(ref, e, name, pod, svc, r, mgr)
 		c.checkTopology(ref, e, name, pod, svc, skipsMissingNodes)
 		c.checkHostname(ref, e, name, pod, svc)
 		c.checkPodPorts(ref, slicePorts, pod, svc, r)

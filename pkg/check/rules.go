@@ -76,11 +76,13 @@ type Rule struct {
 	Source string `json:"source"`
 }
 
-// Rules returns every rule, in documentation order.
+// Rules returns every rule, in documentation order: one table for the
+// whole package, so each rule is described once, beside the others, and
+// the files that implement the rules hold only their RuleIDs and logic.
 func Rules() []Rule {
-	return append([]Rule{
+	return []Rule{
 		{RuleMissingServiceName, "error|warning",
-			"A slice without the kubernetes.io/service-name label: no Service uses it. Error for slices of the built-in controllers (they always set it), warning otherwise.",
+			"A slice without the kubernetes.io/service-name label: no Service uses it (kube-proxy, CoreDNS and Cilium find a Service's slices by this label). Error for slices of the built-in controllers (they always set it), warning otherwise.",
 			"discovery.k8s.io/v1 LabelServiceName; kube-proxy selects slices by this label"},
 		{RuleMissingManagedBy, "warning",
 			"A slice without the endpointslice.kubernetes.io/managed-by label: no controller claims it (kube-apiserver's own default/kubernetes slice is exempt).",
@@ -166,5 +168,63 @@ func Rules() []Rule {
 		{RulePortMismatch, "error|warning",
 			"A slice port that the Service does not have (by name and protocol), a number other than the targetPort or than the Pod's named container port, an appProtocol other than the Service port's (KCM copies it; warning for controllers other than the default one), or (default controller) a resolvable port missing. Warning for slices that are not selector-derived.",
 			"k8s.io/endpointslice getEndpointPorts, FindPort; kubernetes#127958"},
-	}, append(append(append(append(oracleRules(), hintRules()...), selectorlessRules()...), consumerRules()...), admissionRules()...)...)
+
+		// Oracle rules (oracle.go, completeness.go, mirrordrift.go).
+		{RuleEndpointMissing, "error",
+			"A Service that has slices of its controller (the default controller, or the secondary-network or dra-network controller named by --secondary-network-controller-name and --dra-network-controller-name) lacks an endpoint that controller publishes: a selected Pod that is not terminal, has an address of the slice's family (on the selected network for the secondary-network controller) and a known Node (or publishNotReadyAddresses), or one of its addresses. The desired endpoints come from the controller's own source code (pkg/source/servicepods, pkg/source/networkstatus, pkg/controllers/dranetwork; dra-network Services only when the input has ResourceClaims). Services being deleted are skipped; a Service without any slice of its controller is not judged (missing slices are not findings).",
+			"k8s.io/endpointslice reconciler.go reconcileByAddressType, utils.go podToEndpoint, util/controller_utils.go ShouldPodBeInEndpoints; docs/multus-network-status.md"},
+		{RuleMaxEndpointsPerSlice, "warning",
+			"A slice of the default controller holds more endpoints than --max-endpoints-per-slice, or a mirrored slice more than --mirroring-max-endpoints-per-subset. The controllers never create or fill a slice beyond that, but leave a slice made larger by hand as it is (so this is a warning).",
+			"k8s.io/endpointslice reconciler.go reconcileByPortMapping; KCM endpointslicemirroring reconciler.go"},
+
+		// Hints and empty slices (hints.go).
+		{RuleEndpointHints, "error",
+			"An endpoint of the default controller whose hints (forZones, forNodes) are not the ones KCM writes: hints on a Service with neither a valid spec.trafficDistribution nor the topology-mode (or topology-aware-hints) annotation set to Auto (KCM removes every hint; kube-proxy would still route by them), or, with trafficDistribution PreferClose/PreferSameZone/PreferSameNode, a ready endpoint whose hints are not forZones=[its zone] (and, for PreferSameNode only, forNodes=[its node]). The expected hints come from the reconciler's port of KCM's trafficdist; with topology-mode Auto the hints depend on the whole cluster's CPU and are not judged.",
+			"k8s.io/endpointslice reconciler.go reconcileByAddressType (canUseTrafficDistribution, RemoveHintsFromSlices), trafficdist/trafficdist.go, utils.go hintsEnabled; docs/kep4770.md C34, C35"},
+		{RuleEmptySliceStale, "warning",
+			"An empty slice (no endpoints) of the default controller whose port set no desired endpoint of its address type has, while the Service has endpoints of that address type: KCM deletes it (only when nothing is desired does it keep one empty placeholder). Harmless to consumers, hence a warning.",
+			"k8s.io/endpointslice reconciler.go reconcileByAddressType (slices of port mappings no longer desired, placeholder); docs/kep4770.md C27, C31"},
+
+		// Selector-removal leftovers (selectorless.go).
+		{RuleEndpointsLeftover, "error|warning",
+			"An Endpoints object labelled endpoints.kubernetes.io/managed-by=endpoint-controller for a Service without selector or of type ExternalName: the Endpoints controller's leftover from before the selector was removed. Error when it is mirrored into a slice (it routes traffic to Pods the Service no longer selects), warning otherwise. Delete it, or run slicekit's Endpoints controller or the selectorless-cleanup controller.",
+			"kubernetes#118376, #103804, #105987 (KCM never deletes it)"},
+		{RuleMirrorLeftover, "error",
+			"A mirrored slice of an Endpoints object that is the Endpoints controller's leftover (see " + string(RuleEndpointsLeftover) + "): it publishes Pods the Service no longer selects.",
+			"kubernetes#118376 (KCM's shouldMirror ignores the managed-by label)"},
+
+		// Consumer rules (consumers.go): what kube-proxy, CoreDNS, Istio, ... assume.
+		{RuleReadyUnset, "warning",
+			"An endpoint without conditions.ready. The API allows it and kube-proxy, CoreDNS, Cilium and Istio read it as ready, but ingress-nginx before PR #9550 and kyverno (#16543) dereference it and panic. Every built-in controller sets it.",
+			"docs/consumers.md (rule 3); ingress-nginx internal/ingress/controller/endpointslices.go; kube-proxy pkg/proxy/endpointslicecache.go addEndpoints"},
+		{RulePortUnset, "error|warning",
+			"A slice port without a number, or 0 (error: Envoy Gateway dereferences the number and panics, kube-proxy and Cilium skip the port), or without a name or protocol (warning: kube-proxy skips a port without name and dereferences the protocol; the API server defaults both, so only objects that never went through it lack them). A 0 copied, as KCM does, from a Service port without targetPort (an object no API server defaulted) is a warning.",
+			"docs/consumers.md (rule 4); kube-proxy pkg/proxy/endpointslicecache.go endpointInfoByServicePort; Envoy Gateway internal/gatewayapi/route.go"},
+		{RuleMultipleAddresses, "warning",
+			"An endpoint of an IPv4 or IPv6 slice with more than one address: kube-proxy uses only the first, while CoreDNS and Cilium use all of them, so DNS answers and proxied traffic disagree. The built-in controllers write one address per endpoint.",
+			"docs/consumers.md (rule 5); kube-proxy pkg/proxy/endpointslicecache.go addEndpoints (Addresses[0]); discovery.k8s.io/v1 Endpoint.addresses (kubernetes#106267)"},
+		{RuleLocalPolicyNodeName, "error",
+			"An endpoint that can serve (ready or serving, nil counts as true) without nodeName, for a Service (not headless) with internalTrafficPolicy or externalTrafficPolicy Local: kube-proxy never counts it as local, so traffic meant for it is dropped; with externalTrafficPolicy Local, MetalLB and kube-vip do not announce its node. Endpoints of a Pod that names no Node (when the input has Pods) are left out: no writer can know the node.",
+			"docs/consumers.md (rule 6); kube-proxy pkg/proxy/endpointslicecache.go (isLocal), topology.go; MetalLB speaker/layer2_controller.go nodesWithEndpoint"},
+		{RulePartialHints, "warning",
+			"Some ready endpoints of a Service port (one address family, across all slices of the service-name, whatever their controller) have zone (or node) hints and others have none: kube-proxy then ignores every zone (node) hint of the port and routes cluster-wide; ingress-nginx too. KCM itself leaves an endpoint without zone (its Node has no topology.kubernetes.io/zone label) without hints.",
+			"docs/consumers.md (rule 7); kube-proxy pkg/proxy/topology.go topologyModeFromHints; k8s.io/endpointslice trafficdist"},
+		{RuleNonCanonicalIP, "error",
+			"An IPv4 or IPv6 address not in its canonical form (leading zeros, upper case, uncompressed IPv6, IPv4-mapped IPv6): the API server rejects it on the next write (StrictIPCIDRValidation, on by default since 1.36, for IPv4; always for IPv6); CoreDNS answers a leading-zero IPv4 address as a name (CNAME) and finds no PTR record for a non-canonical IPv6 one.",
+			"docs/consumers.md (rule 9); k8s.io/kubernetes pkg/apis/discovery/validation validateEndpoints; apimachinery validation IsValidIP; CoreDNS plugin/etcd/msg HostType"},
+		{RuleTriggerTime, "warning",
+			"The endpoints.kubernetes.io/last-change-trigger-time annotation cannot be read as RFC 3339 (any slice), or no slice of a controller other than the built-in ones carries it (one finding per controller, on its first slice with endpoints; with Services in the input, only slices of Services with a creationTimestamp count): kube-proxy's network_programming_duration_seconds and CoreDNS's programming latency then have no data for its Services. KCM writes it on every write a new Service or a Pod readiness change triggered and removes it on other writes; the mirroring controller never writes it; so a single slice without it is no fault.",
+			"docs/consumers.md (rule 10); k8s.io/endpointslice reconciler.go addTriggerTimeAnnotation, util/trigger_time_tracker.go"},
+		{RuleSecondaryPodTargetRef, "warning",
+			"An endpoint with a Pod targetRef whose address is not one of the Pod's status.podIPs (a secondary network), in a slice of a dual-stack Service (two cluster IPs), when the Pod has several podIPs (or, without Pods in the input, in a slice of the secondary-network controller): Istio with dual stack replaces the endpoint's addresses with the Pod's status.podIPs (its primary addresses) and drops the IPv6 slice's endpoints. Omit the targetRef, or document it.",
+			"docs/consumers.md (rule 11); Istio pilot/pkg/serviceregistry/kube/controller/endpointslice.go (overrideAddresses)"},
+		{RuleMergedNetworks, "warning",
+			"The slices of one Service (one kubernetes.io/service-name, any controllers) include both a slice of Pods' status.podIPs and a slice of other addresses of Pods (a secondary network; a slice holding both kinds is one with stale endpoints, not another network), or, without Pods in the input, both slices of the default controller and of the secondary-network controller: kube-proxy and CoreDNS merge every slice of a service-name whatever its managed-by, so the Service's traffic and DNS answers go to both networks.",
+			"docs/consumers.md (rule 2); kube-proxy pkg/proxy/endpointslicecache.go (slices by service-name); CoreDNS plugin/kubernetes/object/endpoint.go"},
+
+		// Live clusters: admission policies (admission.go).
+		{RuleAdmissionPolicy, "warning",
+			"Live clusters only: the secondary-network controller's slices exist but slicekit's admission policies are not installed and bound (or cannot be listed): whoever may edit the Pods chooses their network-status addresses, and any EndpointSlice writer may change the slices (docs/security.md).",
+			"CVE-2021-25740 (kubernetes#103675); config/components/admission-policies"},
+	}
 }

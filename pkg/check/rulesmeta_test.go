@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 
@@ -62,6 +63,11 @@ func TestSkippedRules(t *testing.T) {
 		{"no nodes", []runtime.Object{newFixture().web, newFixture().pod, newSlice("a", "web", wellknown.EndpointSliceControllerName)},
 			[]string{"no Nodes in the input", "no Endpoints in the input"}},
 		{"no slices", []runtime.Object{newFixture().web}, nil},
+		{"Pods without status", func() []runtime.Object {
+			f := newFixture()
+			f.pod.Status = corev1.PodStatus{}
+			return f.objects()
+		}(), []string{"for 1 Pod(s) without status in the input (no status.phase, which the API server always sets: the dump left status out)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,6 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -364,8 +366,18 @@ func (o *Options) cluster() (*rest.Config, string, error) {
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &overrides)
 	cfg, err := cc.ClientConfig()
 	if clientcmd.IsEmptyConfig(err) {
-		// client-go's own message suggests the long-gone KUBERNETES_MASTER.
-		return nil, "", &InputError{File: "kubeconfig", Err: errors.New("no kubeconfig found: give --kubeconfig FILE, set $KUBECONFIG or create ~/.kube/config (for `make up`: --kubeconfig .local/kubeconfig), or check files with -f FILE")}
+		// client-go's own message suggests the long-gone KUBERNETES_MASTER,
+		// and kubectl's loading rules skip $KUBECONFIG files that do not
+		// exist without a word: name them.
+		why := "no kubeconfig found"
+		if missing := missingKubeconfigFiles(rules); len(missing) > 0 {
+			verb := "does"
+			if len(missing) > 1 {
+				verb = "do"
+			}
+			why += fmt.Sprintf(" ($KUBECONFIG names %s, which %s not exist)", strings.Join(missing, ", "), verb)
+		}
+		return nil, "", &InputError{File: "kubeconfig", Err: errors.New(why + ": give --kubeconfig FILE, set $KUBECONFIG or create ~/.kube/config (for `make up`: --kubeconfig .local/kubeconfig), or check files with -f FILE")}
 	}
 	if err != nil {
 		return nil, "", &InputError{File: "kubeconfig", Err: err}
@@ -376,6 +388,21 @@ func (o *Options) cluster() (*rest.Config, string, error) {
 		}
 	}
 	return cfg, ns, nil
+}
+
+// missingKubeconfigFiles returns the files of rules' $KUBECONFIG list
+// (rules.Precedence, used when no --kubeconfig is given) that do not exist.
+func missingKubeconfigFiles(rules *clientcmd.ClientConfigLoadingRules) []string {
+	if rules.ExplicitPath != "" || os.Getenv(clientcmd.RecommendedConfigPathEnvVar) == "" {
+		return nil
+	}
+	var missing []string
+	for _, f := range rules.Precedence {
+		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, f)
+		}
+	}
+	return missing
 }
 
 // WriteRules writes the rule table (ID, SEVERITY, SUMMARY).

@@ -36,18 +36,6 @@ const (
 	RuleMirrorLeftover RuleID = "mirror-of-selector-leftover"
 )
 
-// selectorlessRules describes the rules above for Rules.
-func selectorlessRules() []Rule {
-	return []Rule{
-		{RuleEndpointsLeftover, "error|warning",
-			"An Endpoints object labelled endpoints.kubernetes.io/managed-by=endpoint-controller for a Service without selector or of type ExternalName: the Endpoints controller's leftover from before the selector was removed. Error when it is mirrored into a slice (it routes traffic to Pods the Service no longer selects), warning otherwise. Delete it, or run slicekit's Endpoints controller or the selectorless-cleanup controller.",
-			"kubernetes#118376, #103804, #105987 (KCM never deletes it)"},
-		{RuleMirrorLeftover, "error",
-			"A mirrored slice of an Endpoints object that is the Endpoints controller's leftover (see " + string(RuleEndpointsLeftover) + "): it publishes Pods the Service no longer selects.",
-			"kubernetes#118376 (KCM's shouldMirror ignores the managed-by label)"},
-	}
-}
-
 // endpointsRef names an Endpoints object in findings.
 func endpointsRef(ep *corev1.Endpoints) ObjectRef {
 	return ObjectRef{Kind: "Endpoints", Namespace: ep.Namespace, Name: ep.Name}

@@ -151,7 +151,7 @@ func TestReadFiles(t *testing.T) {
 		{"no file", nil, "no input file given"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := ReadFiles(tc.files, strings.NewReader(""))
+			_, _, err := ReadFiles(tc.files, strings.NewReader("apiVersion: v1\nkind: List\nitems: []\n"))
 			var ie *InputError
 			if err == nil || !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("ReadFiles error = %v, want an *InputError containing %q", err, tc.want)

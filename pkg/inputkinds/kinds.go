@@ -31,6 +31,8 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/slicekit/slicekit/internal/required"
 )
 
 // Kind is one kind of object slicekit reads. Every field but Validate and
@@ -72,26 +74,12 @@ type Kind struct {
 // Check returns an error naming k and each required field that is
 // missing (Resource, GVK, New, Informer, List), or nil.
 func (k Kind) Check() error {
-	var missing []string
-	if k.Resource == "" {
-		missing = append(missing, "Resource")
-	}
-	if k.GVK.Kind == "" || k.GVK.Version == "" {
-		missing = append(missing, "GVK")
-	}
-	if k.New == nil {
-		missing = append(missing, "New")
-	}
-	if k.Informer == nil {
-		missing = append(missing, "Informer")
-	}
-	if k.List == nil {
-		missing = append(missing, "List")
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	return fmt.Errorf("input kind %q (resource %q): %v required", k.GVK.Kind, k.Resource, missing)
+	return required.Check(fmt.Sprintf("input kind %q (resource %q)", k.GVK.Kind, k.Resource),
+		required.Field{Name: "Resource", Set: k.Resource != ""},
+		required.Field{Name: "GVK", Set: k.GVK.Kind != "" && k.GVK.Version != ""},
+		required.Field{Name: "New", Set: k.New != nil},
+		required.Field{Name: "Informer", Set: k.Informer != nil},
+		required.Field{Name: "List", Set: k.List != nil})
 }
 
 // Resource names of the built-in kinds.

@@ -92,8 +92,8 @@ func TestNewControllersComposesTransforms(t *testing.T) {
 			defer func() { cancel(); factory.Shutdown() }()
 			o := NewControllerOptions()
 			o.Controllers = tc.controllers
-			if slices.Contains(tc.controllers, CELControllerName) {
-				o.For(CELControllerName).(*celprofiles.Flags).ConfigFile = "../../examples/cel/profiles.yaml"
+			if slices.Contains(tc.controllers, celprofiles.RegistrationName) {
+				o.For(celprofiles.RegistrationName).(*celprofiles.Flags).ConfigFile = "../../examples/cel/profiles.yaml"
 			}
 			if err := o.Validate(); err != nil {
 				t.Fatal(err)

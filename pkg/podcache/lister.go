@@ -15,12 +15,35 @@
 package podcache
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/slicekit/slicekit/internal/labelindex"
 )
+
+// LabelIndex is the name of the index AddLabelIndex adds to a Pod
+// informer: every Pod filed under "namespace/key=value" for each of its
+// labels.
+const LabelIndex = "slicekit.dev/pod-labels"
+
+// AddLabelIndex adds LabelIndex to informer (the shared Pod informer;
+// *Record or *corev1.Pod entries) unless it has it already, so that the
+// namespaced listers of NewLister over its indexer list a selector's Pods
+// from the Pods carrying the selector's most selective required label
+// instead of matching every Pod of the namespace (KCM's controllers list
+// by selector on every Service sync). The informer may already be
+// started. It returns the informer's error (a stopped informer).
+func AddLabelIndex(informer cache.SharedIndexInformer) error {
+	if err := labelindex.Add(informer, LabelIndex, labelindex.IndexFunc(nil)); err != nil {
+		return fmt.Errorf("podcache: %w", err)
+	}
+	return nil
+}
 
 // NewLister returns a client-go PodLister over indexer, the indexer of a
 // shared Pod informer whose entries are *Record (the Pod transform's
@@ -31,11 +54,14 @@ import (
 // index (cache.NamespaceIndex) when it has one, as client-go's listers do.
 // Get returns a NotFound API error (resource "pod", as client-go's listers) for a missing Pod.
 func NewLister(indexer cache.Indexer) corelisters.PodLister {
-	return &lister{indexer: indexer}
+	return &lister{indexer: indexer, sizes: &labelindex.Sizes{}}
 }
 
 type lister struct {
 	indexer cache.Indexer
+	// sizes are the LabelIndex pairs' sizes seen, shared by the
+	// namespaced listers (which pair of a selector to read).
+	sizes *labelindex.Sizes
 }
 
 func (l *lister) List(selector labels.Selector) ([]*corev1.Pod, error) {
@@ -49,17 +75,18 @@ func (l *lister) List(selector labels.Selector) ([]*corev1.Pod, error) {
 }
 
 func (l *lister) Pods(namespace string) corelisters.PodNamespaceLister {
-	return namespaceLister{indexer: l.indexer, namespace: namespace}
+	return namespaceLister{indexer: l.indexer, namespace: namespace, sizes: l.sizes}
 }
 
 type namespaceLister struct {
 	indexer   cache.Indexer
 	namespace string
+	sizes     *labelindex.Sizes
 }
 
 func (l namespaceLister) List(selector labels.Selector) ([]*corev1.Pod, error) {
 	var out []*corev1.Pod
-	err := cache.ListAllByNamespace(l.indexer, l.namespace, selector, func(obj any) {
+	err := labelindex.List(l.indexer, LabelIndex, l.namespace, selector, nil, l.sizes, func(obj any) {
 		if pod, ok := FromObject(obj); ok {
 			out = append(out, pod)
 		}
@@ -91,7 +118,7 @@ func (l namespaceLister) Get(name string) (*corev1.Pod, error) {
 // List; entries of other types are skipped.
 func (l namespaceLister) Names(selector labels.Selector) ([]string, error) {
 	var out []string
-	err := cache.ListAllByNamespace(l.indexer, l.namespace, selector, func(obj any) {
+	err := labelindex.List(l.indexer, LabelIndex, l.namespace, selector, nil, l.sizes, func(obj any) {
 		switch o := obj.(type) {
 		case *Record:
 			out = append(out, o.Name)

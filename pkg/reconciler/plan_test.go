@@ -86,7 +86,7 @@ func existingSlice(name string, svc *corev1.Service, ports []discovery.EndpointP
 	}
 }
 
-func newTestReconciler(t *testing.T, max int32, objs ...*discovery.EndpointSlice) (*Reconciler, *fake.Clientset) {
+func newTestReconciler(t testing.TB, max int32, objs ...*discovery.EndpointSlice) (*Reconciler, *fake.Clientset) {
 	t.Helper()
 	client := fake.NewClientset()
 	// The fake clientset neither names generateName objects nor bumps

@@ -17,7 +17,6 @@ package registry
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/pflag"
@@ -27,6 +26,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
+	"github.com/slicekit/slicekit/internal/required"
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/reconciler"
@@ -174,23 +174,11 @@ type Registration struct {
 // registration missing a field is refused with this error rather than
 // crashing `slicekit run` or `slicekit render`.
 func (r Registration) Validate() error {
-	var missing []string
-	if r.Name == "" {
-		missing = append(missing, "Name")
-	}
-	if r.Workers == nil {
-		missing = append(missing, "Workers")
-	}
-	if r.New == nil {
-		missing = append(missing, "New")
-	}
-	if r.RBACRules == nil {
-		missing = append(missing, "RBACRules")
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	return fmt.Errorf("controller registration %q: %s required", r.Name, strings.Join(missing, ", "))
+	return required.Check(fmt.Sprintf("controller registration %q", r.Name),
+		required.Field{Name: "Name", Set: r.Name != ""},
+		required.Field{Name: "Workers", Set: r.Workers != nil},
+		required.Field{Name: "New", Set: r.New != nil},
+		required.Field{Name: "RBACRules", Set: r.RBACRules != nil})
 }
 
 // OptionsAs returns ic.Options as a T, or defaults() when ic holds no T

@@ -178,8 +178,16 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	if c.services, err = selectorindex.NewServices(factory.Core().V1().Services().Informer(), c.podSelectorOf); err != nil {
 		return nil, fmt.Errorf("%s: %w", opts.Name, err)
 	}
+	// Pod and EndpointSlice indexes: a sync lists the Service's Pods and
+	// slices at a cost proportional to them, not to the namespace.
+	if err := podcache.AddLabelIndex(factory.Core().V1().Pods().Informer()); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
+	}
+	if err := reconciler.AddServiceNameIndex(factory.Discovery().V1().EndpointSlices().Informer()); err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
+	}
 	c.podLister = podcache.NewLister(factory.Core().V1().Pods().Informer().GetIndexer())
-	c.sliceLister = factory.Discovery().V1().EndpointSlices().Lister()
+	c.sliceLister = reconciler.NewSliceLister(factory.Discovery().V1().EndpointSlices().Informer().GetIndexer())
 	c.nodeLister = factory.Core().V1().Nodes().Lister()
 	if opts.topologyEnabled() {
 		c.topologyCache = topology.NewTopologyCache()

@@ -35,7 +35,10 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/slicekit/slicekit/pkg/controllers/endpoints"
+
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/controllers/selectorlesscleanup"
 	"github.com/slicekit/slicekit/pkg/manager"
 	"github.com/slicekit/slicekit/test/harness/casefile"
 	"github.com/slicekit/slicekit/test/harness/procs"
@@ -115,7 +118,7 @@ func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) {
 	o := manager.NewOptions()
 	o.RESTConfig = cfg
 	o.Controllers = controllers
-	o.For(manager.SecondaryNetworkControllerName).(*secondarynetwork.Flags).ControllerName = secondaryName
+	o.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags).ControllerName = secondaryName
 	o.MetricsBindAddress = "0"
 	o.HealthProbeBindAddress = "0"
 	o.LeaderElection.LeaderElect = false
@@ -173,7 +176,7 @@ func TestCasesBesideKCM(t *testing.T) {
 			// never finish terminating, so a case's namespace cannot be
 			// deleted for the next one.
 			env := controlPlane(t, true)
-			runSlicekit(t, env.Config, manager.SecondaryNetworkControllerName, manager.SelectorlessCleanupControllerName)
+			runSlicekit(t, env.Config, secondarynetwork.RegistrationName, selectorlesscleanup.RegistrationName)
 			_, ctx := ktesting.NewTestContext(t)
 			if id != "36" {
 				runCase(t, ctx, env.Client, id, nil)
@@ -196,7 +199,7 @@ func TestCasesBesideKCM(t *testing.T) {
 // leftovers stay and case 36 fails, as the upstream bug says.
 func TestCase36WithoutCleanupFails(t *testing.T) {
 	env := controlPlane(t, true)
-	runSlicekit(t, env.Config, manager.SecondaryNetworkControllerName)
+	runSlicekit(t, env.Config, secondarynetwork.RegistrationName)
 	_, ctx := ktesting.NewTestContext(t)
 	res := casefile.Run(ctx, casefile.MustLoad(t, "36"), &casefile.LiveBackend{Client: env.Client}, casefile.RunOptions{})
 	if !res.Failed() {
@@ -211,7 +214,7 @@ func TestCasesSlicekitAlone(t *testing.T) {
 	for _, id := range []string{"33", "34", "36"} {
 		t.Run(id, func(t *testing.T) {
 			env := controlPlane(t, false)
-			runSlicekit(t, env.Config, "*", manager.EndpointsControllerName, manager.SecondaryNetworkControllerName)
+			runSlicekit(t, env.Config, "*", endpoints.RegistrationName, secondarynetwork.RegistrationName)
 			_, ctx := ktesting.NewTestContext(t)
 			runCase(t, ctx, env.Client, id, nil)
 		})

@@ -133,6 +133,16 @@ func TestNoKubeconfig(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(stderr, want) || strings.Contains(stderr, "KUBERNETES_MASTER") {
 		t.Errorf("check: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
+	// kubectl's loading rules skip a missing $KUBECONFIG file silently;
+	// check names it.
+	missing := filepath.Join(t.TempDir(), "nope")
+	t.Setenv("KUBECONFIG", missing)
+	code, _, stderr = runMain(t, "", "check")
+	want = "slicekit check: kubeconfig: no kubeconfig found ($KUBECONFIG names " + missing + ", which does not exist): give --kubeconfig FILE"
+	if code != ExitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("check with a missing $KUBECONFIG: exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	t.Setenv("KUBECONFIG", "")
 	code, _, stderr = runMain(t, "", "run", "--metrics-bind-address=0", "--health-probe-bind-address=0")
 	want = "slicekit run: no kubeconfig: give --kubeconfig FILE"
 	if code != ExitUsage || !strings.Contains(stderr, want) || !strings.Contains(stderr, "does not read $KUBECONFIG") {
@@ -167,6 +177,51 @@ func TestCheckRenderOutput(t *testing.T) {
 	}
 	if d := cmp.Diff(state, again); d != "" {
 		t.Errorf("render --with-inputs of its own output changed it (-first +second):\n%s", d)
+	}
+}
+
+// TestRenderWithoutNodes: on a dump without Nodes render publishes the
+// Pods as the cluster would (it makes up their Nodes, and says so), its
+// --with-inputs state checks clean and renders to itself, and render notes
+// a Pod without IP and a Service labelled for a controller not enabled.
+func TestRenderWithoutNodes(t *testing.T) {
+	code, state, stderr := runMain(t, "", "render", "--with-inputs", "-f", "testdata/render-no-nodes.yaml")
+	if code != ExitOK {
+		t.Fatalf("render: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"slicekit render: note: the input has no Nodes: rendering as if the 2 Node(s) its Pods name exist (node-a, node-b)",
+		"slicekit render: note: 1 Pod(s) have no IP in their status (not started yet, or the dump lacks status): no controller publishes them: default/web-3",
+		`slicekit render: note: Service default/fabric is labelled service.kubernetes.io/endpoint-controller-name="secondary.example.com" (KEP-4770)`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	for _, want := range []string{"ip: 10.0.0.1", "- 10.0.0.1\n", "- 10.0.0.2\n", "render.slicekit.dev/stub-node:"} {
+		if !strings.Contains(state, want) {
+			t.Errorf("render output lacks %q:\n%s", want, state)
+		}
+	}
+	code, out, stderr := runMain(t, state, "check", "-f", "-")
+	if code != ExitOK || !strings.HasPrefix(out, "No findings:") {
+		t.Errorf("render --with-inputs | check -f -: exit %d, stdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	code, again, stderr := runMain(t, state, "render", "--with-inputs", "-f", "-")
+	if code != ExitOK {
+		t.Fatalf("render of the state: exit %d: %s", code, stderr)
+	}
+	if d := cmp.Diff(state, again); d != "" {
+		t.Errorf("render --with-inputs of its own output changed it (-first +second):\n%s", d)
+	}
+	// With the secondary-network controller enabled under that name, the
+	// labelled Service gets its slices and no note.
+	// Its Warning event is a warning line (cmd/slicekit TestRenderStderr:
+	// and not also a klog line).
+	code, _, stderr = runMain(t, "", "render", "--controllers=*,secondary-network", "--secondary-network-controller-name=secondary.example.com", "-f", "testdata/render-no-nodes.yaml")
+	if code != ExitOK || strings.Contains(stderr, "Service default/fabric is labelled") ||
+		!strings.Contains(stderr, "slicekit render: warning: event on Service default/fabric: ServiceNetworkMissing: ") {
+		t.Errorf("render with the secondary-network controller: exit %d, stderr:\n%s", code, stderr)
 	}
 }
 

@@ -18,7 +18,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
@@ -42,7 +44,7 @@ func newRenderCommand(s Streams) *cobra.Command {
 		Use:   "render -f FILE...",
 		Short: "Run the controllers offline on YAML and print the resulting EndpointSlices",
 		Long: `Read Services, Pods (with status), Nodes, Endpoints, EndpointSlices and Namespaces
-from YAML or JSON files (-f, repeatable; '-f -' reads standard input), validate
+(and ResourceClaims, which the dra-network controller reads) from YAML or JSON files (-f, repeatable; '-f -' reads standard input), validate
 them as the API server would (each invalid object is reported with file,
 document and field), apply the API server's Service defaulting (type, cluster
 IPs, IP families and policy, port protocol and targetPort; one note per
@@ -115,12 +117,33 @@ input (the error names the file and document).`,
 			if n := r.defaulted + render.DefaultProtocols(in); n > 0 {
 				fmt.Fprintf(s.Err, "%s: note: defaulted the protocol of %d Pod, Endpoints or EndpointSlice port(s) to TCP, as the API server does\n", cmd.CommandPath(), n)
 			}
-			res, err := render.Render(cmd.Context(), in, render.Options{Controllers: copts, MaxPasses: maxPasses})
+			if stubs, note := render.StubNodes(in); len(stubs) > 0 {
+				fmt.Fprintf(s.Err, "%s: note: %s\n", cmd.CommandPath(), note)
+				in = append(in, stubs...)
+			}
+			ctx := cmd.Context()
+			if logs.Verbosity == 0 {
+				// What the controllers log at -v=0 (a skipped Pod, a
+				// Warning event) is printed below as a warning: do not
+				// print it twice, in klog's format.
+				ctx = klog.NewContext(ctx, logr.Discard())
+			}
+			res, err := render.Render(ctx, in, render.Options{Controllers: copts, MaxPasses: maxPasses})
 			if err != nil {
 				return err
 			}
 			for _, w := range res.Warnings {
 				fmt.Fprintf(s.Err, "%s: warning: %v\n", cmd.CommandPath(), w)
+			}
+			seen := map[render.Event]bool{}
+			for _, e := range res.Events {
+				if e.Type == corev1.EventTypeWarning && !seen[e] {
+					seen[e] = true
+					fmt.Fprintf(s.Err, "%s: warning: event on %s: %s: %s\n", cmd.CommandPath(), e.Object, e.Reason, e.Message)
+				}
+			}
+			for _, n := range render.Notes(in, res) {
+				fmt.Fprintf(s.Err, "%s: note: %s\n", cmd.CommandPath(), n)
 			}
 			if withInputs {
 				if err := render.WriteObjectsYAML(s.Out, res.Objects); err != nil {
@@ -133,7 +156,7 @@ input (the error names the file and document).`,
 	fs := cmd.Flags()
 	fs.StringArrayVarP(&files, "filename", "f", nil, "A YAML or JSON file of input objects, or a directory of them (its *.yaml, *.yml and *.json files in name order); '-' reads standard input. Repeatable.")
 	fs.IntVar(&maxPasses, "max-passes", render.DefaultMaxPasses, "The most passes over all objects before giving up without a fixed point.")
-	fs.BoolVar(&withInputs, "with-inputs", false, "Print the input objects (Namespaces, Nodes, Services as defaulted, Pods, Endpoints) before the EndpointSlices: a complete state that 'slicekit check -f' accepts.")
+	fs.BoolVar(&withInputs, "with-inputs", false, "Print the input objects (Namespaces, Nodes, Services as defaulted, Pods, Endpoints, ResourceClaims) before the EndpointSlices: a complete state that 'slicekit check -f' accepts.")
 	fs.StringVar(&ipFamilies, "service-ip-families", "IPv4", "The cluster's service IP families, primary first (IPv4, IPv6, IPv4,IPv6 or IPv6,IPv4): the ipFamilies of Services that give neither ipFamilies nor a clusterIP.")
 	copts.AddRenderFlags(fs)
 	logsapi.AddFlags(logs, fs)

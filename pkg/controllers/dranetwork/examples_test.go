@@ -24,7 +24,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 
-	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
+	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/render"
 	"github.com/slicekit/slicekit/test/harness/testenv"
 )
@@ -45,8 +46,8 @@ func TestExample(t *testing.T) {
 	for _, o := range objs {
 		in = append(in, o.Object)
 	}
-	copts := manager.NewControllerOptions()
-	copts.Controllers = []string{"*", manager.DRANetworkControllerName}
+	copts := builtin.NewControllerOptions()
+	copts.Controllers = []string{"*", dranetwork.RegistrationName}
 	res, err := render.Render(ctx, in, render.Options{Controllers: copts})
 	if err != nil {
 		t.Fatal(err)

@@ -155,6 +155,9 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	if c.services, err = selectorindex.NewServices(serviceInformer.Informer(), c.podSelectorOf); err != nil {
 		return nil, err
 	}
+	if err := podcache.AddLabelIndex(podInformer.Informer()); err != nil {
+		return nil, err
+	}
 	c.podLister = podcache.NewLister(podInformer.Informer().GetIndexer())
 	c.endpointsLister = endpointsInformer.Lister()
 

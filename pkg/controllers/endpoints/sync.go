@@ -63,27 +63,12 @@ const (
 // no-selector, external-name).
 const SelectorRemovalMetricName = "selector_removal_deleted_endpoints"
 
-// StaleInformerCacheError is returned by SyncService when the Endpoints
-// informer cache still holds a version this controller already replaced
-// (KCM: "endpoints informer cache is out of date"); the sync is retried.
-type StaleInformerCacheError struct {
-	// Service is the namespace/name key of the Service.
-	Service string
-	// ResourceVersion is the stale version found in the cache.
-	ResourceVersion string
-}
-
-// Error implements error.
-func (e *StaleInformerCacheError) Error() string {
-	return fmt.Sprintf("endpoints informer cache is out of date, resource version %s already processed for endpoints %s", e.ResourceVersion, e.Service)
-}
-
-// IsStaleInformerCache reports whether err is, or wraps, a
-// *StaleInformerCacheError.
-func IsStaleInformerCache(err error) bool {
-	var stale *StaleInformerCacheError
-	return errors.As(err, &stale)
-}
+// ErrStaleInformerCache is wrapped by the error SyncService returns when
+// the Endpoints informer cache still holds a version this controller
+// already replaced; the sync is retried. The message is KCM's ("endpoints
+// informer cache is out of date, resource version ... already processed for
+// endpoints ...", pkg/controller/endpoint syncService). Test with errors.Is.
+var ErrStaleInformerCache = errors.New("endpoints informer cache is out of date")
 
 // SyncService brings the Endpoints object of the Service with the given
 // namespace/name key to the state the Service's Pods call for. It reads only
@@ -113,7 +98,7 @@ func IsStaleInformerCache(err error) bool {
 //     subsets are re-packed (KCM's layout, pkg/source/endpointsmirroring
 //     RepackSubsets).
 //  5. When the cache holds a version this controller replaced, a
-//     *StaleInformerCacheError is returned. When subsets, labels and the
+//     an error wrapping ErrStaleInformerCache is returned. When subsets, labels and the
 //     over-capacity annotation are already right, nothing is written.
 //  6. Otherwise the object is created or updated with the Service's labels,
 //     service.kubernetes.io/headless when the Service has no cluster IP,
@@ -188,7 +173,7 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 		}
 		current = &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Name: service.Name, Namespace: service.Namespace}}
 	} else if c.staleEndpoints.IsStale(current) {
-		return &StaleInformerCacheError{Service: key, ResourceVersion: current.ResourceVersion}
+		return fmt.Errorf("%w, resource version %s already processed for endpoints %s", ErrStaleInformerCache, current.ResourceVersion, key)
 	}
 
 	create := current.ResourceVersion == ""

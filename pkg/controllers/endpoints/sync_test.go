@@ -15,6 +15,7 @@
 package endpoints
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -215,8 +216,10 @@ func TestSyncServiceStaleCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.put(pod("p3", true, "10.0.0.3"))
-	if err := f.c.SyncService(f.ctx, ns+"/svc"); !IsStaleInformerCache(err) {
+	if err := f.c.SyncService(f.ctx, ns+"/svc"); !errors.Is(err, ErrStaleInformerCache) {
 		t.Fatalf("err = %v, want stale", err)
+	} else if want := "endpoints informer cache is out of date, resource version "; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("err = %q, want KCM's message starting %q", err, want)
 	}
 	f.refresh()
 	f.mustSync("svc")

@@ -154,7 +154,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	sliceInformer := factory.Discovery().V1().EndpointSlices()
 	c.endpointsLister = endpointsInformer.Lister()
 	c.serviceLister = serviceInformer.Lister()
-	c.sliceLister = sliceInformer.Lister()
+	if err := reconciler.AddServiceNameIndex(sliceInformer.Informer()); err != nil {
+		return nil, fmt.Errorf("mirroring: %w", err)
+	}
+	c.sliceLister = reconciler.NewSliceLister(sliceInformer.Informer().GetIndexer())
 
 	c.reconciler, err = reconciler.New(client, reconciler.Config{
 		ControllerName:       opts.ControllerName,

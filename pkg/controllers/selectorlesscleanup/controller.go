@@ -40,6 +40,7 @@ import (
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -131,7 +132,10 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	sliceInf := factory.Discovery().V1().EndpointSlices()
 	epInf := factory.Core().V1().Endpoints()
 	c.serviceLister = svcInf.Lister()
-	c.sliceLister = sliceInf.Lister()
+	if err := reconciler.AddServiceNameIndex(sliceInf.Informer()); err != nil {
+		return nil, fmt.Errorf("selectorlesscleanup: %w", err)
+	}
+	c.sliceLister = reconciler.NewSliceLister(sliceInf.Informer().GetIndexer())
 	c.endpointsLister = epInf.Lister()
 
 	var h controllerkit.Handlers

@@ -61,7 +61,13 @@ type SkippedPodError struct {
 	Node string
 }
 
+// Error is KCM's message; for a Pod without spec.nodeName (an IP but no
+// Node: only a hand-written object) it says so instead of naming an empty
+// Node.
 func (e *SkippedPodError) Error() string {
+	if e.Node == "" {
+		return fmt.Sprintf("skipping Pod %s for Service %s/%s: the Pod has no spec.nodeName", e.Pod, e.Namespace, e.Service)
+	}
 	return fmt.Sprintf("skipping Pod %s for Service %s/%s: Node %s Not Found", e.Pod, e.Namespace, e.Service, e.Node)
 }
 

@@ -251,6 +251,9 @@ func TestDesired(t *testing.T) {
 				}
 				skipped = append(skipped, spe.Pod)
 				want := fmt.Sprintf("skipping Pod %s for Service %s/%s: Node %s Not Found", spe.Pod, testNS, "svc-a", spe.Node)
+				if spe.Node == "" {
+					want = fmt.Sprintf("skipping Pod %s for Service %s/%s: the Pod has no spec.nodeName", spe.Pod, testNS, "svc-a")
+				}
 				if e.Error() != want {
 					t.Errorf("error message %q, want %q", e.Error(), want)
 				}
