@@ -24,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -31,8 +32,8 @@ import (
 // why); `render --with-inputs` prints such Nodes with it.
 const AnnotationStubNode = "render.slicekit.dev/stub-node"
 
-// StubNodes returns, when objs hold no Node at all but Pods that name one
-// (spec.nodeName), a Node of each such name (no labels, so no zone; marked
+// StubNodes returns, when objs hold no Node at all but Pods (whole or
+// compact records, ReadFilesCompact) that name one (spec.nodeName), a Node of each such name (no labels, so no zone; marked
 // with AnnotationStubNode), sorted by name, and a note saying so; else nil
 // and "".
 //
@@ -48,13 +49,11 @@ const AnnotationStubNode = "render.slicekit.dev/stub-node"
 func StubNodes(objs []runtime.Object) ([]runtime.Object, string) {
 	names := map[string]bool{}
 	for _, o := range objs {
-		switch o := o.(type) {
-		case *corev1.Node:
+		if _, ok := o.(*corev1.Node); ok {
 			return nil, ""
-		case *corev1.Pod:
-			if o.Spec.NodeName != "" {
-				names[o.Spec.NodeName] = true
-			}
+		}
+		if pod, ok := podcache.FromObject(o); ok && pod.Spec.NodeName != "" {
+			names[pod.Spec.NodeName] = true
 		}
 	}
 	if len(names) == 0 {
@@ -92,11 +91,13 @@ func Notes(in []runtime.Object, res *Result) []string {
 		written[s.Namespace+"/"+s.Labels[discovery.LabelServiceName]+"/"+s.Labels[discovery.LabelManagedBy]] = true
 	}
 	for _, o := range in {
-		switch o := o.(type) {
-		case *corev1.Pod:
-			if o.Status.PodIP == "" && len(o.Status.PodIPs) == 0 && o.Status.Phase != corev1.PodSucceeded && o.Status.Phase != corev1.PodFailed {
-				noIP = append(noIP, o.Namespace+"/"+o.Name)
+		if pod, ok := podcache.FromObject(o); ok {
+			if pod.Status.PodIP == "" && len(pod.Status.PodIPs) == 0 && pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed {
+				noIP = append(noIP, pod.Namespace+"/"+pod.Name)
 			}
+			continue
+		}
+		switch o := o.(type) {
 		case *corev1.Service:
 			v, ok := o.Labels[wellknown.LabelEndpointControllerName]
 			if ok && o.Spec.Type != corev1.ServiceTypeExternalName && !written[o.Namespace+"/"+o.Name+"/"+v] {

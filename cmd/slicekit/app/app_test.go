@@ -214,6 +214,13 @@ func TestRenderWithoutNodes(t *testing.T) {
 	if d := cmp.Diff(state, again); d != "" {
 		t.Errorf("render --with-inputs of its own output changed it (-first +second):\n%s", d)
 	}
+	// Without --with-inputs the Pods are compact records as they are read:
+	// the same notes and slices.
+	code, slicesOnly, stderr := runMain(t, "", "render", "-f", "testdata/render-no-nodes.yaml")
+	if code != ExitOK || !strings.Contains(stderr, "rendering as if the 2 Node(s) its Pods name exist (node-a, node-b)") ||
+		!strings.Contains(stderr, "1 Pod(s) have no IP in their status") || !strings.Contains(state, slicesOnly) {
+		t.Errorf("render without --with-inputs: exit %d, stdout:\n%s\nstderr:\n%s", code, slicesOnly, stderr)
+	}
 	// With the secondary-network controller enabled under that name, the
 	// labelled Service gets its slices and no note.
 	// Its Warning event is a warning line (cmd/slicekit TestRenderStderr:
