@@ -400,26 +400,23 @@ func (d *decoder) fail(item int, object string, err error) {
 // document decodes one YAML document (item 0) or List item. A List item
 // without apiVersion and kind takes itemGVK (the kind of a typed list).
 //
-// The YAML is converted to JSON by fastYAMLToJSON when it can, JSON is
-// taken as it is when fastJSON says go-yaml would read the same values
-// (most of the decoding time saved), else the document is converted by
+// JSON is taken as it is when fastJSON says go-yaml would read the same
+// values (most of the decoding time saved: `kubectl get -o json` is the
+// fast input), else the document is converted by
 // sigs.k8s.io/yaml.YAMLToJSONStrict. A document with any problem is
 // decoded again from go-yaml's JSON, so that every error is reported as
 // before.
 func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind) {
 	var (
 		j  []byte
-		tm *metav1.TypeMeta
 		ok bool
 	)
 	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 && t[0] == '{' {
 		j, ok = fastJSON(raw)
-	} else {
-		j, tm, ok = fastYAMLToJSON(raw)
 	}
 	if ok {
 		nobjs, nignored, nerrs := len(d.objs), len(d.ignored), len(d.errs)
-		d.documentJSON(j, tm, item, itemGVK)
+		d.documentJSON(j, item, itemGVK)
 		if len(d.errs) == nerrs {
 			return
 		}
@@ -433,12 +430,11 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 		d.fail(item, "", fmt.Errorf("invalid YAML: %w", err))
 		return
 	}
-	d.documentJSON(j, nil, item, itemGVK)
+	d.documentJSON(j, item, itemGVK)
 }
 
-// documentJSON decodes one document or List item, converted to JSON;
-// typeMeta, when not nil, is its apiVersion and kind as read from j.
-func (d *decoder) documentJSON(j []byte, typeMeta *metav1.TypeMeta, item int, itemGVK schema.GroupVersionKind) {
+// documentJSON decodes one document or List item, converted to JSON.
+func (d *decoder) documentJSON(j []byte, item int, itemGVK schema.GroupVersionKind) {
 	j = bytes.TrimSpace(j)
 	if len(j) == 0 || string(j) == "null" {
 		if item > 0 {
@@ -451,9 +447,7 @@ func (d *decoder) documentJSON(j []byte, typeMeta *metav1.TypeMeta, item int, it
 		return
 	}
 	var tm metav1.TypeMeta
-	if typeMeta != nil {
-		tm = *typeMeta
-	} else if err := json.Unmarshal(j, &tm); err != nil {
+	if err := json.Unmarshal(j, &tm); err != nil {
 		d.fail(item, "", fmt.Errorf("reading apiVersion and kind: %w", err))
 		return
 	}

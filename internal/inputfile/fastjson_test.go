@@ -1,0 +1,141 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package inputfile
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
+)
+
+// sameValuesAsGoYAML fails t when go-yaml rejects doc, which fast path
+// name converted to fast, or reads other values than fast's; it returns
+// YAMLToJSONStrict's JSON.
+func sameValuesAsGoYAML(t *testing.T, name string, doc, fast []byte) []byte {
+	t.Helper()
+	slow, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
+		t.Fatalf("%s accepted what go-yaml rejects (%v):\n%s", name, err, doc)
+	}
+	var f, s any
+	if err := json.Unmarshal(fast, &f); err != nil {
+		t.Fatalf("%s gave invalid JSON (%v): %s\nfrom:\n%s", name, err, fast, doc)
+	}
+	if err := json.Unmarshal(slow, &s); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(s, f); d != "" {
+		t.Fatalf("%s differs from go-yaml (-go-yaml +fast):\n%s\nfrom:\n%s", name, d, doc)
+	}
+	return slow
+}
+
+// sameDocumentsAsYAMLReader fails t when Documents and the YAMLReader
+// path split data differently.
+func sameDocumentsAsYAMLReader(t *testing.T, data []byte) {
+	t.Helper()
+	got, gotErr := Documents(data)
+	want, wantErr := yamlReaderDocuments(data)
+	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+		t.Fatalf("error %v, YAMLReader's %v, for %q", gotErr, wantErr, data)
+	}
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("documents differ from YAMLReader's (-YAMLReader +got) for %q:\n%s", data, d)
+	}
+}
+
+func TestDocumentsSplitLikeYAMLReader(t *testing.T) {
+	for _, in := range []string{
+		"", "\n", "a: 1", "a: 1\n", "---\na: 1\n---\nb: 2", "a: 1\n---\n---\n\n---\nb: 2\n",
+		"--- # comment\na: 1\n---   \n", "----\na: 1\n", "---x\n", "a: 1\r\n---\r\nb: 2\r\n",
+		"{\"a\":1}\n{\"b\":2}\n---\nc: 3\n", "  ---\na: 1\n", "a: |\n  ---\n", "\n\n---\n\n",
+	} {
+		sameDocumentsAsYAMLReader(t, []byte(in))
+	}
+}
+
+// FuzzDocumentsLikeYAMLReader: Documents splits as YAMLReader does.
+func FuzzDocumentsLikeYAMLReader(f *testing.F) {
+	for _, s := range []string{"a: 1\n---\nb: 2", "--- #x\n\n---\n", "---y\n", "a\r\n---\r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameDocumentsAsYAMLReader(t, data)
+	})
+}
+
+// sameJSONAsGoYAML fails t when fastJSON accepts doc but go-yaml rejects it
+// or reads other values. It returns whether fastJSON accepted doc.
+func sameJSONAsGoYAML(t *testing.T, doc []byte) bool {
+	t.Helper()
+	fast, ok := fastJSON(doc)
+	if ok {
+		sameValuesAsGoYAML(t, "fastJSON", doc, fast)
+	}
+	return ok
+}
+
+func TestFastJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		fast bool
+	}{
+		{name: "kubectl style", fast: true, in: "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Pod\",\n    \"metadata\": {\"labels\": {\"on\": \"yes\", \"a#b\": \"c # d\"}, \"name\": \"p\"},\n    \"spec\": {\"containers\": [{\"name\": \"a\", \"ports\": [{\"containerPort\": 80}]}], \"x\": [], \"y\": {}, \"z\": null, \"t\": true, \"n\": -3}\n}\n"},
+		{name: "compact", fast: true, in: `{"a":{"b":[1,2,{"c":"d\"e\\f\ng"}]}}`},
+		{name: "nested arrays", fast: true, in: `{"a":[[1],[[]],[{}]]}`},
+		{name: "float", in: `{"a":1.0}`},
+		{name: "exponent", in: `{"a":1e3}`},
+		{name: "minus zero", in: `{"a":-0}`},
+		{name: "huge", in: `{"a":1234567890123456789012}`},
+		{name: "unicode escape", in: `{"a":"\u00e9"}`},
+		{name: "slash escape", in: `{"a":"\/"}`},
+		{name: "duplicate key", in: `{"a":1,"a":2}`},
+		{name: "nested duplicate key", in: `{"a":{"b":1,"b":2}}`},
+		{name: "escaped keys", fast: true, in: `{"k:{\"a\":1}":{},"k:{\"a\":2}":{},"x\\y":1}`},
+		{name: "duplicate escaped keys", in: `{"k:{\"a\"}":1,"k:{\"a\"}":2}`},
+		{name: "same key in sibling objects", fast: true, in: `{"a":{"b":1},"c":{"b":2}}`},
+		{name: "long key", in: `{"` + strings.Repeat("k", 1100) + `":1}`},
+		{name: "two objects", in: `{"a":1}{"b":2}`},
+		{name: "trailing garbage", in: `{"a":1} x`},
+		{name: "top-level array", in: `[{"a":1}]`},
+		{name: "unterminated", in: `{"a":1`},
+		{name: "tab", in: "{\"a\":\t1}"},
+		{name: "not JSON", in: `{a: 1}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := sameJSONAsGoYAML(t, []byte(tc.in)); got != tc.fast {
+				t.Errorf("fastJSON took it: %v, want %v", got, tc.fast)
+			}
+		})
+	}
+}
+
+// FuzzFastJSON: whatever fastJSON accepts, go-yaml accepts and reads as
+// the same values.
+func FuzzFastJSON(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a":[1,{"b":"c"}],"d":null}`, `{"a":"x\ny","b":true}`, "{\n \"a\": {}\n}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		sameJSONAsGoYAML(t, doc)
+	})
+}
