@@ -17,6 +17,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -59,6 +60,8 @@ import (
 // behind Services selecting them. Sub-benchmarks:
 //
 //   - pods=N: one Service with N Pods (N = 1k, 10k, 100k);
+//   - pods=N-json: the same Pods as a JSON stream, one object a line
+//     (`kubectl get -o json | jq -c '.items[]'`; N = 10k, 100k);
 //   - services=S×P: S Services of P Pods each;
 //   - minpods=N: one Service with N minimal Pods (labels, node, one
 //     container port, IP, Ready: about 0.6 KB of YAML each), to tell the
@@ -93,11 +96,14 @@ func BenchmarkRender(b *testing.B) {
 		podsPerSvc  int
 		large       bool
 		minimal     bool
+		json        bool
 		description string
 	}{
 		{name: "pods=1k", services: 1, podsPerSvc: 1000},
 		{name: "pods=10k", services: 1, podsPerSvc: 10000},
 		{name: "pods=100k", services: 1, podsPerSvc: 100000, large: true},
+		{name: "pods=10k-json", services: 1, podsPerSvc: 10000, json: true},
+		{name: "pods=100k-json", services: 1, podsPerSvc: 100000, large: true, json: true},
 		{name: "services=1k×10", services: 1000, podsPerSvc: 10},
 		{name: "services=10k×10", services: 10000, podsPerSvc: 10, large: true},
 		{name: "minpods=10k", services: 1, podsPerSvc: 10000, minimal: true},
@@ -116,7 +122,10 @@ func BenchmarkRender(b *testing.B) {
 		dir := b.TempDir()
 		input := sync.OnceValue(func() string {
 			name := filepath.Join(dir, "input.yaml")
-			if err := os.WriteFile(name, benchInput(sz.services, sz.podsPerSvc, pod), 0o600); err != nil {
+			if sz.json {
+				name = filepath.Join(dir, "input.json")
+			}
+			if err := os.WriteFile(name, benchInput(sz.services, sz.podsPerSvc, pod, sz.json), 0o600); err != nil {
 				b.Fatal(err)
 			}
 			runtime.GC()
@@ -255,9 +264,20 @@ const benchNodeCount = 10
 
 // benchInput returns multi-document YAML: a Namespace, 10 Nodes, and
 // services Services each selecting podsPerService Pods made by pod.
-func benchInput(services, podsPerService int, pod func(s, p, i int) *corev1.Pod) []byte {
+func benchInput(services, podsPerService int, pod func(s, p, i int) *corev1.Pod, asJSON bool) []byte {
 	var buf bytes.Buffer
 	write := func(obj any) {
+		if asJSON {
+			// A JSON stream, one object a line (`kubectl get -o json |
+			// jq -c '.items[]'`).
+			data, err := json.Marshal(obj)
+			if err != nil {
+				panic(err) // test input built here: a bug in this file
+			}
+			buf.Write(data)
+			buf.WriteByte('\n')
+			return
+		}
 		data, err := yaml.Marshal(obj)
 		if err != nil {
 			panic(err) // test input built here: a bug in this file
