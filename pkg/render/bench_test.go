@@ -208,7 +208,14 @@ func kcmRenderFile(ctx context.Context, file string, out io.Writer) (int, error)
 	var pods []*corev1.Pod
 	nodes := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	n := 0
-	for doc := range bytes.SplitSeq(data, []byte("\n---\n")) {
+	sep := []byte("\n---\n")
+	if strings.HasSuffix(file, ".json") {
+		sep = []byte("\n") // a JSON stream, one object a line
+	}
+	for doc := range bytes.SplitSeq(data, sep) {
+		if len(bytes.TrimSpace(doc)) == 0 {
+			continue
+		}
 		obj, _, err := decoder.Decode(doc, nil, nil)
 		if err != nil {
 			return 0, err
