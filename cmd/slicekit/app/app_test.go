@@ -171,13 +171,7 @@ func TestCheckRenderOutput(t *testing.T) {
 		t.Errorf("render --with-inputs | check -f -: exit %d, stdout:\n%s\nstderr:\n%s", code, out, stderr)
 	}
 	// The state renders to itself: the inputs and slices given back.
-	code, again, stderr := runMain(t, state, "render", "--with-inputs", "-f", "-")
-	if code != ExitOK {
-		t.Fatalf("render of the state: exit %d: %s", code, stderr)
-	}
-	if d := cmp.Diff(state, again); d != "" {
-		t.Errorf("render --with-inputs of its own output changed it (-first +second):\n%s", d)
-	}
+	assertRendersToItself(t, state)
 }
 
 // TestRenderWithoutNodes: on a dump without Nodes render publishes the
@@ -207,13 +201,7 @@ func TestRenderWithoutNodes(t *testing.T) {
 	if code != ExitOK || !strings.HasPrefix(out, "No findings:") {
 		t.Errorf("render --with-inputs | check -f -: exit %d, stdout:\n%s\nstderr:\n%s", code, out, stderr)
 	}
-	code, again, stderr := runMain(t, state, "render", "--with-inputs", "-f", "-")
-	if code != ExitOK {
-		t.Fatalf("render of the state: exit %d: %s", code, stderr)
-	}
-	if d := cmp.Diff(state, again); d != "" {
-		t.Errorf("render --with-inputs of its own output changed it (-first +second):\n%s", d)
-	}
+	assertRendersToItself(t, state)
 	// Without --with-inputs the Pods are compact records as they are read:
 	// the same notes and slices.
 	code, slicesOnly, stderr := runMain(t, "", "render", "-f", "testdata/render-no-nodes.yaml")
@@ -229,6 +217,19 @@ func TestRenderWithoutNodes(t *testing.T) {
 	if code != ExitOK || strings.Contains(stderr, "Service default/fabric is labelled") ||
 		!strings.Contains(stderr, "slicekit render: warning: event on Service default/fabric: ServiceNetworkMissing: ") {
 		t.Errorf("render with the secondary-network controller: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// assertRendersToItself checks that `render --with-inputs` of state (its
+// own output) gives state back.
+func assertRendersToItself(t *testing.T, state string) {
+	t.Helper()
+	code, again, stderr := runMain(t, state, "render", "--with-inputs", "-f", "-")
+	if code != ExitOK {
+		t.Fatalf("render of the state: exit %d: %s", code, stderr)
+	}
+	if d := cmp.Diff(state, again); d != "" {
+		t.Errorf("render --with-inputs of its own output changed it (-first +second):\n%s", d)
 	}
 }
 
