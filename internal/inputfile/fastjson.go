@@ -16,9 +16,10 @@ package inputfile
 
 import (
 	"bytes"
-	"encoding/json"
-	"regexp"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // plainText reports whether doc is valid UTF-8 of characters go-yaml
@@ -43,8 +44,26 @@ func plainText(doc []byte) bool {
 	return true
 }
 
-// decimalInt is a decimal integer as encoding/json prints an int.
-var decimalInt = regexp.MustCompile(`^(0|-?[1-9][0-9]{0,17})$`)
+// isDecimalInt reports whether n is a decimal integer as encoding/json
+// prints an int of at most 18 digits: "0", or an optional minus and a
+// digit 1-9 followed by up to 17 digits ("-0" is not one).
+func isDecimalInt(n []byte) bool {
+	if len(n) > 0 && n[0] == '-' {
+		n = n[1:]
+		if len(n) > 0 && n[0] == '0' {
+			return false
+		}
+	}
+	if len(n) == 0 || len(n) > 18 || (n[0] == '0' && len(n) > 1) {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // maxFastJSONKey is the longest key fastJSON takes: go-yaml refuses
 // implicit keys longer than 1024 characters, and JSON's keys are implicit
@@ -58,58 +77,98 @@ const maxFastJSONKey = 1000
 // the errors. It takes valid JSON whose strings use no \u or \/ escape
 // (go-yaml v2 does not read \/ and differs on surrogates), whose numbers
 // are decimal integers as encoding/json prints them, whose objects repeat
-// no key (YAMLToJSONStrict refuses) and whose keys are at most 1000
-// characters, made of the characters plainText takes, '#' included.
-func fastJSON(doc []byte) ([]byte, bool) {
+// no key (YAMLToJSONStrict refuses; jsontext's validation refuses them too,
+// compared unescaped, which without \u is comparing them as written) and
+// whose keys are at most 1000 characters, made of the characters plainText
+// takes, '#' included. It allocates nothing.
+//
+// It also returns the object's apiVersion and kind, with typeMeta true,
+// when it can tell that encoding/json would read them as written: each is
+// absent or a top-level member of exactly that name with a string value
+// without escapes, and no other top-level member's name matches either
+// case-insensitively (encoding/json would read it).
+func fastJSON(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok bool) {
 	doc = bytes.TrimSpace(doc)
 	if len(doc) == 0 || doc[0] != '{' || bytes.Contains(doc, []byte(`\u`)) || bytes.Contains(doc, []byte(`\/`)) ||
-		!json.Valid(doc) || !plainJSONText(doc) {
-		return nil, false
+		!jsontext.Value(doc).IsValid() || !plainJSONText(doc) {
+		return nil, "", "", false, false
 	}
-	// doc is one valid JSON value: walk it for keys and numbers. keys
-	// holds the keys of each open object (nil for an array).
-	var keys []map[string]bool
-	expectKey := false
+	// doc is one valid JSON object without duplicate keys: walk it for
+	// the keys' lengths, the numbers and the top-level apiVersion and
+	// kind.
+	typeMeta = true
+	depth := 0
 	for i := 0; i < len(doc); i++ {
 		switch c := doc[i]; c {
-		case '{':
-			keys = append(keys, map[string]bool{})
-			expectKey = true
-		case '[':
-			keys = append(keys, nil)
+		case '{', '[':
+			depth++
 		case '}', ']':
-			keys = keys[:len(keys)-1]
-		case ',':
-			expectKey = keys[len(keys)-1] != nil
+			depth--
 		case '"':
 			start := i + 1
-			for i++; doc[i] != '"'; i++ {
-				if doc[i] == '\\' {
-					i++
-				}
+			i = closingQuote(doc, start)
+			rest := bytes.TrimLeft(doc[i+1:], " \t\r\n")
+			if len(rest) == 0 || rest[0] != ':' {
+				continue // a value
 			}
-			if expectKey {
-				// Compared as written: without \u and \/, a string has one
-				// spelling in JSON.
-				k := string(doc[start:i])
-				if len(k) > maxFastJSONKey || keys[len(keys)-1][k] {
-					return nil, false
-				}
-				keys[len(keys)-1][k] = true
-				expectKey = false
+			if i-start > maxFastJSONKey {
+				return nil, "", "", false, false // too long a key for go-yaml
+			}
+			if depth != 1 || !typeMeta {
+				continue
+			}
+			switch key := string(doc[start:i]); {
+			case key == "apiVersion":
+				apiVersion, typeMeta = plainString(rest[1:])
+			case key == "kind":
+				kind, typeMeta = plainString(rest[1:])
+			case strings.EqualFold(key, "apiVersion") || strings.EqualFold(key, "kind"):
+				typeMeta = false
 			}
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			end := i
 			for end < len(doc) && bytes.IndexByte([]byte("+-.0123456789eE"), doc[end]) >= 0 {
 				end++
 			}
-			if !decimalInt.Match(doc[i:end]) {
-				return nil, false
+			if !isDecimalInt(doc[i:end]) {
+				return nil, "", "", false, false
 			}
 			i = end - 1
 		}
 	}
-	return doc, true
+	if !typeMeta {
+		apiVersion, kind = "", ""
+	}
+	return doc, apiVersion, kind, typeMeta, true
+}
+
+// closingQuote returns the index of the quote that ends the string whose
+// first character is at doc[start] (doc is valid JSON).
+func closingQuote(doc []byte, start int) int {
+	for i := start; ; i++ {
+		i += bytes.IndexByte(doc[i:], '"')
+		escapes := 0
+		for j := i - 1; j >= start && doc[j] == '\\'; j-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return i
+		}
+	}
+}
+
+// plainString returns the JSON string value at the start of b (after
+// whitespace) when it has no escapes.
+func plainString(b []byte) (string, bool) {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 || b[0] != '"' {
+		return "", false
+	}
+	end := bytes.IndexByte(b[1:], '"')
+	if end < 0 || bytes.IndexByte(b[1:1+end], '\\') >= 0 {
+		return "", false
+	}
+	return string(b[1 : 1+end]), true
 }
 
 // plainJSONText is plainText for JSON: '#' may appear in strings, and

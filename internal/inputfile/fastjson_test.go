@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -83,14 +84,51 @@ func FuzzDocumentsLikeYAMLReader(f *testing.F) {
 }
 
 // sameJSONAsGoYAML fails t when fastJSON accepts doc but go-yaml rejects it
-// or reads other values. It returns whether fastJSON accepted doc.
+// or reads other values, or when the apiVersion and kind it returns are
+// not what encoding/json reads. It returns whether fastJSON accepted doc.
 func sameJSONAsGoYAML(t *testing.T, doc []byte) bool {
 	t.Helper()
-	fast, ok := fastJSON(doc)
+	fast, apiVersion, kind, typeMeta, ok := fastJSON(doc)
 	if ok {
 		sameValuesAsGoYAML(t, "fastJSON", doc, fast)
 	}
+	if typeMeta {
+		var tm metav1.TypeMeta
+		if err := json.Unmarshal(doc, &tm); err != nil {
+			t.Fatalf("fastJSON read apiVersion %q and kind %q where encoding/json fails (%v): %s", apiVersion, kind, err, doc)
+		}
+		if tm.APIVersion != apiVersion || tm.Kind != kind {
+			t.Fatalf("fastJSON read apiVersion %q and kind %q, encoding/json %q and %q: %s", apiVersion, kind, tm.APIVersion, tm.Kind, doc)
+		}
+	}
 	return ok
+}
+
+func TestFastJSONTypeMeta(t *testing.T) {
+	for _, tc := range []struct {
+		in               string
+		apiVersion, kind string
+		typeMeta         bool
+	}{
+		{in: `{"apiVersion":"v1","kind":"Pod","metadata":{"kind":"x"}}`, apiVersion: "v1", kind: "Pod", typeMeta: true},
+		{in: "{\n  \"kind\" : \"Service\"\n}", kind: "Service", typeMeta: true},
+		{in: `{"metadata":{"apiVersion":"x"},"items":[{"kind":"y"}]}`, typeMeta: true},
+		{in: `{"Kind":"Pod"}`},
+		{in: `{"APIVERSION":"v1","kind":"Pod"}`},
+		{in: `{"kind":"P\"od"}`},
+		{in: `{"kind":null}`},
+		{in: `{"kind":1}`},
+		{in: `{"kind":{"a":"b"}}`},
+		{in: `{"a":"kind","b":["kind"],"kind":"Pod"}`, kind: "Pod", typeMeta: true},
+	} {
+		if !sameJSONAsGoYAML(t, []byte(tc.in)) {
+			t.Errorf("fastJSON refused %s", tc.in)
+		}
+		_, apiVersion, kind, typeMeta, _ := fastJSON([]byte(tc.in))
+		if apiVersion != tc.apiVersion || kind != tc.kind || typeMeta != tc.typeMeta {
+			t.Errorf("fastJSON(%s) read %q, %q, %v; want %q, %q, %v", tc.in, apiVersion, kind, typeMeta, tc.apiVersion, tc.kind, tc.typeMeta)
+		}
+	}
 }
 
 func TestFastJSON(t *testing.T) {

@@ -31,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/go-json-experiment/json/jsontext"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
@@ -221,12 +222,37 @@ func yamlReaderDocuments(data []byte) ([][]byte, error) {
 }
 
 // jsonStream splits raw into its top-level JSON objects when it is a stream
-// of them, and returns raw whole otherwise.
+// of them, and returns raw whole otherwise. The objects are slices of raw,
+// found by jsontext's validating reader; a
+// stream it does not read to the end goes to jsonStreamDecoder, the
+// encoding/json split, whose results and errors are the reference.
 func jsonStream(raw []byte) ([][]byte, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return [][]byte{raw}, nil
 	}
+	// encoding/json's Decoder takes duplicate names and invalid UTF-8 in
+	// a RawMessage; so does this reader.
+	dec := jsontext.NewDecoder(bytes.NewReader(trimmed), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	var objs [][]byte
+	var start int64
+	for {
+		_, err := dec.ReadValue()
+		if errors.Is(err, io.EOF) {
+			return objs, nil
+		}
+		if err != nil {
+			return jsonStreamDecoder(raw, trimmed)
+		}
+		end := dec.InputOffset()
+		objs = append(objs, bytes.TrimLeft(trimmed[start:end], " \t\r\n"))
+		start = end
+	}
+}
+
+// jsonStreamDecoder is jsonStream with encoding/json's Decoder (each object
+// copied).
+func jsonStreamDecoder(raw, trimmed []byte) ([][]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	var objs [][]byte
 	for {

@@ -17,11 +17,14 @@ package render
 import (
 	"fmt"
 	"io"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
 
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/yaml"
+	goyaml "go.yaml.in/yaml/v2"
 )
 
 // WriteYAML writes the slices as multi-document YAML ("---" between
@@ -29,38 +32,62 @@ import (
 // without managedFields, resourceVersion and a null creationTimestamp, so
 // that the output is valid input for the next render and a render of it
 // yields it unchanged. Keys are sorted, as kubectl prints them.
+//
+// The documents are marshalled on every CPU, a window at a time, and
+// written in order; on an error nothing after the failing document is
+// written.
 func WriteYAML(w io.Writer, slices []*discovery.EndpointSlice) error {
-	for i, s := range slices {
-		b, err := MarshalEndpointSlice(s)
-		if err != nil {
-			return err
-		}
-		if i > 0 {
-			if _, err := io.WriteString(w, "---\n"); err != nil {
-				return err
-			}
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeDocuments(w, len(slices), func(i int) ([]byte, error) { return MarshalEndpointSlice(slices[i]) }, false)
 }
 
 // WriteObjectsYAML writes objs (as Result.Objects holds them, TypeMeta
 // set) as multi-document YAML the way WriteYAML writes slices, each
 // document followed by "---" so that slices can follow.
 func WriteObjectsYAML(w io.Writer, objs []runtime.Object) error {
-	for _, o := range objs {
-		b, err := marshalObject(o)
-		if err != nil {
-			return err
+	return writeDocuments(w, len(objs), func(i int) ([]byte, error) { return marshalObject(objs[i]) }, true)
+}
+
+// writeWindow is how many documents writeDocuments marshals before it
+// writes them: enough to keep every CPU busy, few enough that the
+// marshalled bytes held at once stay small.
+const writeWindow = 256
+
+// writeDocuments writes the n documents marshal returns, in order, "---"
+// between them (after each when trailing), marshalling a window of them
+// at a time on every CPU.
+func writeDocuments(w io.Writer, n int, marshal func(int) ([]byte, error), trailing bool) error {
+	docs := make([][]byte, min(n, writeWindow))
+	errs := make([]error, len(docs))
+	for base := 0; base < n; base += writeWindow {
+		count := min(writeWindow, n-base)
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range min(goruntime.GOMAXPROCS(0), count) {
+			wg.Go(func() {
+				for i := int(next.Add(1)) - 1; i < count; i = int(next.Add(1)) - 1 {
+					docs[i], errs[i] = marshal(base + i)
+				}
+			})
 		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		if _, err := io.WriteString(w, "---\n"); err != nil {
-			return err
+		wg.Wait()
+		for i := range count {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			if base+i > 0 && !trailing {
+				if _, err := io.WriteString(w, "---\n"); err != nil {
+					return err
+				}
+			}
+			if _, err := w.Write(docs[i]); err != nil {
+				return err
+			}
+			if trailing {
+				if _, err := io.WriteString(w, "---\n"); err != nil {
+					return err
+				}
+			}
+			docs[i] = nil
 		}
 	}
 	return nil
@@ -98,7 +125,11 @@ func marshalObject(obj runtime.Object) ([]byte, error) {
 	if st, ok := m["status"].(map[string]any); ok && len(st) == 0 {
 		delete(m, "status")
 	}
-	b, err := yaml.Marshal(m)
+	// go-yaml marshals the unstructured map directly: what
+	// sigs.k8s.io/yaml.Marshal prints, without its JSON round trip (the
+	// map holds only strings, int64s, bools, nils, maps and slices; the
+	// strings are valid UTF-8, as the decoders made them).
+	b, err := goyaml.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}
