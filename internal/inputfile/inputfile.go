@@ -142,19 +142,25 @@ func expand(names []string) ([]string, error) {
 // It returns the documents read before a malformed one together with the
 // error, so the malformed one is number len(docs)+1.
 func Documents(data []byte) ([][]byte, error) {
+	var docs [][]byte
+	err := documents(data, func(doc []byte) { docs = append(docs, doc) })
+	return docs, err
+}
+
+// documents is Documents calling emit with each document in turn, as it
+// is found (decodeObjects decodes the first documents while the rest are
+// split).
+func documents(data []byte, emit func([]byte)) error {
 	raws, ok := splitDocuments(data)
 	if !ok {
-		return yamlReaderDocuments(data)
+		return yamlReaderDocuments(data, emit)
 	}
-	var docs [][]byte
 	for _, raw := range raws {
-		objs, err := jsonStream(raw)
-		if err != nil {
-			return append(docs, objs...), err
+		if err := jsonStream(raw, emit); err != nil {
+			return err
 		}
-		docs = append(docs, objs...)
 	}
-	return docs, nil
+	return nil
 }
 
 // separator starts a line that separates YAML documents.
@@ -201,57 +207,77 @@ func splitDocuments(data []byte) ([][]byte, bool) {
 	return docs, true
 }
 
-// yamlReaderDocuments is Documents with k8s.io/apimachinery's YAMLReader.
-func yamlReaderDocuments(data []byte) ([][]byte, error) {
-	var docs [][]byte
+// yamlReaderDocuments is documents with k8s.io/apimachinery's YAMLReader.
+func yamlReaderDocuments(data []byte, emit func([]byte)) error {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	for {
 		raw, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			return docs, nil
+			return nil
 		}
 		if err != nil {
-			return docs, err
+			return err
 		}
-		objs, err := jsonStream(raw)
-		if err != nil {
-			return append(docs, objs...), err
+		if err := jsonStream(raw, emit); err != nil {
+			return err
 		}
-		docs = append(docs, objs...)
 	}
 }
 
-// jsonStream splits raw into its top-level JSON objects when it is a stream
-// of them, and returns raw whole otherwise. The objects are slices of raw,
-// found by jsontext's validating reader; a
-// stream it does not read to the end goes to jsonStreamDecoder, the
-// encoding/json split, whose results and errors are the reference.
-func jsonStream(raw []byte) ([][]byte, error) {
+// jsonStream emits raw's top-level JSON objects when it is a stream of
+// them, and raw whole otherwise. The objects are slices of raw, found by
+// jsontext's validating reader; a stream it does not read to the end goes
+// to jsonStreamDecoder, the encoding/json split, whose results and errors
+// are the reference. The objects before a malformed one are emitted before
+// the error is returned.
+func jsonStream(raw []byte, emit func([]byte)) error {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return [][]byte{raw}, nil
+		emit(raw)
+		return nil
 	}
 	// encoding/json's Decoder takes duplicate names and invalid UTF-8 in
-	// a RawMessage; so does this reader.
+	// a RawMessage; so does this reader. The objects are emitted only once
+	// the stream is known to be read to the end without error, or when it
+	// is large (then an error sends the rest to jsonStreamDecoder).
 	dec := jsontext.NewDecoder(bytes.NewReader(trimmed), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	var objs [][]byte
-	var start int64
+	var pending [][]byte
+	var start, emitted int64
 	for {
 		_, err := dec.ReadValue()
 		if errors.Is(err, io.EOF) {
-			return objs, nil
+			for _, o := range pending {
+				emit(o)
+			}
+			return nil
 		}
 		if err != nil {
-			return jsonStreamDecoder(raw, trimmed)
+			objs, err := jsonStreamDecoder(raw, trimmed)
+			// The first objects were emitted already: emit the rest.
+			for _, o := range objs[min(len(objs), int(emitted)):] {
+				emit(o)
+			}
+			return err
 		}
 		end := dec.InputOffset()
-		objs = append(objs, bytes.TrimLeft(trimmed[start:end], " \t\r\n"))
+		pending = append(pending, bytes.TrimLeft(trimmed[start:end], " \t\r\n"))
 		start = end
+		// Emit in batches once the stream has more than one object: a
+		// single document that is not JSON after all (a YAML flow mapping
+		// read whole) must not have been emitted in pieces.
+		if len(pending) >= streamBatch {
+			for _, o := range pending {
+				emit(o)
+			}
+			emitted += int64(len(pending))
+			pending = pending[:0]
+		}
 	}
 }
 
-// jsonStreamDecoder is jsonStream with encoding/json's Decoder (each object
-// copied).
+// jsonStreamDecoder splits a JSON stream with encoding/json's Decoder (each
+// object copied): its objects, or raw whole when the first is not JSON (a
+// YAML flow mapping), and the error after the objects read.
 func jsonStreamDecoder(raw, trimmed []byte) ([][]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	var objs [][]byte
@@ -270,6 +296,10 @@ func jsonStreamDecoder(raw, trimmed []byte) ([][]byte, error) {
 		objs = append(objs, m)
 	}
 }
+
+// streamBatch is how many objects of a JSON stream jsonStream holds before
+// it emits them.
+const streamBatch = 64
 
 // WithContext runs read and returns its result, or an error wrapping ctx's
 // cause as soon as ctx is done: a read of a terminal, pipe or FIFO cannot be

@@ -24,7 +24,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -348,33 +347,45 @@ func DecodeObjects(file string, data []byte, kinds inputkinds.Table) ([]Object, 
 // decodeObjects is DecodeObjects, each valid object replaced by
 // compact(object) when compact is set (ReadOptions.Compact).
 func decodeObjects(file string, data []byte, kinds inputkinds.Table, compact func(runtime.Object) runtime.Object) ([]Object, []Ignored, error) {
-	raws, err := Documents(data)
-	if err != nil {
-		return nil, nil, &InputError{File: file, Document: len(raws) + 1, Err: err}
-	}
 	table := tableOrBuiltin(kinds)
 	// Documents are independent: decode them on every CPU, each into its
-	// own decoder, and merge the results in document order (decoding and
-	// validation are most of a large render's or check's time).
-	decoded := make([]decoder, len(raws))
-	var next atomic.Int64
+	// own decoder, while the rest are still being split, and merge the
+	// results in document order (decoding and validation are most of a
+	// large render's or check's time).
+	type job struct {
+		d   *decoder
+		raw []byte
+	}
+	jobs := make(chan job, 1024)
+	var (
+		decoded  []*decoder
+		splitErr error
+	)
+	go func() {
+		defer close(jobs)
+		splitErr = documents(data, func(raw []byte) {
+			d := &decoder{file: file, kinds: table, doc: len(decoded) + 1, compact: compact}
+			decoded = append(decoded, d)
+			jobs <- job{d: d, raw: raw}
+		})
+	}()
 	var wg sync.WaitGroup
-	for range min(goruntime.GOMAXPROCS(0), len(raws)) {
+	for range goruntime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(raws); i = int(next.Add(1)) - 1 {
-				d := &decoded[i]
-				d.file, d.kinds, d.doc, d.compact = file, table, i+1, compact
-				d.document(raws[i], 0, schema.GroupVersionKind{})
-				raws[i] = nil // done: let the collector have it
+			for j := range jobs {
+				j.d.document(j.raw, 0, schema.GroupVersionKind{})
 			}
 		})
 	}
-	wg.Wait()
+	wg.Wait() // the workers end when jobs is closed: decoded and splitErr are final
+	if splitErr != nil {
+		return nil, nil, &InputError{File: file, Document: len(decoded) + 1, Err: splitErr}
+	}
 	var out decoder
-	for i := range decoded {
-		out.objs = append(out.objs, decoded[i].objs...)
-		out.ignored = append(out.ignored, decoded[i].ignored...)
-		out.errs = append(out.errs, decoded[i].errs...)
+	for _, d := range decoded {
+		out.objs = append(out.objs, d.objs...)
+		out.ignored = append(out.ignored, d.ignored...)
+		out.errs = append(out.errs, d.errs...)
 	}
 	return out.objs, out.ignored, errors.Join(out.errs...)
 }

@@ -159,7 +159,8 @@ func FuzzStrictUnmarshalPod(f *testing.F) {
 // disagree on data.
 func sameStreamAsDecoder(t *testing.T, data []byte) {
 	t.Helper()
-	got, gotErr := jsonStream(data)
+	var got [][]byte
+	gotErr := jsonStream(data, func(o []byte) { got = append(got, o) })
 	want, wantErr := jsonStreamDecoder(data, []byte(strings.TrimSpace(string(data))))
 	if len(strings.TrimSpace(string(data))) == 0 || strings.TrimSpace(string(data))[0] != '{' {
 		want, wantErr = [][]byte{data}, nil
@@ -178,7 +179,8 @@ func sameStreamAsDecoder(t *testing.T, data []byte) {
 // FuzzJSONStream: jsonStream splits a JSON stream as encoding/json's
 // Decoder does.
 func FuzzJSONStream(f *testing.F) {
-	for _, s := range []string{"{\"a\":1}\n{\"b\":2}\n", "{\"a\":1,\"a\":2}{}", "{\"a\":\"\xff\"}\n{", "{a: 1}", " [1] ", "{}\n[1]\n\"x\"\n3 true"} {
+	many := strings.Repeat("{\"a\":1}\n", streamBatch+3)
+	for _, s := range []string{many, many + "{", many[:len(many)-2] + "\xff}", "{\"a\":1}\n{\"b\":2}\n", "{\"a\":1,\"a\":2}{}", "{\"a\":\"\xff\"}\n{", "{a: 1}", " [1] ", "{}\n[1]\n\"x\"\n3 true"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
