@@ -21,10 +21,10 @@ import (
 	"sync"
 	"sync/atomic"
 
+	goyaml "go.yaml.in/yaml/v2"
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	goyaml "go.yaml.in/yaml/v2"
 )
 
 // WriteYAML writes the slices as multi-document YAML ("---" between
