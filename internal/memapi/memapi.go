@@ -104,7 +104,8 @@ type Options struct {
 // object cannot be stored (as client-go's NewClientset).
 func NewClientsetWithOptions(opts Options, objects ...runtime.Object) *fake.Clientset {
 	cs := fake.NewSimpleClientset()
-	s := &server{tracker: cs.Tracker(), seedRV: map[schema.GroupVersionResource]int64{}, seedUID: opts.SeedUID}
+	s := &server{tracker: cs.Tracker(), seedRV: map[schema.GroupVersionResource]int64{}, seedUID: opts.SeedUID,
+		lastRV: map[schema.GroupVersionResource]givenRV{}}
 	for _, o := range objects {
 		if err := s.seed(o.DeepCopyObject()); err != nil {
 			panic(err)
@@ -130,6 +131,8 @@ type server struct {
 	// seedRV is, while NewClientset seeds, the resourceVersion the tracker
 	// gave the last seeded object of each resource (nextRV without a list).
 	seedRV map[schema.GroupVersionResource]int64
+	// lastRV is the resourceVersion nextRV gave last, per resource.
+	lastRV map[schema.GroupVersionResource]givenRV
 	// seedUID is Options.SeedUID while NewClientset seeds.
 	seedUID func(kind, namespace, name string) types.UID
 }
@@ -185,6 +188,7 @@ func (s *server) seed(obj runtime.Object) error {
 		return err
 	}
 	s.seedRV[gvr] = next
+	s.lastRV[gvr] = givenRV{namespace: m.GetNamespace(), name: m.GetName(), rv: next}
 	return nil
 }
 
@@ -201,24 +205,62 @@ const rvProbeNamespace = "memapi:resource-version-probe"
 // server's would. The clientset serialises requests, so nothing is stored
 // in between; tests that write through Tracker() directly at the same time
 // may break this.
+//
+// Listing costs a pass over every object of the resource (the tracker
+// filters by namespace), which made writing n slices quadratic; so the
+// number given last is remembered with the object it was given to, and
+// when that object is stored with it, the tracker's latest number is that
+// one (its writes are numbered one by one; a delete does not count). Any
+// doubt (the write failed, the object changed since) lists again.
 func (s *server) nextRV(gvr schema.GroupVersionResource, obj runtime.Object) (string, error) {
-	kinds, _, err := scheme.Scheme.ObjectKinds(obj)
+	m, err := meta.Accessor(obj)
 	if err != nil {
 		return "", err
+	}
+	s.mu.Lock()
+	last, ok := s.lastRV[gvr]
+	s.mu.Unlock()
+	cur := int64(-1)
+	if ok {
+		if stored, err := s.tracker.Get(gvr, last.namespace, last.name); err == nil {
+			if sm, err := meta.Accessor(stored); err == nil && sm.GetResourceVersion() == strconv.FormatInt(last.rv, 10) {
+				cur = last.rv
+			}
+		}
+	}
+	if cur < 0 {
+		if cur, err = s.listRV(gvr, obj); err != nil {
+			return "", err
+		}
+	}
+	s.mu.Lock()
+	s.lastRV[gvr] = givenRV{namespace: m.GetNamespace(), name: m.GetName(), rv: cur + 1}
+	s.mu.Unlock()
+	return strconv.FormatInt(cur+1, 10), nil
+}
+
+// givenRV is the resourceVersion nextRV gave an object last.
+type givenRV struct {
+	namespace, name string
+	rv              int64
+}
+
+// listRV returns the tracker's latest resourceVersion of gvr, listing an
+// empty namespace.
+func (s *server) listRV(gvr schema.GroupVersionResource, obj runtime.Object) (int64, error) {
+	kinds, _, err := scheme.Scheme.ObjectKinds(obj)
+	if err != nil {
+		return 0, err
 	}
 	list, err := s.tracker.List(gvr, kinds[0], rvProbeNamespace)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
 	lm, err := meta.ListAccessor(list)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
-	cur, err := strconv.ParseInt(lm.GetResourceVersion(), 10, 64)
-	if err != nil {
-		return "", err
-	}
-	return strconv.FormatInt(cur+1, 10), nil
+	return strconv.ParseInt(lm.GetResourceVersion(), 10, 64)
 }
 
 func (s *server) nextUID() types.UID {

@@ -15,6 +15,7 @@
 package memapi
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -460,4 +461,55 @@ func TestResourceVersionsFollowTheTracker(t *testing.T) {
 	if diff := cmp.Diff([]string{"ADDED " + created.Name + " " + created.ResourceVersion}, events); diff != "" {
 		t.Errorf("watch events (-want +got):\n%s", diff)
 	}
+}
+
+// TestResourceVersionsFollowTheTrackerOverManyWrites: nextRV's remembered
+// number (no list per write) stays the tracker's through creates, updates,
+// unchanged updates, deletes and failed creates.
+func TestResourceVersionsFollowTheTrackerOverManyWrites(t *testing.T) {
+	ctx := t.Context()
+	cs := NewClientset(newSlice("seed", ""))
+	client := cs.DiscoveryV1().EndpointSlices(ns)
+	check := func(step string, rv string) {
+		t.Helper()
+		list, err := client.List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rv != list.ResourceVersion {
+			t.Fatalf("%s: resourceVersion %s, list %s", step, rv, list.ResourceVersion)
+		}
+	}
+	var names []string
+	for i := range 20 {
+		s, err := client.Create(ctx, newSlice("", "svc-a-"), metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("create %d", i), s.ResourceVersion)
+		names = append(names, s.Name)
+		if i%3 == 0 {
+			s.Endpoints[0].Addresses = []string{fmt.Sprintf("10.0.1.%d", i)}
+			u, err := client.Update(ctx, s, metav1.UpdateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(fmt.Sprintf("update %d", i), u.ResourceVersion)
+		}
+		if i%4 == 0 && i > 0 {
+			if err := client.Delete(ctx, names[i-1], metav1.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i%5 == 0 {
+			if _, err := client.Create(ctx, newSlice(s.Name, ""), metav1.CreateOptions{}); err == nil {
+				t.Fatalf("create %d again succeeded", i)
+			}
+		}
+	}
+	s, err := client.Create(ctx, newSlice("last", ""), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("last create", s.ResourceVersion)
 }
