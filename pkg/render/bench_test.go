@@ -62,7 +62,8 @@ import (
 //   - pods=N: one Service with N Pods (N = 1k, 10k, 100k);
 //   - pods=N-json: the same Pods as a JSON stream, one object a line
 //     (`kubectl get -o json | jq -c '.items[]'`; N = 10k, 100k);
-//   - services=S×P: S Services of P Pods each;
+//   - services=S×P: S Services of P Pods each (services=10k×10-json: as
+//     a JSON stream);
 //   - minpods=N: one Service with N minimal Pods (labels, node, one
 //     container port, IP, Ready: about 0.6 KB of YAML each), to tell the
 //     cost of reading a Deployment's Pod apart from the controllers'.
@@ -106,6 +107,7 @@ func BenchmarkRender(b *testing.B) {
 		{name: "pods=100k-json", services: 1, podsPerSvc: 100000, large: true, json: true},
 		{name: "services=1k×10", services: 1000, podsPerSvc: 10},
 		{name: "services=10k×10", services: 10000, podsPerSvc: 10, large: true},
+		{name: "services=10k×10-json", services: 10000, podsPerSvc: 10, large: true, json: true},
 		{name: "minpods=10k", services: 1, podsPerSvc: 10000, minimal: true},
 		{name: "minpods=100k", services: 1, podsPerSvc: 100000, minimal: true, large: true},
 	}
