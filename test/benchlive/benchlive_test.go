@@ -17,6 +17,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -316,6 +317,37 @@ func TestParseServices(t *testing.T) {
 	}
 	if _, err := parseFlags([]string{"-services", "10,x"}); err == nil {
 		t.Error("-services 10,x: no error")
+	}
+	if sc[1].namespaces != 1 {
+		t.Errorf("default -namespaces: %d namespaces", sc[1].namespaces)
+	}
+	o, err = parseFlags([]string{"-sizes", "1000", "-services", "3,10000", "-namespaces", "100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc = o.scenarios()
+	if len(sc) != 3 || sc[0].namespaces != 1 || sc[1].namespaces != 3 || sc[2].namespaces != 100 ||
+		sc[1].title != "3 Services × 5 Pods in 3 namespaces" || sc[2].title != "10,000 Services × 5 Pods in 100 namespaces" {
+		t.Errorf("scenarios %+v", sc)
+	}
+	if _, err := parseFlags([]string{"-namespaces", "0"}); err == nil {
+		t.Error("-namespaces 0: no error")
+	}
+}
+
+func TestSpread(t *testing.T) {
+	if got := spread("ns", 3, 1); !slices.Equal(got, []string{"ns", "ns", "ns"}) {
+		t.Errorf("one namespace: %q", got)
+	}
+	if got := spread("ns", 7, 3); !slices.Equal(got, []string{"ns-0", "ns-0", "ns-0", "ns-1", "ns-1", "ns-2", "ns-2"}) {
+		t.Errorf("7 Services over 3 namespaces: %q", got)
+	}
+	per := map[string]int{}
+	for _, ns := range spread("ns", 10000, 100) {
+		per[ns]++
+	}
+	if len(per) != 100 || per["ns-0"] != 100 || per["ns-99"] != 100 {
+		t.Errorf("10,000 Services over 100 namespaces: %d namespaces, %d in ns-0, %d in ns-99", len(per), per["ns-0"], per["ns-99"])
 	}
 }
 

@@ -51,11 +51,17 @@ type pod struct {
 // world is the objects of one scenario, as the benchmark made them: the
 // expected content of the slices follows from it.
 type world struct {
-	client   kubernetes.Interface
-	ns       string
-	nodes    int
-	services []string
-	pods     []*pod
+	client kubernetes.Interface
+	// ns is the scenario's namespace, or with several, the prefix of
+	// their names.
+	ns string
+	// namespaces are the namespaces setUp created; serviceNS is the
+	// namespace of each Service (their names are unique across them).
+	namespaces []string
+	serviceNS  map[string]string
+	nodes      int
+	services   []string
+	pods       []*pod
 	// nextPod numbers created Pods; nextIP counts addresses handed out.
 	nextPod *int
 	nextIP  *uint32
@@ -68,10 +74,10 @@ type world struct {
 func (w *world) want() map[string]map[string]bool {
 	m := map[string]map[string]bool{}
 	for _, s := range w.services {
-		m[w.ns+"/"+s] = map[string]bool{}
+		m[w.serviceNS[s]+"/"+s] = map[string]bool{}
 	}
 	for _, p := range w.pods {
-		m[w.ns+"/"+p.service][p.ip] = p.ready
+		m[w.serviceNS[p.service]+"/"+p.service][p.ip] = p.ready
 	}
 	return m
 }
@@ -84,7 +90,7 @@ func (w *world) wantOf(service string) map[string]map[string]bool {
 			m[p.ip] = p.ready
 		}
 	}
-	return map[string]map[string]bool{w.ns + "/" + service: m}
+	return map[string]map[string]bool{w.serviceNS[service] + "/" + service: m}
 }
 
 // newPod names a new Pod of service and gives it a fresh address.
@@ -124,17 +130,44 @@ func createNodes(ctx context.Context, c kubernetes.Interface, n int) error {
 	return nil
 }
 
-// setUp creates the namespace (with its default ServiceAccount, which the
-// ServiceAccount admission plugin requires of Pods), the Services and
-// their Pods, each Pod Running and Ready with an IP.
-func (w *world) setUp(ctx context.Context, services, podsPerService int) error {
-	ns := &corev1.Namespace{TypeMeta: metav1.TypeMeta{Kind: "Namespace", APIVersion: "v1"}, ObjectMeta: metav1.ObjectMeta{Name: w.ns}}
-	if _, err := localapply.Apply(ctx, w.client, ns, io.Discard); err != nil {
-		return err
+// spread returns the namespace of each of services Services spread in
+// blocks over namespaces namespaces: ns itself for one, else ns-0 for the
+// first block, ns-1 for the next, and so on.
+func spread(ns string, services, namespaces int) []string {
+	out := make([]string, services)
+	for i := range out {
+		out[i] = ns
+		if namespaces > 1 {
+			out[i] = fmt.Sprintf("%s-%d", ns, i*namespaces/services)
+		}
 	}
-	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: w.ns}}
-	if _, err := w.client.CoreV1().ServiceAccounts(w.ns).Create(ctx, sa, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		return err
+	return out
+}
+
+// setUp creates the namespaces (each with its default ServiceAccount,
+// which the ServiceAccount admission plugin requires of Pods), the
+// Services spread over them and their Pods, each Pod Running and Ready
+// with an IP.
+func (w *world) setUp(ctx context.Context, services, podsPerService, namespaces int) error {
+	where := spread(w.ns, services, namespaces)
+	w.serviceNS = map[string]string{}
+	for i, name := range where {
+		if i == 0 || name != where[i-1] {
+			w.namespaces = append(w.namespaces, name)
+		}
+	}
+	if err := parallel(ctx, len(w.namespaces), func(i int) error {
+		ns := &corev1.Namespace{TypeMeta: metav1.TypeMeta{Kind: "Namespace", APIVersion: "v1"}, ObjectMeta: metav1.ObjectMeta{Name: w.namespaces[i]}}
+		if _, err := localapply.Apply(ctx, w.client, ns, io.Discard); err != nil {
+			return err
+		}
+		sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default", Namespace: w.namespaces[i]}}
+		if _, err := w.client.CoreV1().ServiceAccounts(w.namespaces[i]).Create(ctx, sa, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("creating namespaces: %w", err)
 	}
 	var svcs []*corev1.Service
 	for i := range services {
@@ -143,9 +176,10 @@ func (w *world) setUp(ctx context.Context, services, podsPerService int) error {
 			name = "big"
 		}
 		w.services = append(w.services, name)
+		w.serviceNS[name] = where[i]
 		svcs = append(svcs, &corev1.Service{
 			TypeMeta:   metav1.TypeMeta{Kind: "Service", APIVersion: "v1"},
-			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns},
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: where[i]},
 			Spec: corev1.ServiceSpec{
 				Selector: map[string]string{"app": name},
 				Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}},
@@ -192,7 +226,7 @@ func (w *world) podObject(p *pod, i int) *corev1.Pod {
 	}
 	pod := &corev1.Pod{
 		TypeMeta:   metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
-		ObjectMeta: metav1.ObjectMeta{Name: p.name, Namespace: w.ns, Labels: map[string]string{"app": p.service}},
+		ObjectMeta: metav1.ObjectMeta{Name: p.name, Namespace: w.serviceNS[p.service], Labels: map[string]string{"app": p.service}},
 		Spec: corev1.PodSpec{
 			NodeName:   node,
 			Containers: []corev1.Container{{Name: "app", Image: "registry.k8s.io/pause:3.10", Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}}}},
@@ -229,7 +263,7 @@ func (w *world) setReady(ctx context.Context, p *pod, ready bool) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.client.CoreV1().Pods(w.ns).Patch(ctx, p.name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status"); err != nil {
+	if _, err := w.client.CoreV1().Pods(w.serviceNS[p.service]).Patch(ctx, p.name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status"); err != nil {
 		return fmt.Errorf("patching the status of Pod %s: %w", p.name, err)
 	}
 	p.ready = ready
@@ -242,7 +276,7 @@ func (w *world) setReady(ctx context.Context, p *pod, ready bool) error {
 func (w *world) replace(ctx context.Context, old []*pod) ([]*pod, error) {
 	zero := int64(0)
 	if err := parallel(ctx, len(old), func(i int) error {
-		err := w.client.CoreV1().Pods(w.ns).Delete(ctx, old[i].name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
+		err := w.client.CoreV1().Pods(w.serviceNS[old[i].service]).Delete(ctx, old[i].name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
 		if err != nil {
 			return fmt.Errorf("deleting Pod %s: %w", old[i].name, err)
 		}
@@ -271,21 +305,28 @@ func (w *world) replace(ctx context.Context, old []*pod) ([]*pod, error) {
 	return fresh, nil
 }
 
-// deleteSlices deletes every EndpointSlice of the namespace.
+// deleteSlices deletes every EndpointSlice of the namespaces.
 func (w *world) deleteSlices(ctx context.Context) error {
-	return w.client.DiscoveryV1().EndpointSlices(w.ns).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{})
+	return parallel(ctx, len(w.namespaces), func(i int) error {
+		return w.client.DiscoveryV1().EndpointSlices(w.namespaces[i]).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{})
+	})
 }
 
 // tearDown deletes the Pods (grace period 0), Services and EndpointSlices
-// of the namespace. The namespace stays: without the namespace controller
-// its deletion would never finish.
+// of the namespaces, a namespace at a time. The namespaces stay: without
+// the namespace controller their deletion would never finish.
 func (w *world) tearDown(ctx context.Context) error {
 	zero := int64(0)
-	return errors.Join(
-		w.client.CoreV1().Pods(w.ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{}),
-		deleteServices(ctx, w.client, w.ns),
-		w.deleteSlices(ctx),
-	)
+	for _, ns := range w.namespaces {
+		if err := errors.Join(
+			w.client.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{}),
+			deleteServices(ctx, w.client, ns),
+			w.client.DiscoveryV1().EndpointSlices(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}),
+		); err != nil {
+			return fmt.Errorf("namespace %s: %w", ns, err)
+		}
+	}
+	return nil
 }
 
 // deleteServices deletes every Service of ns (Services have no

@@ -22,12 +22,13 @@
 // Services and their Pods (spec.nodeName set, status Running and Ready with
 // an IP written through the status subresource; there is no kubelet or
 // scheduler). Scenarios: one Service of N Pods for each -sizes N, then for
-// each -services N, N Services of -pods-per-service Pods in one namespace
-// (with several N, a summary compares CPU per flip across them: the cost of
-// a Pod event as the Services sharing its namespace grow, issue 27).
+// each -services N, N Services of -pods-per-service Pods in one namespace,
+// or spread in blocks over -namespaces M (with several N, a summary
+// compares CPU per flip across them: the cost of a Pod event as the
+// Services sharing its namespace grow, issue 27).
 //
 // In each scenario the controllers run one after the other (-order), each
-// from the same starting state: no EndpointSlice in the namespace (the
+// from the same starting state: no EndpointSlice in its namespaces (the
 // slices of the previous controller are deleted after it stopped). Each
 // runs with the same settings: KCM's default client QPS 20 and burst 30 (-qps,
 // -burst), 5 workers, 100 endpoints per slice, no batching, no leader
@@ -69,7 +70,7 @@
 //
 // Usage:
 //
-//	benchlive -slicekit bin/slicekit [-sizes 1000,10000] [-services 1,1000,5000] [-pods-per-service 5]
+//	benchlive -slicekit bin/slicekit [-sizes 1000,10000] [-services 1,1000,5000] [-pods-per-service 5] [-namespaces 1]
 //	          [-flips 100] [-roll-pods 1000] [-roll-step 25] [-order kcm,slicekit] [-out FILE]
 package main
 
@@ -104,7 +105,8 @@ type options struct {
 	binDir, slicekit, out, artifacts string
 	sizes                            []int
 	// services are the Service counts of the many-Services scenarios
-	// (-services), each in a namespace of its own.
+	// (-services), each in a namespace of its own, or in namespaces of
+	// their own (-namespaces).
 	services                  []int
 	podsPerService, nodes     int
 	flips, rollPods, rollStep int
@@ -113,6 +115,9 @@ type options struct {
 	qps                       float64
 	burst, verbosity          int
 	seed                      uint64
+	// namespaces is how many namespaces each many-Services scenario
+	// spreads its Services over (-namespaces).
+	namespaces int
 	// slicekitArgs are further arguments of `slicekit run` (-slicekit-args),
 	// after the benchmark's own: a later flag wins.
 	slicekitArgs []string
@@ -162,6 +167,7 @@ func parseFlags(args []string) (options, error) {
 	sizes := fs.String("sizes", "1000,10000", "Pods of the one-Service scenarios, comma-separated (empty: none)")
 	services := fs.String("services", "1000", "Services of the many-Services scenarios, comma-separated, each N Services in one namespace (empty or 0: none); with several, a summary table compares CPU per flip across them")
 	fs.IntVar(&o.podsPerService, "pods-per-service", 5, "Pods per Service in the many-Services scenario")
+	fs.IntVar(&o.namespaces, "namespaces", 1, "namespaces each many-Services scenario spreads its Services over, in blocks (with 100 and -services 10000: svc-0 to svc-99 in the first, and so on; at most one per Service), as a real cluster spreads them; 1: all in one namespace")
 	fs.IntVar(&o.nodes, "nodes", 10, "Nodes the Pods are spread over (three zones)")
 	fs.IntVar(&o.flips, "flips", 100, "readiness flips per controller and scenario (rounded up to even: every Pod ends Ready)")
 	fs.DurationVar(&o.flipPause, "flip-pause", 50*time.Millisecond, "pause after a flip is seen on the slice watch")
@@ -206,6 +212,8 @@ func parseFlags(args []string) (options, error) {
 		return o, errors.New("nothing to run: -sizes and -services are empty")
 	case len(o.services) > 0 && o.podsPerService <= 0:
 		return o, errors.New("-pods-per-service must be positive")
+	case o.namespaces <= 0:
+		return o, errors.New("-namespaces must be positive")
 	case o.nodes <= 0 || o.flips < 0 || o.rollPods < 0 || o.rollStep <= 0 || o.qps <= 0 || o.burst <= 0:
 		return o, errors.New("-nodes, -roll-step, -qps and -burst must be positive; -flips and -roll-pods not negative")
 	}
@@ -214,11 +222,15 @@ func parseFlags(args []string) (options, error) {
 
 // scenario is one set of objects both controllers run against.
 type scenario struct {
-	title                    string
+	title string
+	// ns is the namespace, or with several, the prefix of their names.
 	ns                       string
 	services, podsPerService int
-	roll                     int
-	// many: one of the -services scenarios (N Services in one namespace).
+	// namespaces is how many namespaces the Services are spread over.
+	namespaces int
+	roll       int
+	// many: one of the -services scenarios (N Services in one namespace,
+	// or spread over several).
 	many bool
 }
 
@@ -227,15 +239,19 @@ func (o options) scenarios() []scenario {
 	for _, n := range o.sizes {
 		out = append(out, scenario{
 			title: fmt.Sprintf("1 Service × %s Pods", thousands(n)), ns: fmt.Sprintf("bench-big-%d", n),
-			services: 1, podsPerService: n, roll: min(o.rollPods, n),
+			services: 1, podsPerService: n, namespaces: 1, roll: min(o.rollPods, n),
 		})
 	}
 	for _, n := range o.services {
-		out = append(out, scenario{
+		sc := scenario{
 			title:    fmt.Sprintf("%s %s × %d Pods", thousands(n), plural(n, "Service"), o.podsPerService),
 			ns:       fmt.Sprintf("bench-many-%dx%d", n, o.podsPerService),
-			services: n, podsPerService: o.podsPerService, many: true,
-		})
+			services: n, podsPerService: o.podsPerService, namespaces: min(o.namespaces, n), many: true,
+		}
+		if sc.namespaces > 1 {
+			sc.title += fmt.Sprintf(" in %s namespaces", thousands(sc.namespaces))
+		}
+		out = append(out, sc)
 	}
 	return out
 }
@@ -419,9 +435,13 @@ func (b *bench) write() error {
 func (b *bench) scenario(ctx context.Context, sc scenario) (scenarioResult, error) {
 	res := scenarioResult{Title: sc.title}
 	w := &world{client: b.client, ns: sc.ns, nodes: b.o.nodes, nextPod: &b.nextPod, nextIP: &b.nextIP, realistic: b.o.realistic}
-	fmt.Printf("\n== %s: creating the objects in namespace %s ...\n", sc.title, sc.ns)
+	where := "namespace " + sc.ns
+	if sc.namespaces > 1 {
+		where = fmt.Sprintf("namespaces %s-0 to %s-%d", sc.ns, sc.ns, sc.namespaces-1)
+	}
+	fmt.Printf("\n== %s: creating the objects in %s ...\n", sc.title, where)
 	start := time.Now()
-	if err := w.setUp(ctx, sc.services, sc.podsPerService); err != nil {
+	if err := w.setUp(ctx, sc.services, sc.podsPerService, sc.namespaces); err != nil {
 		return res, err
 	}
 	fmt.Printf("   created %d Service(s) and %d ready Pods in %v\n", len(w.services), len(w.pods), time.Since(start).Round(100*time.Millisecond))
@@ -481,7 +501,11 @@ func (b *bench) measure(ctx context.Context, sc scenario, w *world, c string) (*
 		return nil, fmt.Errorf("deleting the slices: %w", err)
 	}
 	if _, err := b.tracker.waitUntil(ctx, b.o.timeout, "no EndpointSlice in "+sc.ns, func() bool {
-		return b.tracker.slicesIn(sc.ns) == 0
+		n := 0
+		for _, ns := range w.namespaces {
+			n += b.tracker.slicesIn(ns)
+		}
+		return n == 0
 	}); err != nil {
 		return nil, err
 	}

@@ -105,10 +105,11 @@ func deploymentSized(pod *corev1.Pod, service string, i int) {
 	pod.Status.QOSClass = corev1.PodQOSBurstable
 }
 
-// meanPodSize returns the mean size in bytes of up to n of the namespace's
-// Pods as the API server returns them in JSON (managedFields included).
+// meanPodSize returns the mean size in bytes of up to n of the first
+// namespace's Pods as the API server returns them in JSON (managedFields
+// included).
 func (w *world) meanPodSize(ctx context.Context, n int) (int, error) {
-	list, err := w.client.CoreV1().Pods(w.ns).List(ctx, metav1.ListOptions{Limit: int64(n)})
+	list, err := w.client.CoreV1().Pods(w.namespaces[0]).List(ctx, metav1.ListOptions{Limit: int64(n)})
 	if err != nil {
 		return 0, err
 	}
