@@ -65,7 +65,7 @@ func podSeeds(t testing.TB) [][]byte {
 				UID: "abc", Controller: new(true), BlockOwnerDeletion: new(true)}},
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubelet", Operation: metav1.ManagedFieldsOperationUpdate,
 				APIVersion: "v1", Time: &start, FieldsType: "FieldsV1", Subresource: "status",
-				FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:status":{"f:conditions":{"k:{\"type\":\"Ready\"}":{".":{}}}}}`)}}},
+				FieldsV1: metav1.NewFieldsV1(`{"f:status":{"f:conditions":{"k:{\"type\":\"Ready\"}":{".":{}}}}}`)}},
 			Finalizers: []string{"example.com/f"},
 		},
 		Spec: corev1.PodSpec{
