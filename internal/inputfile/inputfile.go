@@ -231,7 +231,10 @@ func yamlReaderDocuments(data []byte, emit func([]byte)) error {
 // are the reference. The objects before a malformed one are emitted before
 // the error is returned.
 func jsonStream(raw []byte, emit func([]byte)) error {
-	trimmed := bytes.TrimSpace(raw)
+	// A byte order mark (editors on Windows write one) is not JSON: without
+	// this, go-yaml read the first object of such a stream and silently
+	// dropped the rest.
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(raw, []byte("\ufeff")))
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		emit(raw)
 		return nil

@@ -48,6 +48,7 @@ func TestDecode(t *testing.T) {
 		{name: "JSON", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}`, want: []string{"Pod default/p @1"}},
 		{name: "JSON stream (jq -c)", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}` + "\n" + `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"q"}}` + "\n",
 			want: []string{"Pod default/p @1", "Pod default/q @2"}},
+		{name: "JSON stream after a byte order mark", in: "\ufeff" + `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a"}}` + "\n" + `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"b"}}`, want: []string{"Namespace a @1", "Namespace b @2"}},
 		{name: "truncated JSON stream", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}` + "\n" + `{"apiVersion":`, wantErr: "in.yaml: document 2: invalid JSON after object 1 of a JSON stream"},
 		{name: "default namespace", in: "apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: e\n", want: []string{"Endpoints default/e @1"}},
 		{name: "cluster-scoped namespace dropped", in: "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n  namespace: x\n", want: []string{"Node node-1 @1"}},

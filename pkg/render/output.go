@@ -15,6 +15,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	goruntime "runtime"
@@ -126,12 +127,44 @@ func marshalObject(obj runtime.Object) ([]byte, error) {
 		delete(m, "status")
 	}
 	// go-yaml marshals the unstructured map directly: what
-	// sigs.k8s.io/yaml.Marshal prints, without its JSON round trip (the
-	// map holds only strings, int64s, bools, nils, maps and slices; the
-	// strings are valid UTF-8, as the decoders made them).
+	// sigs.k8s.io/yaml.Marshal prints, without its JSON round trip. The
+	// map holds strings (valid UTF-8, as the decoders made them), int64s,
+	// bools, nils, maps, slices and, in free-form JSON (a ResourceClaim's
+	// RawExtensions), float64s, which are given the value the round trip
+	// gave them (jsonFloats). The round trip failed on control characters
+	// and turned U+0085 into a space; go-yaml alone escapes both.
+	jsonFloats(m)
 	b, err := goyaml.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}
 	return b, nil
+}
+
+// jsonFloats replaces, in place, each float64 in the unstructured value v
+// (maps and slices walked) by what go-yaml reads from encoding/json's
+// text for it, as sigs.k8s.io/yaml.Marshal's JSON round trip does: 1e19 is
+// printed as the integer 10000000000000000000, not as 1e+19.
+func jsonFloats(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonFloats(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = jsonFloats(e)
+		}
+	case float64:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return v
+		}
+		var y any
+		if err := goyaml.Unmarshal(b, &y); err != nil {
+			return v
+		}
+		return y
+	}
+	return v
 }
