@@ -53,14 +53,21 @@ func sameDocumentsAsYAMLReader(t *testing.T, data []byte) {
 	got, gotErr := Documents(data)
 	var want [][]byte
 	wantErr := yamlReaderDocuments(data, func(doc []byte) { want = append(want, doc) })
+	sameSplit(t, "documents", "YAMLReader", data, got, want, gotErr, wantErr)
+}
+
+// sameSplit fails t when a split of data (got, gotErr) differs from the
+// reference's (want, wantErr, named ref).
+func sameSplit(t *testing.T, what, ref string, data []byte, got, want [][]byte, gotErr, wantErr error) {
+	t.Helper()
 	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
-		t.Fatalf("error %v, YAMLReader's %v, for %q", gotErr, wantErr, data)
+		t.Fatalf("error %v, %s's %v, for %q", gotErr, ref, wantErr, data)
 	}
 	if len(got) == 0 && len(want) == 0 {
 		return
 	}
 	if d := cmp.Diff(want, got); d != "" {
-		t.Fatalf("documents differ from YAMLReader's (-YAMLReader +got) for %q:\n%s", data, d)
+		t.Fatalf("%s differ from %s's (-%s +got) for %q:\n%s", what, ref, ref, data, d)
 	}
 }
 

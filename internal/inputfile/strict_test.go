@@ -167,15 +167,7 @@ func sameStreamAsDecoder(t *testing.T, data []byte) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		want, wantErr = [][]byte{data}, nil
 	}
-	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
-		t.Fatalf("error %v, encoding/json's %v, for %q", gotErr, wantErr, data)
-	}
-	if len(got) == 0 && len(want) == 0 {
-		return
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Fatalf("objects differ from encoding/json's (-encoding/json +got) for %q:\n%s", data, d)
-	}
+	sameSplit(t, "objects", "encoding/json", data, got, want, gotErr, wantErr)
 }
 
 // FuzzJSONStream: jsonStream splits a JSON stream as encoding/json's
