@@ -82,7 +82,7 @@ lint: ## golangci-lint (version pinned in GOLANGCI_LINT_VERSION, built from the 
 bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp).
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCHCOUNT) ./test/differential/...
 
-# bench-render knobs: BENCH_RENDER selects sizes (pods=1k, pods=10k, pods=100k, minpods=10k, minpods=100k,
+# bench-render knobs: BENCH_RENDER selects sizes (pods=1k, pods=10k, pods=100k, pods=100k-json, pods=100k-list, minpods=10k, minpods=100k,
 # services=1k×10, services=10k×10); BENCH_RENDER_LARGE= (empty) skips the 100k sizes.
 BENCH_RENDER ?= BenchmarkRender
 BENCH_RENDER_LARGE ?= 1

@@ -74,28 +74,43 @@ const maxFastJSONKey = 1000
 // stream's object, a List's item) when sigs.k8s.io/yaml.YAMLToJSONStrict
 // would convert it to JSON that decodes to the same values, and ok false
 // otherwise: then the caller converts it with go-yaml, which also reports
-// the errors. It takes valid JSON whose strings use no \u or \/ escape
-// (go-yaml v2 does not read \/ and differs on surrogates), whose numbers
-// are decimal integers as encoding/json prints them, whose objects repeat
-// no key (YAMLToJSONStrict refuses; jsontext's validation refuses them too,
-// compared unescaped, which without \u is comparing them as written) and
-// whose keys are at most 1000 characters, made of the characters plainText
-// takes, '#' included. It allocates nothing.
+// the errors. It takes valid JSON (RFC 7493: no duplicate names, valid
+// UTF-8; YAMLToJSONStrict refuses duplicate keys, and jsontext compares
+// names unescaped, which without \u is comparing them as written) that
+// fastJSONText takes. It allocates nothing.
+//
+// It also returns the object's apiVersion and kind as fastJSONText does.
+func fastJSON(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok bool) {
+	j, apiVersion, kind, typeMeta, ok = fastJSONText(doc)
+	if !ok || !jsontext.Value(j).IsValid() {
+		return nil, "", "", false, false
+	}
+	return j, apiVersion, kind, typeMeta, true
+}
+
+// fastJSONText is fastJSON without checking that doc is valid JSON: a
+// caller that decodes it with a validating decoder (encoding/json v2 with
+// its defaults refuses what jsontext.Value.IsValid refuses) and takes it
+// only when that succeeds gets fastJSON's guarantee without a second pass.
+// It takes a JSON object whose strings use no \u or \/ escape (go-yaml v2
+// does not read \/ and differs on surrogates), whose numbers are decimal
+// integers as encoding/json prints them, whose keys are at most 1000
+// characters, made of the characters plainText takes, '#' included. For
+// text that is not valid JSON its answer means nothing, but it returns.
 //
 // It also returns the object's apiVersion and kind, with typeMeta true,
 // when it can tell that encoding/json would read them as written: each is
 // absent or a top-level member of exactly that name with a string value
 // without escapes, and no other top-level member's name matches either
 // case-insensitively (encoding/json would read it).
-func fastJSON(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok bool) {
+func fastJSONText(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok bool) {
 	doc = bytes.TrimSpace(doc)
 	if len(doc) == 0 || doc[0] != '{' || bytes.Contains(doc, []byte(`\u`)) || bytes.Contains(doc, []byte(`\/`)) ||
-		!jsontext.Value(doc).IsValid() || !plainJSONText(doc) {
+		!plainJSONText(doc) {
 		return nil, "", "", false, false
 	}
-	// doc is one valid JSON object without duplicate keys: walk it for
-	// the keys' lengths, the numbers and the top-level apiVersion and
-	// kind.
+	// Walk the object for the keys' lengths, the numbers and the
+	// top-level apiVersion and kind.
 	typeMeta = true
 	depth := 0
 	for i := 0; i < len(doc); i++ {
@@ -107,6 +122,9 @@ func fastJSON(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok bool)
 		case '"':
 			start := i + 1
 			i = closingQuote(doc, start)
+			if i < 0 {
+				return nil, "", "", false, false // unterminated: not JSON
+			}
 			rest := bytes.TrimLeft(doc[i+1:], " \t\r\n")
 			if len(rest) == 0 || rest[0] != ':' {
 				continue // a value
@@ -143,10 +161,14 @@ func fastJSON(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok bool)
 }
 
 // closingQuote returns the index of the quote that ends the string whose
-// first character is at doc[start] (doc is valid JSON).
+// first character is at doc[start], or -1 when there is none.
 func closingQuote(doc []byte, start int) int {
 	for i := start; ; i++ {
-		i += bytes.IndexByte(doc[i:], '"')
+		q := bytes.IndexByte(doc[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		i += q
 		escapes := 0
 		for j := i - 1; j >= start && doc[j] == '\\'; j-- {
 			escapes++

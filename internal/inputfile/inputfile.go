@@ -243,7 +243,8 @@ func jsonStream(raw []byte, emit func([]byte)) error {
 	// a RawMessage; so does this reader. The objects are emitted only once
 	// the stream is known to be read to the end without error, or when it
 	// is large (then an error sends the rest to jsonStreamDecoder).
-	dec := jsontext.NewDecoder(bytes.NewReader(trimmed), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	// A bytes.Buffer is read in place (a bytes.Reader would be copied).
+	dec := jsontext.NewDecoder(bytes.NewBuffer(trimmed), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var pending [][]byte
 	var start, emitted int64
 	for {

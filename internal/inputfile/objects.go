@@ -394,6 +394,9 @@ func decodeObjects(file string, data []byte, kinds inputkinds.Table, compact fun
 type decoder struct {
 	// compact, when set, replaces each valid object (ReadOptions.Compact).
 	compact func(runtime.Object) runtime.Object
+	// podV2Only makes documentJSON decode a Pod with encoding/json v2 only
+	// (strictPodOnly): set by jsonFast for a Pod not checked for validity.
+	podV2Only bool
 	// kinds are the kinds read.
 	kinds   inputkinds.Table
 	file    string
@@ -423,14 +426,11 @@ func (d *decoder) fail(item int, object string, err error) {
 // before.
 func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind) {
 	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 && t[0] == '{' {
-		if j, apiVersion, kind, typeMeta, ok := fastJSON(raw); ok {
-			var tm *metav1.TypeMeta
-			if typeMeta {
-				tm = &metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}
-			}
-			if d.documentFast(j, tm, item, itemGVK) {
-				return
-			}
+		if item == 0 && len(raw) >= listSplitMin && d.listFast(raw) {
+			return
+		}
+		if d.jsonFast(raw, item, itemGVK) {
+			return
 		}
 	}
 	j, err := yaml.YAMLToJSONStrict(raw)
@@ -439,6 +439,36 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 		return
 	}
 	d.documentJSON(j, nil, item, itemGVK)
+}
+
+// jsonFast decodes raw when fastJSON takes it and it decodes without a
+// problem (documentFast); else it reports false, leaving nothing recorded.
+// A Pod (most of a cluster dump) is not checked for validity apart: it is
+// taken only when encoding/json v2, which refuses what that check refuses,
+// decodes it (strictPodOnly), saving a pass over the text.
+func (d *decoder) jsonFast(raw []byte, item int, itemGVK schema.GroupVersionKind) bool {
+	j, apiVersion, kind, typeMeta, ok := fastJSONText(raw)
+	if !ok {
+		return false
+	}
+	var tm *metav1.TypeMeta
+	if typeMeta {
+		tm = &metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}
+	}
+	if typeMeta && apiVersion == "v1" && kind == "Pod" && d.readsPods() {
+		d.podV2Only = true
+		defer func() { d.podV2Only = false }()
+	} else if !jsontext.Value(j).IsValid() {
+		return false
+	}
+	return d.documentFast(j, tm, item, itemGVK)
+}
+
+// readsPods reports whether d's kinds include v1 Pods (a Pod of a kind
+// not read is ignored undecoded, so it must be checked for validity).
+func (d *decoder) readsPods() bool {
+	_, ok := d.kinds.ByGVK(corev1.SchemeGroupVersion.WithKind("Pod"))
+	return ok
 }
 
 // documentFast is documentJSON for JSON fastJSON took. It reports false,
@@ -489,15 +519,9 @@ func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK 
 	}
 	gvk := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind)
 	if item == 0 {
-		if gvk == listGVK {
-			d.list(j, gvk, schema.GroupVersionKind{})
+		if itemGVK, ok := d.listKind(gvk); ok {
+			d.list(j, gvk, itemGVK)
 			return
-		}
-		if base, ok := strings.CutSuffix(gvk.Kind, "List"); ok {
-			if _, read := d.kinds.ByGVK(gvk.GroupVersion().WithKind(base)); read {
-				d.list(j, gvk, gvk.GroupVersion().WithKind(base))
-				return
-			}
 		}
 	}
 	k, ok := d.kinds.ByGVK(gvk)
@@ -513,7 +537,11 @@ func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK 
 		return
 	}
 	obj := k.New()
-	if err := strictUnmarshal(j, obj); err != nil {
+	unmarshal := strictUnmarshal
+	if d.podV2Only {
+		unmarshal = strictPodOnly
+	}
+	if err := unmarshal(j, obj); err != nil {
 		d.fail(item, gvk.Kind, err)
 		return
 	}
@@ -546,6 +574,22 @@ func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK 
 		obj = d.compact(obj)
 	}
 	d.objs = append(d.objs, Object{Object: obj, File: d.file, Document: d.doc, Item: item, NamespaceDefaulted: defaulted})
+}
+
+// listKind reports whether a document of kind gvk is a List, whose items
+// are objects of their own: kubectl's generic List (itemGVK empty: each
+// item names its kind) or a typed list of a kind read ("PodList": itemGVK
+// is Pod, for items without apiVersion and kind).
+func (d *decoder) listKind(gvk schema.GroupVersionKind) (itemGVK schema.GroupVersionKind, ok bool) {
+	if gvk == listGVK {
+		return schema.GroupVersionKind{}, true
+	}
+	if base, ok := strings.CutSuffix(gvk.Kind, "List"); ok {
+		if _, read := d.kinds.ByGVK(gvk.GroupVersion().WithKind(base)); read {
+			return gvk.GroupVersion().WithKind(base), true
+		}
+	}
+	return schema.GroupVersionKind{}, false
 }
 
 // list decodes a List (any item kinds) or a typed list (items of itemGVK).
@@ -595,6 +639,18 @@ func strictUnmarshal(j []byte, into any) error {
 		*p = corev1.Pod{}
 	}
 	return strictUnmarshalReference(j, into)
+}
+
+// strictPodOnly is strictUnmarshal of a Pod by encoding/json v2 alone: it
+// refuses malformed JSON, duplicate names (in every object, fieldsV1's
+// included) and invalid UTF-8 as jsontext.Value.IsValid does, so that a
+// Pod it decodes is valid JSON (jsonFast). Any other type is an error.
+func strictPodOnly(j []byte, into any) error {
+	p, ok := into.(*corev1.Pod)
+	if !ok {
+		return fmt.Errorf("strictPodOnly: %T is not a Pod", into)
+	}
+	return jsonv2.Unmarshal(j, p, strictPodOptions)
 }
 
 // strictPodOptions are strictUnmarshal's v2 options for a Pod: unknown

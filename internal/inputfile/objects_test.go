@@ -157,6 +157,7 @@ func TestDecode(t *testing.T) {
 					t.Errorf("%s: TypeMeta not set", displayKey(o.Object))
 				}
 			}
+			sameAsWholeList(t, []byte(tc.in))
 		})
 	}
 }

@@ -16,6 +16,8 @@ package inputfile
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -26,6 +28,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/yaml"
 )
@@ -179,5 +182,85 @@ func FuzzJSONStream(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameStreamAsDecoder(t, data)
+	})
+}
+
+// samePodAsSlowPath fails t when jsonFast takes doc but the go-yaml path
+// (YAMLToJSONStrict, then documentJSON with sigs.k8s.io/json) reads other
+// objects, or refuses it; it reports whether jsonFast took doc.
+func samePodAsSlowPath(t *testing.T, doc []byte) bool {
+	t.Helper()
+	fast := &decoder{file: "in.json", kinds: tableOrBuiltin(nil), doc: 1}
+	if !fast.jsonFast(doc, 0, schema.GroupVersionKind{}) {
+		if len(fast.objs)+len(fast.ignored)+len(fast.errs) > 0 {
+			t.Fatalf("jsonFast refused %s but recorded %v %v %v", doc, fast.objs, fast.ignored, fast.errs)
+		}
+		return false
+	}
+	j, err := yaml.YAMLToJSONStrict(doc)
+	if err != nil {
+		t.Fatalf("jsonFast took what go-yaml refuses (%v): %s", err, doc)
+	}
+	slow := &decoder{file: "in.json", kinds: tableOrBuiltin(nil), doc: 1}
+	slow.documentJSON(j, nil, 0, schema.GroupVersionKind{})
+	if len(slow.errs) > 0 {
+		t.Fatalf("jsonFast took what the go-yaml path refuses (%v): %s", errors.Join(slow.errs...), doc)
+	}
+	if d := cmp.Diff(slow.objs, fast.objs); d != "" {
+		t.Fatalf("jsonFast read other objects than the go-yaml path (-slow +fast) for %s:\n%s", doc, d)
+	}
+	return true
+}
+
+func TestJSONFastPodLikeSlowPath(t *testing.T) {
+	const pod = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns","labels":{"app":"a"}%s},"spec":{"containers":[{"name":"c"}]}%s}`
+	managed := `,"managedFields":[{"manager":"m","operation":"Update","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{%s}}}]`
+	for _, tc := range []struct {
+		name string
+		in   string
+		fast bool
+	}{
+		{name: "plain", fast: true, in: fmt.Sprintf(pod, "", "")},
+		{name: "managed fields", fast: true, in: fmt.Sprintf(pod, fmt.Sprintf(managed, `"f:labels":{".":{}}`), "")},
+		{name: "duplicate inside fieldsV1", in: fmt.Sprintf(pod, fmt.Sprintf(managed, `"f:labels":{},"f:labels":{}`), "")},
+		{name: "duplicate label", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"a":"1","a":"2"}}}`},
+		{name: "duplicate field", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","name":"p"}}`},
+		{name: "duplicate top-level", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{},"spec":{}}`},
+		{name: "trailing garbage", in: fmt.Sprintf(pod, "", "") + ` x`},
+		{name: "trailing object", in: fmt.Sprintf(pod, "", "") + `{}`},
+		{name: "missing comma", in: `{"apiVersion":"v1","kind":"Pod" "metadata":{"name":"p"}}`},
+		{name: "unterminated", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}`},
+		{name: "unterminated string", in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p`},
+		{name: "invalid UTF-8 in a label", in: "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"annotations\":{\"a\":\"\xff\"}}}"},
+		{name: "control character", in: "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"annotations\":{\"a\":\"\x01\"}}}"},
+		{name: "single quotes", in: `{'apiVersion':'v1','kind':'Pod'}`},
+		{name: "unknown field", in: fmt.Sprintf(pod, "", `,"extra":1`)},
+		{name: "case-different field", in: `{"apiVersion":"v1","kind":"Pod","Metadata":{"name":"p"}}`},
+		{name: "float", in: fmt.Sprintf(pod, "", `,"status":{"podIP":"10.0.0.1"},"x":1.5`)},
+		{name: "null spec", fast: true, in: `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":null}`},
+		{name: "time", fast: true, in: fmt.Sprintf(pod, `,"creationTimestamp":"2026-01-02T03:04:05Z"`, "")},
+		{name: "bad time", in: fmt.Sprintf(pod, `,"creationTimestamp":"yesterday"`, "")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := samePodAsSlowPath(t, []byte(tc.in)); got != tc.fast {
+				t.Errorf("jsonFast took it: %v, want %v", got, tc.fast)
+			}
+		})
+	}
+	for i, doc := range podSeeds(t) {
+		if !samePodAsSlowPath(t, doc) {
+			t.Errorf("jsonFast refused seed Pod %d", i)
+		}
+	}
+}
+
+// FuzzJSONFastPod: a Pod jsonFast takes without a validity pass, the
+// go-yaml path reads the same.
+func FuzzJSONFastPod(f *testing.F) {
+	for _, doc := range podSeeds(f)[:4] {
+		f.Add(doc)
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		samePodAsSlowPath(t, doc)
 	})
 }

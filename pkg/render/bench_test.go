@@ -62,6 +62,8 @@ import (
 //   - pods=N: one Service with N Pods (N = 1k, 10k, 100k);
 //   - pods=N-json: the same Pods as a JSON stream, one object a line
 //     (`kubectl get -o json | jq -c '.items[]'`; N = 10k, 100k);
+//   - pods=100k-list: the same Pods as one List, indented as
+//     `kubectl get -o json` prints it (how a cluster dump usually comes);
 //   - services=S×P: S Services of P Pods each (services=10k×10-json: as
 //     a JSON stream);
 //   - minpods=N: one Service with N minimal Pods (labels, node, one
@@ -98,6 +100,7 @@ func BenchmarkRender(b *testing.B) {
 		large       bool
 		minimal     bool
 		json        bool
+		list        bool
 		description string
 	}{
 		{name: "pods=1k", services: 1, podsPerSvc: 1000},
@@ -105,6 +108,7 @@ func BenchmarkRender(b *testing.B) {
 		{name: "pods=100k", services: 1, podsPerSvc: 100000, large: true},
 		{name: "pods=10k-json", services: 1, podsPerSvc: 10000, json: true},
 		{name: "pods=100k-json", services: 1, podsPerSvc: 100000, large: true, json: true},
+		{name: "pods=100k-list", services: 1, podsPerSvc: 100000, large: true, json: true, list: true},
 		{name: "services=1k×10", services: 1000, podsPerSvc: 10},
 		{name: "services=10k×10", services: 10000, podsPerSvc: 10, large: true},
 		{name: "services=10k×10-json", services: 10000, podsPerSvc: 10, large: true, json: true},
@@ -127,7 +131,14 @@ func BenchmarkRender(b *testing.B) {
 			if sz.json {
 				name = filepath.Join(dir, "input.json")
 			}
-			if err := os.WriteFile(name, benchInput(sz.services, sz.podsPerSvc, pod, sz.json), 0o600); err != nil {
+			if sz.list {
+				name = filepath.Join(dir, "input.list.json")
+			}
+			data := benchInput(sz.services, sz.podsPerSvc, pod, sz.json)
+			if sz.list {
+				data = benchList(data)
+			}
+			if err := os.WriteFile(name, data, 0o600); err != nil {
 				b.Fatal(err)
 			}
 			runtime.GC()
@@ -214,7 +225,26 @@ func kcmRenderFile(ctx context.Context, file string, out io.Writer) (int, error)
 	if strings.HasSuffix(file, ".json") {
 		sep = []byte("\n") // a JSON stream, one object a line
 	}
-	for doc := range bytes.SplitSeq(data, sep) {
+	docs := bytes.SplitSeq(data, sep)
+	if strings.HasSuffix(file, ".list.json") {
+		// One List (benchList): client-go decodes it with its items raw.
+		obj, _, err := decoder.Decode(data, nil, nil)
+		if err != nil {
+			return 0, err
+		}
+		l, ok := obj.(*corev1.List)
+		if !ok {
+			return 0, fmt.Errorf("%s: %T, want a List", file, obj)
+		}
+		docs = func(yield func([]byte) bool) {
+			for _, it := range l.Items {
+				if !yield(it.Raw) {
+					return
+				}
+			}
+		}
+	}
+	for doc := range docs {
 		if len(bytes.TrimSpace(doc)) == 0 {
 			continue
 		}
@@ -305,6 +335,22 @@ func benchInput(services, podsPerService int, pod func(s, p, i int) *corev1.Pod,
 		}
 	}
 	return buf.Bytes()
+}
+
+// benchList returns the objects of a JSON stream (benchInput) as one
+// List, indented as `kubectl get -o json` prints it.
+func benchList(stream []byte) []byte {
+	var items []json.RawMessage
+	for line := range bytes.Lines(stream) {
+		items = append(items, bytes.TrimSpace(line))
+	}
+	data, err := json.MarshalIndent(map[string]any{
+		"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""},
+	}, "", "    ")
+	if err != nil {
+		panic(err) // test input built here: a bug in this file
+	}
+	return append(data, '\n')
 }
 
 func benchNode(i int) *corev1.Node {

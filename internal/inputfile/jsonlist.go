@@ -1,0 +1,185 @@
+// Copyright 2026 The slicekit Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+package inputfile
+
+import (
+	"bytes"
+	"encoding/json"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-json-experiment/json/jsontext"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// listSplitMin is the size from which a JSON document is tried as a List
+// whose items are decoded on every CPU (listFast). A variable so that tests
+// can send every List through listFast.
+var listSplitMin = 1 << 20
+
+// listChunk is how many consecutive items of a List one worker decodes
+// before it takes the next ones.
+const listChunk = 256
+
+// listFast decodes a large JSON List (`kubectl get -o json` of a whole
+// cluster is one List document, often hundreds of megabytes) with its
+// items split without copying and decoded on every CPU. It does so only
+// when that reads exactly what decoding the whole document would
+// (fastJSON, documentJSON, list): the List's own members, with its items
+// left out, are taken by fastJSON and decode strictly; every item is taken
+// by fastJSON and decodes without a problem (jsonFast); and the text
+// between them is what fastJSON takes. Those are the checks fastJSON makes
+// of the whole document, made piece by piece. It reports false, leaving
+// nothing recorded, otherwise (not a List, or any problem): then the caller
+// decodes the document whole as before, which reports every error as
+// before.
+func (d *decoder) listFast(raw []byte) bool {
+	header, items, ok := splitJSONList(bytes.TrimSpace(raw))
+	if !ok {
+		return false
+	}
+	j, apiVersion, kind, typeMeta, ok := fastJSON(header)
+	if !ok || !typeMeta || apiVersion == "" || kind == "" {
+		return false
+	}
+	itemGVK, isList := d.listKind(schema.FromAPIVersionAndKind(apiVersion, kind))
+	if !isList {
+		return false
+	}
+	var l struct {
+		metav1.TypeMeta `json:",inline"`
+		metav1.ListMeta `json:"metadata,omitempty"`
+		Items           []json.RawMessage `json:"items"`
+	}
+	if err := strictUnmarshal(j, &l); err != nil {
+		return false
+	}
+	chunks := (len(items) + listChunk - 1) / listChunk
+	subs := make([]decoder, chunks)
+	var (
+		next   atomic.Int64
+		failed atomic.Bool
+		wg     sync.WaitGroup
+	)
+	for range min(goruntime.GOMAXPROCS(0), chunks) {
+		wg.Go(func() {
+			for !failed.Load() {
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				sub := &subs[c]
+				*sub = decoder{compact: d.compact, kinds: d.kinds, file: d.file, doc: d.doc}
+				for i := c * listChunk; i < min(len(items), (c+1)*listChunk); i++ {
+					if !sub.jsonFast(items[i], i+1, itemGVK) {
+						failed.Store(true)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failed.Load() {
+		return false
+	}
+	for i := range subs {
+		d.objs = append(d.objs, subs[i].objs...)
+		d.ignored = append(d.ignored, subs[i].ignored...)
+	}
+	return true
+}
+
+// splitJSONList splits doc, a JSON object with a top-level "items" array,
+// into its items (slices of doc) and a header: the object with "items"
+// given as [] and every other member as written. The text outside the
+// items must be what plainJSONText takes (no tabs, carriage returns or
+// other characters fastJSON leaves to go-yaml). It reports false for
+// anything else: not such an object, malformed JSON, "items" twice, text
+// after the object.
+func splitJSONList(doc []byte) (header []byte, items [][]byte, ok bool) {
+	if len(doc) == 0 || doc[0] != '{' {
+		return nil, nil, false
+	}
+	// Duplicate names and UTF-8 are checked by fastJSON, piece by piece.
+	// A bytes.Buffer is read in place (a bytes.Reader would be copied).
+	dec := jsontext.NewDecoder(bytes.NewBuffer(doc), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, nil, false
+	}
+	// last is where the text not yet checked starts: everything but the
+	// items is checked by plainJSONText here (and by fastJSON in header).
+	var last int64
+	outside := func(upTo int64) bool {
+		ok := plainJSONText(doc[last:upTo])
+		last = upTo
+		return ok
+	}
+	header = append(make([]byte, 0, 512), '{')
+	seenItems := false
+	for {
+		switch dec.PeekKind() {
+		case '}':
+			if _, err := dec.ReadToken(); err != nil || dec.InputOffset() != int64(len(doc)) || !outside(int64(len(doc))) || !seenItems {
+				return nil, nil, false
+			}
+			return append(header, '}'), items, true
+		case '"':
+		default:
+			return nil, nil, false // malformed
+		}
+		name, err := dec.ReadValue()
+		if err != nil {
+			return nil, nil, false
+		}
+		if len(header) > 1 {
+			header = append(header, ',')
+		}
+		header = append(append(header, name...), ':')
+		if string(name) != `"items"` || dec.PeekKind() != '[' {
+			value, err := dec.ReadValue()
+			if err != nil {
+				return nil, nil, false
+			}
+			header = append(header, value...)
+			continue
+		}
+		if seenItems {
+			return nil, nil, false
+		}
+		seenItems = true
+		header = append(header, "[]"...)
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, nil, false
+		}
+		for dec.PeekKind() != ']' {
+			item, err := dec.ReadValue()
+			if err != nil {
+				return nil, nil, false
+			}
+			end := dec.InputOffset()
+			if !outside(end - int64(len(item))) {
+				return nil, nil, false
+			}
+			items = append(items, doc[end-int64(len(item)):end])
+			last = end
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, nil, false
+		}
+	}
+}
