@@ -37,19 +37,63 @@ const listChunk = 256
 
 // listFast decodes a large JSON List (`kubectl get -o json` of a whole
 // cluster is one List document, often hundreds of megabytes) with its
-// items split without copying and decoded on every CPU. It does so only
-// when that reads exactly what decoding the whole document would
-// (fastJSON, documentJSON, list): the List's own members, with its items
-// left out, are taken by fastJSON and decode strictly; every item is taken
-// by fastJSON and decodes without a problem (jsonFast); and the text
-// between them is what fastJSON takes. Those are the checks fastJSON makes
-// of the whole document, made piece by piece. It reports false, leaving
-// nothing recorded, otherwise (not a List, or any problem): then the caller
-// decodes the document whole as before, which reports every error as
-// before.
+// items split without copying and decoded on every CPU while the rest is
+// being split. It does so only when that reads exactly what decoding the
+// whole document would (fastJSON, documentJSON, list): the List's own
+// members, with its items left out, are taken by fastJSON and decode
+// strictly; every item is taken by fastJSON and decodes without a problem
+// (jsonFast); and the text between them is what fastJSON takes. Those are
+// the checks fastJSON makes of the whole document, made piece by piece. It
+// reports false, leaving nothing recorded, otherwise (not a List, or any
+// problem): then the caller decodes the document whole as before, which
+// reports every error as before.
+//
+// The List's kind often comes after its items (kubectl prints members in
+// name order), so items are first decoded as a generic List's, each naming
+// its kind; only when an item names none and the List turns out to be a
+// typed list ("PodList" from the API) are they decoded again with the
+// list's item kind.
 func (d *decoder) listFast(raw []byte) bool {
-	header, items, ok := splitJSONList(bytes.TrimSpace(raw))
-	if !ok {
+	type chunk struct {
+		sub   decoder
+		items [][]byte
+	}
+	var (
+		chunks  []*chunk
+		header  []byte
+		splitOK bool
+		failed  atomic.Bool
+		wg      sync.WaitGroup
+	)
+	work := make(chan *chunk, 16)
+	decode := func(c *chunk, itemGVK schema.GroupVersionKind, first int) {
+		c.sub = decoder{compact: d.compact, kinds: d.kinds, file: d.file, doc: d.doc}
+		for i, item := range c.items {
+			if failed.Load() || !c.sub.jsonFast(item, first+i+1, itemGVK) {
+				failed.Store(true)
+				return
+			}
+		}
+	}
+	for range goruntime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for c := range work {
+				decode(c, schema.GroupVersionKind{}, listChunk*c.sub.doc)
+			}
+		})
+	}
+	header, splitOK = splitJSONList(bytes.TrimSpace(raw), func(items [][]byte) {
+		// sub.doc carries the chunk's number to the worker, which
+		// replaces sub.
+		c := &chunk{items: items, sub: decoder{doc: len(chunks)}}
+		chunks = append(chunks, c)
+		if !failed.Load() {
+			work <- c
+		}
+	})
+	close(work)
+	wg.Wait()
+	if !splitOK {
 		return false
 	}
 	j, apiVersion, kind, typeMeta, ok := fastJSON(header)
@@ -68,58 +112,50 @@ func (d *decoder) listFast(raw []byte) bool {
 	if err := strictUnmarshal(j, &l); err != nil {
 		return false
 	}
-	chunks := (len(items) + listChunk - 1) / listChunk
-	subs := make([]decoder, chunks)
-	var (
-		next   atomic.Int64
-		failed atomic.Bool
-		wg     sync.WaitGroup
-	)
-	for range min(goruntime.GOMAXPROCS(0), chunks) {
-		wg.Go(func() {
-			for !failed.Load() {
-				c := int(next.Add(1) - 1)
-				if c >= chunks {
-					return
-				}
-				sub := &subs[c]
-				*sub = decoder{compact: d.compact, kinds: d.kinds, file: d.file, doc: d.doc}
-				for i := c * listChunk; i < min(len(items), (c+1)*listChunk); i++ {
-					if !sub.jsonFast(items[i], i+1, itemGVK) {
-						failed.Store(true)
-						return
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
 	if failed.Load() {
-		return false
+		if itemGVK.Empty() {
+			return false
+		}
+		// A typed list: decode again, items without a kind taking its item kind.
+		failed.Store(false)
+		var next atomic.Int64
+		for range min(goruntime.GOMAXPROCS(0), len(chunks)) {
+			wg.Go(func() {
+				for c := int(next.Add(1) - 1); c < len(chunks) && !failed.Load(); c = int(next.Add(1) - 1) {
+					decode(chunks[c], itemGVK, listChunk*c)
+				}
+			})
+		}
+		wg.Wait()
+		if failed.Load() {
+			return false
+		}
 	}
-	for i := range subs {
-		d.objs = append(d.objs, subs[i].objs...)
-		d.ignored = append(d.ignored, subs[i].ignored...)
+	for _, c := range chunks {
+		d.objs = append(d.objs, c.sub.objs...)
+		d.ignored = append(d.ignored, c.sub.ignored...)
 	}
 	return true
 }
 
 // splitJSONList splits doc, a JSON object with a top-level "items" array,
-// into its items (slices of doc) and a header: the object with "items"
-// given as [] and every other member as written. The text outside the
-// items must be what plainJSONText takes (no tabs, carriage returns or
-// other characters fastJSON leaves to go-yaml). It reports false for
-// anything else: not such an object, malformed JSON, "items" twice, text
-// after the object.
-func splitJSONList(doc []byte) (header []byte, items [][]byte, ok bool) {
+// into its items (slices of doc), given to emit listChunk at a time (the
+// last batch may be shorter), and a header: the object with "items" given
+// as [] and every other member as written. The text outside the items
+// must be what plainJSONText takes (no tabs, carriage returns or other
+// characters fastJSON leaves to go-yaml). It reports false for anything
+// else: not such an object, malformed JSON, "items" twice, text after the
+// object; some items may have been emitted by then.
+func splitJSONList(doc []byte, emit func(items [][]byte)) (header []byte, ok bool) {
 	if len(doc) == 0 || doc[0] != '{' {
-		return nil, nil, false
+		return nil, false
 	}
+	var items [][]byte
 	// Duplicate names and UTF-8 are checked by fastJSON, piece by piece.
 	// A bytes.Buffer is read in place (a bytes.Reader would be copied).
 	dec := jsontext.NewDecoder(bytes.NewBuffer(doc), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, nil, false
+		return nil, false
 	}
 	// last is where the text not yet checked starts: everything but the
 	// items is checked by plainJSONText here (and by fastJSON in header).
@@ -135,16 +171,16 @@ func splitJSONList(doc []byte) (header []byte, items [][]byte, ok bool) {
 		switch dec.PeekKind() {
 		case '}':
 			if _, err := dec.ReadToken(); err != nil || dec.InputOffset() != int64(len(doc)) || !outside(int64(len(doc))) || !seenItems {
-				return nil, nil, false
+				return nil, false
 			}
-			return append(header, '}'), items, true
+			return append(header, '}'), true
 		case '"':
 		default:
-			return nil, nil, false // malformed
+			return nil, false // malformed
 		}
 		name, err := dec.ReadValue()
 		if err != nil {
-			return nil, nil, false
+			return nil, false
 		}
 		if len(header) > 1 {
 			header = append(header, ',')
@@ -153,33 +189,41 @@ func splitJSONList(doc []byte) (header []byte, items [][]byte, ok bool) {
 		if string(name) != `"items"` || dec.PeekKind() != '[' {
 			value, err := dec.ReadValue()
 			if err != nil {
-				return nil, nil, false
+				return nil, false
 			}
 			header = append(header, value...)
 			continue
 		}
 		if seenItems {
-			return nil, nil, false
+			return nil, false
 		}
 		seenItems = true
 		header = append(header, "[]"...)
 		if _, err := dec.ReadToken(); err != nil {
-			return nil, nil, false
+			return nil, false
 		}
 		for dec.PeekKind() != ']' {
 			item, err := dec.ReadValue()
 			if err != nil {
-				return nil, nil, false
+				return nil, false
 			}
 			end := dec.InputOffset()
 			if !outside(end - int64(len(item))) {
-				return nil, nil, false
+				return nil, false
 			}
 			items = append(items, doc[end-int64(len(item)):end])
 			last = end
+			if len(items) == listChunk {
+				emit(items)
+				items = nil
+			}
+		}
+		if len(items) > 0 {
+			emit(items)
+			items = nil
 		}
 		if _, err := dec.ReadToken(); err != nil {
-			return nil, nil, false
+			return nil, false
 		}
 	}
 }

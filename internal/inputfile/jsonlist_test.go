@@ -77,6 +77,8 @@ func TestListFastLikeWhole(t *testing.T) {
 		{name: "indented", fast: true, in: "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        " + listPod(1) + ",\n        " + listPod(2) + "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n"},
 		{name: "many items", fast: true, in: listOf(many...)},
 		{name: "empty", fast: true, in: listOf()},
+		{name: "typed list, many items without a kind", fast: true, in: `{"apiVersion":"v1","items":[` + strings.Repeat(`{"metadata":{"name":"p","namespace":"ns"},"spec":{"containers":[{"name":"c"}]}},`, 2*listChunk) + `{"metadata":{"name":"q"}}],"kind":"PodList"}`},
+		{name: "generic list, an item without a kind", in: listOf(listPod(1), `{"metadata":{"name":"q"}}`)},
 		{name: "kind first", fast: true, in: `{"kind":"List","apiVersion":"v1","items":[` + listPod(1) + `]}`},
 		{name: "typed list", fast: true, in: `{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"p","namespace":"ns"},"spec":{"containers":[{"name":"c"}]}}]}`},
 		{name: "kind not read", fast: true, in: listOf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`, listPod(1))},
@@ -103,6 +105,12 @@ func TestListFastLikeWhole(t *testing.T) {
 		{name: "text after", in: listOf(listPod(1)) + ` {}`},
 		{name: "nested list item (ignored, as whole)", fast: true, in: listOf(listOf(listPod(1)))},
 		{name: "same pod twice", fast: true, in: listOf(listPod(1), listPod(1))},
+		{name: "two Lists in a stream", in: listOf(listPod(1)) + "\n" + listOf(listPod(2))},
+		{name: "List then an object", in: listOf(listPod(1)) + `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"n"}}`},
+		{name: "byte order mark", in: "\ufeff" + listOf(listPod(1))},
+		{name: "brackets in strings", fast: true, in: listOf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","annotations":{"a":"}]{[\"}"}},"spec":{"containers":[{"name":"c"}]}}`)},
+		{name: "closing bracket after", in: listOf(listPod(1)) + `]`},
+		{name: "space around", fast: true, in: "\n\n  " + listOf(listPod(1)) + "\n\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := sameAsWholeList(t, []byte(tc.in)); got != tc.fast {
