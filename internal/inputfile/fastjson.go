@@ -16,6 +16,7 @@ package inputfile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 
@@ -25,11 +26,41 @@ import (
 // plainText reports whether doc is valid UTF-8 of characters go-yaml
 // accepts (its reader's printable set) other than tabs, carriage returns,
 // the other line breaks (NEL, U+2028, U+2029), byte order marks and "#".
-func plainText(doc []byte) bool {
+func plainText(doc []byte) bool { return plainBytes(doc, false) }
+
+// plainJSONText is plainText for JSON: '#' may appear in strings, and
+// tabs and carriage returns (whitespace to JSON) are left to go-yaml.
+func plainJSONText(doc []byte) bool { return plainBytes(doc, true) }
+
+// Words of eight bytes, for plainBytes.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainBytes is plainText, taking '#' when hash is set. While the next
+// eight bytes are plain ASCII (no high bit, none below 0x20, no 0x7f, no
+// '#' unless taken: tested at once) they are skipped together; else the
+// next character is checked alone.
+func plainBytes(doc []byte, hash bool) bool {
 	for i := 0; i < len(doc); {
+		if i+8 <= len(doc) {
+			w := binary.LittleEndian.Uint64(doc[i:])
+			below := (w - ones*0x20) &^ w & highs // a byte < 0x20 (never missed)
+			del := w ^ (ones * 0x7f)
+			found := w&highs | below | (del-ones)&^del&highs // a high bit, a byte < 0x20, 0x7f
+			if !hash {
+				h := w ^ (ones * '#')
+				found |= (h - ones) &^ h & highs
+			}
+			if found == 0 {
+				i += 8
+				continue
+			}
+		}
 		c := doc[i]
 		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n') || c == 0x7f || c == '#' {
+			if (c < 0x20 && c != '\n') || c == 0x7f || (c == '#' && !hash) {
 				return false
 			}
 			i++
@@ -125,7 +156,7 @@ func fastJSONText(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok b
 			if i < 0 {
 				return nil, "", "", false, false // unterminated: not JSON
 			}
-			rest := bytes.TrimLeft(doc[i+1:], " \t\r\n")
+			rest := skipSpace(doc[i+1:])
 			if len(rest) == 0 || rest[0] != ':' {
 				continue // a value
 			}
@@ -145,7 +176,7 @@ func fastJSONText(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok b
 			}
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			end := i
-			for end < len(doc) && bytes.IndexByte([]byte("+-.0123456789eE"), doc[end]) >= 0 {
+			for end < len(doc) && numberByte(doc[end]) {
 				end++
 			}
 			if !isDecimalInt(doc[i:end]) {
@@ -158,6 +189,19 @@ func fastJSONText(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok b
 		apiVersion, kind = "", ""
 	}
 	return doc, apiVersion, kind, typeMeta, true
+}
+
+// skipSpace returns b after its leading JSON whitespace.
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\n' || b[0] == '\t' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}
+
+// numberByte reports whether c may be part of a JSON number.
+func numberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
 // closingQuote returns the index of the quote that ends the string whose
@@ -182,7 +226,7 @@ func closingQuote(doc []byte, start int) int {
 // plainString returns the JSON string value at the start of b (after
 // whitespace) when it has no escapes.
 func plainString(b []byte) (string, bool) {
-	b = bytes.TrimLeft(b, " \t\r\n")
+	b = skipSpace(b)
 	if len(b) == 0 || b[0] != '"' {
 		return "", false
 	}
@@ -191,20 +235,4 @@ func plainString(b []byte) (string, bool) {
 		return "", false
 	}
 	return string(b[1 : 1+end]), true
-}
-
-// plainJSONText is plainText for JSON: '#' may appear in strings, and
-// tabs and carriage returns (whitespace to JSON) are left to go-yaml.
-func plainJSONText(doc []byte) bool {
-	for len(doc) > 0 {
-		i := bytes.IndexByte(doc, '#')
-		if i < 0 {
-			return plainText(doc)
-		}
-		if !plainText(doc[:i]) {
-			return false
-		}
-		doc = doc[i+1:]
-	}
-	return true
 }

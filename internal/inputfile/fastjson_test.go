@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -183,5 +184,57 @@ func FuzzFastJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		sameJSONAsGoYAML(t, doc)
+	})
+}
+
+// plainReference is plainText (hash false) or plainJSONText (hash true)
+// one character at a time, as they were written first.
+func plainReference(doc []byte, hash bool) bool {
+	for i := 0; i < len(doc); {
+		c := doc[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n') || c == 0x7f || (c == '#' && !hash) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(doc[i:])
+		if r == utf8.RuneError || r < 0xA0 || (r >= 0xD800 && r < 0xE000) || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+func TestPlainBytes(t *testing.T) {
+	// Every byte value, alone and at every position of a 17-byte text
+	// (two words and one byte), and the line breaks go-yaml knows.
+	var docs []string
+	for c := range 256 {
+		for pos := range 17 {
+			b := []byte(strings.Repeat("a", 17))
+			b[pos] = byte(c)
+			docs = append(docs, string(b))
+		}
+	}
+	docs = append(docs, "", "#", "a#b", "é", "aaaaaaaé", "aaaaaaa\u2028", "\ufeffabcdefgh", "abcdefg\u0085", "abcdefg\xc3", "abcdefgh\n{\n  \"a\": 1\n}\n", "\U0001F600 smile")
+	for _, doc := range docs {
+		for _, hash := range []bool{false, true} {
+			if got, want := plainBytes([]byte(doc), hash), plainReference([]byte(doc), hash); got != want {
+				t.Errorf("plainBytes(%q, %v) = %v, want %v", doc, hash, got, want)
+			}
+		}
+	}
+}
+
+func FuzzPlainBytes(f *testing.F) {
+	f.Add([]byte("abcdefgh#ijklmnop\n"), false)
+	f.Add([]byte("abcdefg\xe2\x80\xa8hijklmnop"), true)
+	f.Fuzz(func(t *testing.T, doc []byte, hash bool) {
+		if got, want := plainBytes(doc, hash), plainReference(doc, hash); got != want {
+			t.Errorf("plainBytes(%q, %v) = %v, want %v", doc, hash, got, want)
+		}
 	})
 }
