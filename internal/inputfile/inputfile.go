@@ -45,6 +45,37 @@ const StdinDisplayName = "<stdin>"
 type File struct {
 	Name string
 	Data []byte
+	// drop, for a large file mapped rather than read (readFile), drops
+	// Data's pages from the process's memory; reading Data afterwards
+	// brings them back.
+	drop func()
+}
+
+// mapMin is the size from which a regular file is mapped into memory
+// rather than read (Unix): a mapped file is outside the Go heap, so the
+// garbage collector's heap goal does not grow with it (a 1.6 GB
+// `kubectl get -o json` let the heap grow by as much again), and its
+// pages can be dropped while it is decoded (decodeFile), so that a file
+// larger than the memory its objects need is never held whole. A variable
+// so that tests can map small files.
+var mapMin int64 = 64 << 20
+
+// readFile reads the file at path, or maps it when it is a regular file of
+// at least mapMin bytes (f.drop set).
+func readFile(f *File, path string) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close() // a mapping outlives the descriptor
+	if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
+		if data, drop, ok := mapFile(file, fi.Size()); ok {
+			f.Data, f.drop = data, drop
+			return nil
+		}
+	}
+	f.Data, err = os.ReadFile(path)
+	return err
 }
 
 // Error is a failure to read one input; File names it as File.Name would.
@@ -94,7 +125,7 @@ func Read(names []string, stdin io.Reader) ([]File, error) {
 				err = errors.New("standard input is empty: did the command before the pipe fail? (kubectl prints a List even when nothing matches)")
 			}
 		} else {
-			f.Data, err = os.ReadFile(p)
+			err = readFile(&f, p)
 		}
 		if err != nil {
 			return nil, &Error{File: f.Name, Err: err}

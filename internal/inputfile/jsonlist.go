@@ -66,7 +66,12 @@ func (d *decoder) listFast(raw []byte) bool {
 		wg      sync.WaitGroup
 	)
 	work := make(chan *chunk, 16)
+	fs := d.faults
+	if fs == nil {
+		fs = new(faults)
+	}
 	decode := func(c *chunk, itemGVK schema.GroupVersionKind, first int) {
+		defer fs.catch(func() { failed.Store(true) })
 		c.sub = decoder{compact: d.compact, kinds: d.kinds, file: d.file, doc: d.doc}
 		for i, item := range c.items {
 			if failed.Load() || !c.sub.jsonFast(item, first+i+1, itemGVK) {
@@ -77,21 +82,25 @@ func (d *decoder) listFast(raw []byte) bool {
 	}
 	for range goruntime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			fs.guard()
 			for c := range work {
 				decode(c, schema.GroupVersionKind{}, listChunk*c.sub.doc)
 			}
 		})
 	}
-	header, splitOK = splitJSONList(bytes.TrimSpace(raw), func(items [][]byte) {
-		// sub.doc carries the chunk's number to the worker, which
-		// replaces sub.
-		c := &chunk{items: items, sub: decoder{doc: len(chunks)}}
-		chunks = append(chunks, c)
-		if !failed.Load() {
-			work <- c
-		}
-	})
-	close(work)
+	func() {
+		// A fault splitting goes on to the caller: the workers end.
+		defer close(work)
+		header, splitOK = splitJSONList(bytes.TrimSpace(raw), func(items [][]byte) {
+			// sub.doc carries the chunk's number to the worker, which
+			// replaces sub.
+			c := &chunk{items: items, sub: decoder{doc: len(chunks)}}
+			chunks = append(chunks, c)
+			if !failed.Load() {
+				work <- c
+			}
+		})
+	}()
 	wg.Wait()
 	if !splitOK {
 		return false
@@ -121,6 +130,7 @@ func (d *decoder) listFast(raw []byte) bool {
 		var next atomic.Int64
 		for range min(goruntime.GOMAXPROCS(0), len(chunks)) {
 			wg.Go(func() {
+				fs.guard()
 				for c := int(next.Add(1) - 1); c < len(chunks) && !failed.Load(); c = int(next.Add(1) - 1) {
 					decode(chunks[c], itemGVK, listChunk*c)
 				}

@@ -239,7 +239,7 @@ func ReadObjectsWith(names []string, stdin io.Reader, kinds inputkinds.Table, op
 		errs []error
 	)
 	for _, f := range files {
-		objs, ign, err := decodeObjects(f.Name, f.Data, kinds, opts.Compact)
+		objs, ign, err := decodeFile(f, kinds, opts.Compact)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -365,15 +365,19 @@ func decodeObjects(file string, data []byte, kinds inputkinds.Table, compact fun
 		decoded  []*decoder
 		splitErr error
 		ndocs    int
+		// Reading a mapped file that was truncated meanwhile faults.
+		fs faults
 	)
 	go func() {
 		defer close(jobs)
+		fs.guard()
+		defer fs.catch(nil)
 		var batch [][]byte
 		flush := func() {
 			if len(batch) == 0 {
 				return
 			}
-			d := &decoder{file: file, kinds: table, compact: compact}
+			d := &decoder{file: file, kinds: table, compact: compact, faults: &fs}
 			decoded = append(decoded, d)
 			jobs <- job{d: d, first: ndocs - len(batch) + 1, raws: batch}
 			batch = nil
@@ -390,15 +394,22 @@ func decodeObjects(file string, data []byte, kinds inputkinds.Table, compact fun
 	var wg sync.WaitGroup
 	for range goruntime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			fs.guard()
 			for j := range jobs {
-				for i, raw := range j.raws {
-					j.d.doc = j.first + i
-					j.d.document(raw, 0, schema.GroupVersionKind{})
-				}
+				func() {
+					defer fs.catch(nil)
+					for i, raw := range j.raws {
+						j.d.doc = j.first + i
+						j.d.document(raw, 0, schema.GroupVersionKind{})
+					}
+				}()
 			}
 		})
 	}
 	wg.Wait() // the workers end when jobs is closed: decoded, ndocs and splitErr are final
+	if err := fs.err(); err != nil {
+		return nil, nil, &InputError{File: file, Err: err}
+	}
 	if splitErr != nil {
 		return nil, nil, &InputError{File: file, Document: ndocs + 1, Err: splitErr}
 	}
@@ -419,6 +430,8 @@ const decodeBatch = 32
 type decoder struct {
 	// compact, when set, replaces each valid object (ReadOptions.Compact).
 	compact func(runtime.Object) runtime.Object
+	// faults records memory faults of the goroutines listFast starts.
+	faults *faults
 	// podV2Only makes documentJSON decode a Pod with encoding/json v2 only
 	// (strictPodOnly): set by jsonFast for a Pod not checked for validity.
 	podV2Only bool
