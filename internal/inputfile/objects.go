@@ -432,8 +432,6 @@ type decoder struct {
 	compact func(runtime.Object) runtime.Object
 	// faults records memory faults of the goroutines listFast starts.
 	faults *faults
-	// scratch is the space fastYAML's JSON of the last document took.
-	scratch []byte
 	// podV2Only makes documentJSON decode a Pod with encoding/json v2 only
 	// (strictPodOnly): set by jsonFast for a Pod not checked for validity.
 	podV2Only bool
@@ -460,8 +458,8 @@ func (d *decoder) fail(item int, object string, err error) {
 //
 // JSON is taken as it is when fastJSON says go-yaml would read the same
 // values (most of the decoding time saved: `kubectl get -o json` is the
-// fast input), YAML in kubectl's style is converted by fastYAML, else the
-// document is converted by sigs.k8s.io/yaml.YAMLToJSONStrict. A document with any problem is
+// fast input), else the document is converted by
+// sigs.k8s.io/yaml.YAMLToJSONStrict. A document with any problem is
 // decoded again from go-yaml's JSON, so that every error is reported as
 // before.
 func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind) {
@@ -470,15 +468,6 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 			return
 		}
 		if d.jsonFast(raw, item, itemGVK) {
-			return
-		}
-	} else if j, ok := fastYAMLInto(d.scratch, raw); ok {
-		// Nothing decoded keeps j: the next document may write over it.
-		d.scratch = j
-		if item == 0 && len(j) >= listSplitMin && d.listFast(j) {
-			return
-		}
-		if d.jsonFast(j, item, itemGVK) {
 			return
 		}
 	}
