@@ -33,6 +33,7 @@ func newCheckCommand(s Streams) *cobra.Command {
 		Long:  check.Long,
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			tuneBatchGC()
 			o.Stdin = s.In
 			o.Stderr = s.Err
 			o.Command = cmd.CommandPath()

@@ -66,6 +66,7 @@ input (the error names the file and document).`,
 			if len(files) == 0 {
 				return usageErrorf(cmd, "at least one -f FILE is required")
 			}
+			tuneBatchGC()
 			if maxPasses < 1 {
 				return usageErrorf(cmd, "--max-passes=%d must be at least 1", maxPasses)
 			}
