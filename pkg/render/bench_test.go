@@ -193,6 +193,8 @@ func runRenderBench(b *testing.B, input string, render func(context.Context, str
 // Pods are compacted as they are read: ReadFilesCompact): it returns the
 // number of input objects.
 func renderFile(ctx context.Context, file string, out io.Writer) (int, error) {
+	// The CLI's garbage collector target (cmd/slicekit/app batchGCPercent).
+	defer debug.SetGCPercent(debug.SetGCPercent(300))
 	objs, _, _, err := ReadFilesCompact([]string{file}, nil, nil)
 	if err != nil {
 		return 0, err
