@@ -23,13 +23,10 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// plainText reports whether doc is valid UTF-8 of characters go-yaml
-// accepts (its reader's printable set) other than tabs, carriage returns,
-// the other line breaks (NEL, U+2028, U+2029), byte order marks and "#".
-func plainText(doc []byte) bool { return plainBytes(doc, false) }
-
-// plainJSONText is plainText for JSON: '#' may appear in strings, and
-// tabs and carriage returns (whitespace to JSON) are left to go-yaml.
+// plainJSONText reports whether doc is valid UTF-8 of characters go-yaml
+// accepts (its reader's printable set) other than tabs and carriage
+// returns (whitespace to JSON: left to go-yaml), the other line breaks
+// (NEL, U+2028, U+2029) and byte order marks; '#' may appear (in strings).
 func plainJSONText(doc []byte) bool { return plainBytes(doc, true) }
 
 // Words of eight bytes, for plainBytes.
@@ -38,7 +35,7 @@ const (
 	highs = 0x8080808080808080
 )
 
-// plainBytes is plainText, taking '#' when hash is set. While the next
+// plainBytes is plainJSONText, refusing '#' too unless hash is set. While the next
 // eight bytes are plain ASCII (no high bit, none below 0x20, no 0x7f, no
 // '#' unless taken: tested at once) they are skipped together; else the
 // next character is checked alone.
@@ -126,7 +123,7 @@ func fastJSON(doc []byte) (j []byte, apiVersion, kind string, typeMeta, ok bool)
 // It takes a JSON object whose strings use no \u or \/ escape (go-yaml v2
 // does not read \/ and differs on surrogates), whose numbers are decimal
 // integers as encoding/json prints them, whose keys are at most 1000
-// characters, made of the characters plainText takes, '#' included. For
+// characters, made of the characters plainJSONText takes. For
 // text that is not valid JSON its answer means nothing, but it returns.
 //
 // It also returns the object's apiVersion and kind, with typeMeta true,

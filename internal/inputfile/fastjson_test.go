@@ -187,7 +187,7 @@ func FuzzFastJSON(f *testing.F) {
 	})
 }
 
-// plainReference is plainText (hash false) or plainJSONText (hash true)
+// plainReference is plainBytes (hash false) or plainJSONText (hash true)
 // one character at a time, as they were written first.
 func plainReference(doc []byte, hash bool) bool {
 	for i := 0; i < len(doc); {
