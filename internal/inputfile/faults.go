@@ -15,7 +15,7 @@
 package inputfile
 
 import (
-	"fmt"
+	"errors"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -82,7 +82,7 @@ func (fs *faults) catch(onFault func()) {
 	}
 	fs.mu.Lock()
 	if fs.first == nil {
-		fs.first = fmt.Errorf("the file changed while it was read (truncated?): %v", r)
+		fs.first = errors.New("the file changed while it was read (truncated?)")
 	}
 	fs.mu.Unlock()
 	if onFault != nil {

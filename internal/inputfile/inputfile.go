@@ -265,18 +265,8 @@ func jsonStream(raw []byte, emit func([]byte)) error {
 	// A byte order mark (editors on Windows write one) is not JSON: without
 	// this, go-yaml read the first object of such a stream and silently
 	// dropped the rest.
-	bom := []byte("\ufeff")
-	trimmed := bytes.TrimSpace(bytes.TrimPrefix(raw, bom))
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(raw, []byte("\ufeff")))
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		emit(raw)
-		return nil
-	}
-	// A large document that is one object (`kubectl get -o json`'s List)
-	// is emitted whole without the validating read below: decoding it
-	// reads it again anyway. For valid JSON that is what the read would
-	// emit (but for surrounding space, which decoding trims); for invalid
-	// JSON the read would fail on the first object and emit raw too.
-	if len(trimmed) >= listSplitMin && !bytes.HasPrefix(raw, bom) && oneJSONValue(trimmed) {
 		emit(raw)
 		return nil
 	}
@@ -318,31 +308,6 @@ func jsonStream(raw []byte, emit func([]byte)) error {
 			pending = pending[:0]
 		}
 	}
-}
-
-// oneJSONValue reports whether the JSON value that starts doc, if it is
-// valid, ends at doc's last byte: its brackets, outside strings, close at
-// the end and not before. It reads doc once, without validating it.
-func oneJSONValue(doc []byte) bool {
-	depth := 0
-	for i := 0; i < len(doc); i++ {
-		switch doc[i] {
-		case '"':
-			end := closingQuote(doc, i+1)
-			if end < 0 {
-				return false
-			}
-			i = end
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i == len(doc)-1
-			}
-		}
-	}
-	return false
 }
 
 // jsonStreamDecoder splits a JSON stream with encoding/json's Decoder (each

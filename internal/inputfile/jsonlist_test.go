@@ -111,6 +111,10 @@ func TestListFastLikeWhole(t *testing.T) {
 		{name: "brackets in strings", fast: true, in: listOf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","annotations":{"a":"}]{[\"}"}},"spec":{"containers":[{"name":"c"}]}}`)},
 		{name: "closing bracket after", in: listOf(listPod(1)) + `]`},
 		{name: "space around", fast: true, in: "\n\n  " + listOf(listPod(1)) + "\n\n"},
+		// Found by a tester: whitespace TrimSpace knows and go-yaml refuses.
+		{name: "vertical tab before", fast: true, in: "\v" + listOf(listPod(1))},
+		{name: "no-break space before", fast: true, in: "\u00a0" + listOf(listPod(1))},
+		{name: "form feed after, float item", in: listOf(listPod(1), `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"f"},"spec":{"terminationGracePeriodSeconds":30.0}}`) + "\f"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := sameAsWholeList(t, []byte(tc.in)); got != tc.fast {
