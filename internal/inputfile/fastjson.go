@@ -38,7 +38,7 @@ const (
 // plainBytes is plainJSONText, refusing '#' too unless hash is set. While the next
 // eight bytes are plain ASCII (no high bit, none below 0x20, no 0x7f, no
 // '#' unless taken: tested at once) they are skipped together; else the
-// next character is checked alone.
+// next character is checked alone (plainChar).
 func plainBytes(doc []byte, hash bool) bool {
 	for i := 0; i < len(doc); {
 		if i+8 <= len(doc) {
@@ -55,21 +55,29 @@ func plainBytes(doc []byte, hash bool) bool {
 				continue
 			}
 		}
-		c := doc[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n') || c == 0x7f || (c == '#' && !hash) {
-				return false
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(doc[i:])
-		if r == utf8.RuneError || r < 0xA0 || (r >= 0xD800 && r < 0xE000) || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+		n := plainChar(doc[i:], hash)
+		if n == 0 {
 			return false
 		}
 		i += n
 	}
 	return true
+}
+
+// plainChar returns the length of the character doc starts with when it
+// is one plainBytes takes, and 0 otherwise.
+func plainChar(doc []byte, hash bool) int {
+	if c := doc[0]; c < utf8.RuneSelf {
+		if (c < 0x20 && c != '\n') || c == 0x7f || (c == '#' && !hash) {
+			return 0
+		}
+		return 1
+	}
+	r, n := utf8.DecodeRune(doc)
+	if r == utf8.RuneError || r < 0xA0 || (r >= 0xD800 && r < 0xE000) || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+		return 0
+	}
+	return n
 }
 
 // isDecimalInt reports whether n is a decimal integer as encoding/json

@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -187,20 +186,12 @@ func FuzzFastJSON(f *testing.F) {
 	})
 }
 
-// plainReference is plainBytes (hash false) or plainJSONText (hash true)
-// one character at a time, as they were written first.
+// plainReference is plainBytes one character at a time (plainChar), as it
+// was written first, without the eight-byte skip.
 func plainReference(doc []byte, hash bool) bool {
 	for i := 0; i < len(doc); {
-		c := doc[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n') || c == 0x7f || (c == '#' && !hash) {
-				return false
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(doc[i:])
-		if r == utf8.RuneError || r < 0xA0 || (r >= 0xD800 && r < 0xE000) || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+		n := plainChar(doc[i:], hash)
+		if n == 0 {
 			return false
 		}
 		i += n

@@ -55,8 +55,9 @@ const listChunk = 256
 // list's item kind.
 func (d *decoder) listFast(raw []byte) bool {
 	type chunk struct {
-		sub   decoder
+		first int // index of items[0] in the List
 		items [][]byte
+		sub   decoder
 	}
 	var (
 		chunks  []*chunk
@@ -70,11 +71,11 @@ func (d *decoder) listFast(raw []byte) bool {
 	if fs == nil {
 		fs = new(faults)
 	}
-	decode := func(c *chunk, itemGVK schema.GroupVersionKind, first int) {
+	decode := func(c *chunk, itemGVK schema.GroupVersionKind) {
 		defer fs.catch(func() { failed.Store(true) })
 		c.sub = decoder{compact: d.compact, kinds: d.kinds, file: d.file, doc: d.doc}
 		for i, item := range c.items {
-			if failed.Load() || !c.sub.jsonFast(item, first+i+1, itemGVK) {
+			if failed.Load() || !c.sub.jsonFast(item, c.first+i+1, itemGVK) {
 				failed.Store(true)
 				return
 			}
@@ -84,7 +85,7 @@ func (d *decoder) listFast(raw []byte) bool {
 		wg.Go(func() {
 			fs.guard()
 			for c := range work {
-				decode(c, schema.GroupVersionKind{}, listChunk*c.sub.doc)
+				decode(c, schema.GroupVersionKind{})
 			}
 		})
 	}
@@ -92,9 +93,7 @@ func (d *decoder) listFast(raw []byte) bool {
 		// A fault splitting goes on to the caller: the workers end.
 		defer close(work)
 		header, splitOK = splitJSONList(bytes.TrimSpace(raw), func(items [][]byte) {
-			// sub.doc carries the chunk's number to the worker, which
-			// replaces sub.
-			c := &chunk{items: items, sub: decoder{doc: len(chunks)}}
+			c := &chunk{first: listChunk * len(chunks), items: items}
 			chunks = append(chunks, c)
 			if !failed.Load() {
 				work <- c
@@ -132,7 +131,7 @@ func (d *decoder) listFast(raw []byte) bool {
 			wg.Go(func() {
 				fs.guard()
 				for c := int(next.Add(1) - 1); c < len(chunks) && !failed.Load(); c = int(next.Add(1) - 1) {
-					decode(chunks[c], itemGVK, listChunk*c)
+					decode(chunks[c], itemGVK)
 				}
 			})
 		}

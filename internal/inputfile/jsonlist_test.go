@@ -23,11 +23,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// swap sets *knob (a package variable tests lower) to v and returns a
+// function that sets it back.
+func swap[T any](knob *T, v T) (restore func()) {
+	old := *knob
+	*knob = v
+	return func() { *knob = old }
+}
+
 // decodeWithListSplit is DecodeObjects with listSplitMin set to min.
 func decodeWithListSplit(min int, data []byte) ([]Object, []Ignored, error) {
-	old := listSplitMin
-	defer func() { listSplitMin = old }()
-	listSplitMin = min
+	defer swap(&listSplitMin, min)()
 	return DecodeObjects("in.json", data, nil)
 }
 

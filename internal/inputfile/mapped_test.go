@@ -28,9 +28,7 @@ import (
 
 // readWithMapMin is ReadObjectsWith with mapMin set to min.
 func readWithMapMin(min int64, names []string) ([]Object, []Ignored, error) {
-	old := mapMin
-	defer func() { mapMin = old }()
-	mapMin = min
+	defer swap(&mapMin, min)()
 	objs, ignored, _, err := ReadObjectsWith(names, nil, nil, ReadOptions{})
 	return objs, ignored, err
 }
@@ -54,9 +52,7 @@ func TestMappedFilesReadTheSame(t *testing.T) {
 	if err := os.WriteFile(list, []byte(listOf(many...)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	old := listSplitMin
-	defer func() { listSplitMin = old }()
-	listSplitMin = 0
+	defer swap(&listSplitMin, 0)()
 	files = append(files, list)
 	for _, f := range files {
 		wantObjs, wantIgnored, wantErr := readWithMapMin(math.MaxInt64, []string{f})
@@ -82,9 +78,7 @@ func TestMappedFileTruncated(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("files are mapped on Unix only")
 	}
-	old := mapMin
-	defer func() { mapMin = old }()
-	mapMin = 0
+	defer swap(&mapMin, 0)()
 	for _, tc := range []struct{ name, content string }{
 		{name: "stream.json", content: strings.Repeat(listPod(1)+"\n", 200)},
 		{name: "list.json", content: listOf(strings.Repeat(listPod(1)+",", 200) + listPod(2))},

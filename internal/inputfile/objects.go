@@ -432,9 +432,6 @@ type decoder struct {
 	compact func(runtime.Object) runtime.Object
 	// faults records memory faults of the goroutines listFast starts.
 	faults *faults
-	// podV2Only makes documentJSON decode a Pod with encoding/json v2 only
-	// (strictPodOnly): set by jsonFast for a Pod not checked for validity.
-	podV2Only bool
 	// kinds are the kinds read.
 	kinds   inputkinds.Table
 	file    string
@@ -476,7 +473,7 @@ func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind
 		d.fail(item, "", fmt.Errorf("invalid YAML: %w", err))
 		return
 	}
-	d.documentJSON(j, nil, item, itemGVK)
+	d.documentJSON(j, nil, item, itemGVK, strictUnmarshal)
 }
 
 // jsonFast decodes raw when fastJSON takes it and it decodes without a
@@ -493,13 +490,13 @@ func (d *decoder) jsonFast(raw []byte, item int, itemGVK schema.GroupVersionKind
 	if typeMeta {
 		tm = &metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}
 	}
+	unmarshal := strictUnmarshal
 	if typeMeta && apiVersion == "v1" && kind == "Pod" && d.readsPods() {
-		d.podV2Only = true
-		defer func() { d.podV2Only = false }()
+		unmarshal = strictPodOnly
 	} else if !jsontext.Value(j).IsValid() {
 		return false
 	}
-	return d.documentFast(j, tm, item, itemGVK)
+	return d.documentFast(j, tm, item, itemGVK, unmarshal)
 }
 
 // readsPods reports whether d's kinds include v1 Pods (a Pod of a kind
@@ -513,9 +510,9 @@ func (d *decoder) readsPods() bool {
 // leaving nothing recorded, when the document has any problem: then the
 // caller decodes it again from go-yaml's JSON, so that every error is
 // reported as before.
-func (d *decoder) documentFast(j []byte, tm *metav1.TypeMeta, item int, itemGVK schema.GroupVersionKind) bool {
+func (d *decoder) documentFast(j []byte, tm *metav1.TypeMeta, item int, itemGVK schema.GroupVersionKind, unmarshal func([]byte, any) error) bool {
 	nobjs, nignored, nerrs := len(d.objs), len(d.ignored), len(d.errs)
-	d.documentJSON(j, tm, item, itemGVK)
+	d.documentJSON(j, tm, item, itemGVK, unmarshal)
 	if len(d.errs) == nerrs {
 		return true
 	}
@@ -526,10 +523,11 @@ func (d *decoder) documentFast(j []byte, tm *metav1.TypeMeta, item int, itemGVK 
 	return false
 }
 
-// documentJSON decodes one document or List item, converted to JSON. tm,
-// when set, is its apiVersion and kind as encoding/json would read them
-// (fastJSON); else they are read from j.
-func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK schema.GroupVersionKind) {
+// documentJSON decodes one document or List item, converted to JSON, with
+// unmarshal (strictUnmarshal; strictPodOnly for a Pod jsonFast did not
+// check for validity). tm, when set, is its apiVersion and kind as
+// encoding/json would read them (fastJSON); else they are read from j.
+func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK schema.GroupVersionKind, unmarshal func([]byte, any) error) {
 	j = bytes.TrimSpace(j)
 	if len(j) == 0 || string(j) == "null" {
 		if item > 0 {
@@ -575,10 +573,6 @@ func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK 
 		return
 	}
 	obj := k.New()
-	unmarshal := strictUnmarshal
-	if d.podV2Only {
-		unmarshal = strictPodOnly
-	}
 	if err := unmarshal(j, obj); err != nil {
 		d.fail(item, gvk.Kind, err)
 		return

@@ -202,7 +202,7 @@ func samePodAsSlowPath(t *testing.T, doc []byte) bool {
 		t.Fatalf("jsonFast took what go-yaml refuses (%v): %s", err, doc)
 	}
 	slow := &decoder{file: "in.json", kinds: tableOrBuiltin(nil), doc: 1}
-	slow.documentJSON(j, nil, 0, schema.GroupVersionKind{})
+	slow.documentJSON(j, nil, 0, schema.GroupVersionKind{}, strictUnmarshal)
 	if len(slow.errs) > 0 {
 		t.Fatalf("jsonFast took what the go-yaml path refuses (%v): %s", errors.Join(slow.errs...), doc)
 	}
