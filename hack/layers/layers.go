@@ -128,13 +128,13 @@ var rules = []rule{
 		from:     []string{"cmd/...", "pkg/...", "internal/..."},
 		to:       []string{"k8s.io/kubernetes/..."},
 		external: true,
-		why:      "the product never depends on k8s.io/kubernetes (KCM's code is the tests' oracle, in modules of their own)",
+		why:      "KCM's code is the tests' oracle, kept in modules of their own",
 	},
 	{
 		from:     []string{"pkg/reconciler/..."},
 		to:       []string{"github.com/spf13/...", "sigs.k8s.io/controller-runtime/..."},
 		external: true,
-		why:      "the reconciler library stays lean: no command-line or controller-runtime dependency",
+		why:      "the library stays lean for the projects that import it",
 	},
 }
 

@@ -120,6 +120,9 @@ func main() {
 	if len(findings) > 0 {
 		os.Exit(1)
 	}
+	if !*write {
+		fmt.Printf("layers: %d packages in %d layers, every import down the layers, %s current\n", len(pkgs), len(layers), page)
+	}
 }
 
 // goList lists the packages of the module in dir.

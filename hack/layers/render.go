@@ -97,9 +97,15 @@ func renderWith(pkgs []pkg, ls []layer, rs []rule, ex []exception) []byte {
 
 	b.WriteString("\nRules beyond the layers:\n\n")
 	for _, r := range rs {
-		kind := "imports"
+		kind := "import"
 		if r.external {
-			kind = "depends on (transitively)"
+			kind = "depend"
+		}
+		if len(r.from) == 1 {
+			kind += "s"
+		}
+		if r.external {
+			kind += " (transitively) on"
 		}
 		except := ""
 		if len(r.except) > 0 {
