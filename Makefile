@@ -45,8 +45,12 @@ plugin-archives: ## Build bin/plugin/slicekit_<PLUGIN_VERSION>_<os>_<arch>.tar.g
 	done
 	@cd $(BIN)/plugin && sha256sum slicekit_$(PLUGIN_VERSION)_*.tar.gz
 
+.PHONY: architecture
+architecture: ## Redraw docs/architecture.md's layers and package map from `go list` (hack/layers; make verify fails when it is stale).
+	$(GO) run ./hack/layers -write
+
 .PHONY: verify
-verify: ## gofmt, go vet, license headers, package layering, library API compatibility (hack/apidiff.sh), golangci-lint (.golangci.yml), go.mod tidy.
+verify: ## gofmt, go vet, license headers, package layering and docs/architecture.md (hack/layers), library API compatibility (hack/apidiff.sh), golangci-lint (.golangci.yml), go.mod tidy.
 	GOLANGCI_LINT_VERSION=$(GOLANGCI_LINT_VERSION) hack/verify.sh
 
 .PHONY: test

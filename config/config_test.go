@@ -414,7 +414,7 @@ func TestImageReferenceAgrees(t *testing.T) {
 	}
 }
 
-// managedClusterOverlay is the overlay of README "On managed clusters".
+// managedClusterOverlay is the overlay of docs/managed-clusters.md.
 const managedClusterOverlay = `apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 resources:
@@ -433,14 +433,14 @@ patches:
       value: --controllers=secondary-network,selectorless-cleanup
 `
 
-// TestSelectorlessCleanupComponent builds the overlay of README "On managed
-// clusters": config/ with the optional component
+// TestSelectorlessCleanupComponent builds the overlay of
+// docs/managed-clusters.md: config/ with the optional component
 // components/selectorless-cleanup. The component adds
 // exactly the right to delete Endpoints, bound to the Deployment's service
 // account, and the Deployment runs secondary-network and
 // selectorless-cleanup with valid arguments (also with the dry-run flag).
 func TestSelectorlessCleanupComponent(t *testing.T) {
-	// An overlay as README "On managed clusters" shows it, on an in-memory
+	// An overlay as docs/managed-clusters.md shows it, on an in-memory
 	// copy of config/ (kustomize refuses an overlay inside its base).
 	fs := filesys.MakeFsInMemory()
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {

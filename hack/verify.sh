@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Verifies formatting, vet, license headers, package layering, go.mod
+# Verifies formatting, vet, license headers, package layering and the
+# architecture page drawn from it (hack/layers), go.mod
 # tidiness, the library's API compatibility (hack/apidiff.sh), golangci-lint with the committed .golangci.yml (version pinned in
 # the Makefile, GOLANGCI_LINT_VERSION, built from the Go module proxy) and
 # that no tracked file reaches outside the repository.
@@ -24,15 +25,12 @@ done
 
 go vet ./...
 
-# Layering: product code (pkg/, cmd/) never depends on the test harness, and
-# no source package (pkg/source/...) depends on a controller package.
-harness=$(go list -deps ./pkg/... ./cmd/... | grep -E '/test/harness(/|$)' || true)
-if [ -n "$harness" ]; then
-  echo "product packages under pkg/ or cmd/ import the test harness:"; echo "$harness"; fail=1
-fi
-upward=$(go list -deps ./pkg/source/... | grep -E '/pkg/controllers(/|$)' || true)
-if [ -n "$upward" ]; then
-  echo "pkg/source packages import controller packages:"; echo "$upward"; fail=1
+# Layering: every package of the module in a declared layer, imports only
+# going down the layers, the rules beyond them (hack/layers/layers.go), and
+# docs/architecture.md's package map equal to what `go list` gives
+# (`make architecture` redraws it).
+if ! go run ./hack/layers; then
+  echo "package layering or docs/architecture.md (hack/layers; make architecture redraws the page)"; fail=1
 fi
 
 # The repository stands alone: no tracked file may refer to a folder beside

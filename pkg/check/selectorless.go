@@ -92,5 +92,5 @@ func selectorlessHint(svc *corev1.Service, r role) string {
 		return ""
 	}
 	return "; hint: if the built-in controllers cannot be turned off (managed clusters), use the selectorless form: move spec.selector into the annotation " +
-		wellknown.AnnotationSelector + " and remove spec.selector (README \"On managed clusters\")"
+		wellknown.AnnotationSelector + " and remove spec.selector (docs/managed-clusters.md)"
 }

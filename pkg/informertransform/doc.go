@@ -29,7 +29,7 @@
 // memory: a transform only removes fields nobody reads.
 //
 // Memory is the point: in a large cluster the Pod cache dominates a
-// controller's resident memory, and KCM keeps whole Pods (README, Performance,
+// controller's resident memory, and KCM keeps whole Pods (docs/performance.md,
 // RSS against kube-controller-manager's: `make bench-live`).
 //
 // The trimmed fields, by object:

@@ -16,7 +16,7 @@
 // (config/components/admission-policies, docs/security.md) on a real
 // kube-apiserver (test/harness/testenv), impersonating the
 // identities the policies tell apart: a namespace editor (bound to
-// system:aggregate-to-edit and system:aggregate-to-view, as in issue 24's
-// reproduction), the Multus ServiceAccount, slicekit's ServiceAccount, the
+// system:aggregate-to-edit and system:aggregate-to-view, the namespace's
+// edit role), the Multus ServiceAccount, slicekit's ServiceAccount, the
 // garbage collector, and a cluster admin.
 package admission

@@ -439,7 +439,7 @@ func checkInventory(svc *corev1.Service, pods []*corev1.Pod, nodes []*corev1.Nod
 // (oracleMutants) is applied, once per step where it applies, to a copy of
 // those slices, and the mutant must be flagged by a finding of the rule
 // that names the fault. The log prints the mutation score per operator
-// (README, Verification); the test fails below 99% overall or 100% for
+// (docs/testing.md); the test fails below 99% overall or 100% for
 // dropped endpoints.
 func TestCheckOracle(t *testing.T) {
 	steps := *flagOracleSteps

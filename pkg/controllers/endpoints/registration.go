@@ -26,7 +26,7 @@ import (
 // RegistrationName is the --controllers name of the Endpoints controller
 // (KCM: endpoints-controller). It is not enabled by default: replacing
 // KCM's EndpointSlice and mirroring controllers is the usual deployment
-// (README, "Replacing KCM's controllers").
+// (docs/managed-clusters.md, "Replacing KCM's controllers").
 const RegistrationName = "endpoints"
 
 // Flags are the Endpoints controller's command-line options.

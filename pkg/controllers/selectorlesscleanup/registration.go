@@ -26,7 +26,7 @@ import (
 
 // RegistrationName is the --controllers name of this controller: opt-in,
 // for clusters whose kube-controller-manager keeps its endpoint
-// controllers (README "On managed clusters").
+// controllers (docs/managed-clusters.md).
 const RegistrationName = "selectorless-cleanup"
 
 // Flags are this controller's command-line options.
