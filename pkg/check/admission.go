@@ -22,31 +22,31 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
-	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // RuleAdmissionPolicy is the rule of AdmissionFindings.
 const RuleAdmissionPolicy RuleID = "admission-policy-missing"
 
 // AdmissionFindings checks, in a live cluster, that the admission
-// policies of docs/security.md guard the secondary-network controller
-// (cfg.SecondaryNetworkControllerName) when inv holds slices it manages:
-// the input policy (the network-status annotations) and the output policy
-// (its managed-by value). Each need that is not met is a warning naming
-// the policy's role (admissionpolicy.Check); none when the controller has
-// no slice. CEL profiles are not known to the checker: `slicekit run`
-// checks theirs.
+// policies of docs/security.md guard each controller with an oracle that
+// names policies (registry.Oracle.AdmissionPolicies, the
+// secondary-network controller's: the input policy of its network-status
+// annotations and the output policy of its managed-by value) when inv
+// holds slices it manages. Each need that is not met is a warning naming
+// the policy's role (admissionpolicy.Check); none when no such controller
+// has a slice. Controllers without an oracle (CEL profiles) are not known
+// to the checker: `slicekit run` checks theirs.
 func AdmissionFindings(ctx context.Context, client kubernetes.Interface, inv *Inventory, cfg Config) []Finding {
-	name := cfg.SecondaryNetworkControllerName
-	if name == "" {
-		name = DefaultSecondaryNetworkControllerName
+	var needs []admissionpolicy.Need
+	for _, o := range cfg.Oracles {
+		name := o.ControllerName
+		if len(o.AdmissionPolicies) == 0 || !slices.ContainsFunc(inv.EndpointSlices, func(s *discovery.EndpointSlice) bool { return s.Labels[discovery.LabelManagedBy] == name }) {
+			continue
+		}
+		needs = append(needs, o.AdmissionPolicies...)
 	}
-	if !slices.ContainsFunc(inv.EndpointSlices, func(s *discovery.EndpointSlice) bool { return s.Labels[discovery.LabelManagedBy] == name }) {
+	if len(needs) == 0 {
 		return nil
-	}
-	needs := []admissionpolicy.Need{
-		{Controller: name, Policy: admissionpolicy.PolicyInputs, Keys: []string{wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy}},
-		{Controller: name, Policy: admissionpolicy.PolicyOutputs, Keys: []string{name}},
 	}
 	var out []Finding
 	for _, r := range admissionpolicy.Check(ctx, client, needs) {

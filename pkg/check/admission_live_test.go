@@ -33,6 +33,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
+	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 	"github.com/slicekit/slicekit/test/harness/testenv"
 )
@@ -82,9 +84,9 @@ func TestRunLiveAdmissionPolicies(t *testing.T) {
 	}
 	run := func() []string {
 		t.Helper()
-		o := NewOptions()
+		o := newBuiltinOptions()
 		o.Kubeconfig, o.Namespace, o.Output = kubeconfig, ns, OutputJSON
-		o.SecondaryNetworkControllerName = name
+		o.controllerOptions[secondarynetwork.RegistrationName].(*registry.NameFlag).ControllerName = name
 		var out bytes.Buffer
 		if _, err := Run(ctx, *o, &out); err != nil {
 			t.Fatalf("Run: %v\n%s", err, out.String())

@@ -380,7 +380,7 @@ func TestCases(t *testing.T) {
 				sawExpected = sawExpected || st.expected
 				t.Run(st.name, func(t *testing.T) {
 					_, ctx := ktesting.NewTestContext(t)
-					rep := Check(ctx, NewInventory(st.objs), Config{})
+					rep := Check(ctx, NewInventory(st.objs), builtinConfig(Config{}))
 					got := []string{}
 					for _, f := range rep.Findings {
 						got = append(got, fmt.Sprintf("%s %s %s", f.Severity, f.Rule, f.Object))

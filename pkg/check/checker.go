@@ -29,6 +29,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/controllerflags"
+	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -64,25 +65,49 @@ type Config struct {
 	// --mirroring-max-endpoints-per-subset (1..1000). 0 means
 	// DefaultMirroringMaxEndpointsPerSubset, KCM's default.
 	MirroringMaxEndpointsPerSubset int32
-	// SecondaryNetworkControllerName is the managed-by value (and KEP-4770
-	// label value) of the secondary-network controller, whose desired
-	// endpoints the check derives from the Multus network-status of the
-	// Pods. Empty means DefaultSecondaryNetworkControllerName.
-	SecondaryNetworkControllerName string
-	// DRANetworkControllerName is the managed-by value (and KEP-4770
-	// label value) of the dra-network controller, whose desired endpoints
-	// the check derives from the networkData of the Pods' ResourceClaims
-	// (pkg/controllers/dranetwork). Empty means
-	// DefaultDRANetworkControllerName.
-	DRANetworkControllerName string
+	// Oracles are the oracles of the controllers that serve the Services
+	// labelled with their names (KEP-4770), from their registrations
+	// (registry.Oracles): the slices of a Service delegated to one of them
+	// are judged against its source (endpoint-missing and the rules that
+	// depend on what the source publishes). A Service delegated to a
+	// controller without one gets the generic rules only, and the report
+	// says so (Report.Skipped). Their names must differ from each other
+	// and from the two above.
+	Oracles []registry.Oracle
 }
 
-// podAddressController reports whether managed-by value name is one of
-// the pod-address controllers whose source the check runs (secondary
-// network, dra-network): they publish both families for a headless Service
-// and skip Pods on a missing Node (pkg/source Desired).
+// oracle returns the oracle of the controller whose name (KEP-4770 label
+// value and managed-by value) is name, or nil.
+func (c Config) oracle(name string) *registry.Oracle {
+	for i := range c.Oracles {
+		if c.Oracles[i].ControllerName == name {
+			return &c.Oracles[i]
+		}
+	}
+	return nil
+}
+
+// podAddressController reports whether managed-by value name is that of
+// a controller whose oracle is a pod-address source (the secondary-network
+// and dra-network controllers): it publishes both families for a headless
+// Service and skips Pods on a missing Node (pkg/source Desired).
 func (c Config) podAddressController(name string) bool {
-	return name == c.SecondaryNetworkControllerName || name == c.DRANetworkControllerName
+	o := c.oracle(name)
+	return o != nil && o.PodAddresses
+}
+
+// podReadyServing reports whether the oracle of managed-by value name
+// holds its endpoints' serving condition to the Pod Ready condition.
+func (c Config) podReadyServing(name string) bool {
+	o := c.oracle(name)
+	return o != nil && o.PodReadyServing
+}
+
+// otherNetwork reports whether the oracle of managed-by value name says
+// that the controller never publishes the Pods' status.podIPs.
+func (c Config) otherNetwork(name string) bool {
+	o := c.oracle(name)
+	return o != nil && o.OtherNetwork
 }
 
 // withDefaults returns c with empty fields set to their defaults.
@@ -99,32 +124,40 @@ func (c Config) withDefaults() Config {
 	if c.MirroringMaxEndpointsPerSubset == 0 {
 		c.MirroringMaxEndpointsPerSubset = DefaultMirroringMaxEndpointsPerSubset
 	}
-	if c.SecondaryNetworkControllerName == "" {
-		c.SecondaryNetworkControllerName = DefaultSecondaryNetworkControllerName
-	}
-	if c.DRANetworkControllerName == "" {
-		c.DRANetworkControllerName = DefaultDRANetworkControllerName
-	}
 	return c
 }
 
 // Validate checks c with its defaults applied (an empty or zero field
-// means its default): the controller names must be label values that
-// differ from each other, and the limits must be in KCM's ranges. The
-// checks and their words are those of slicekit run and render (package
-// internal/controllerflags); the errors name the flags of slicekit check.
+// means its default): the controller names, the oracles' included, must
+// be label values that differ from each other, and the limits must be in
+// KCM's ranges. The checks and their words are those of slicekit run and
+// render (package internal/controllerflags); the errors name the flags of
+// slicekit check, and an oracle by its index in Oracles.
 func (c Config) Validate() error {
-	return c.withDefaults().validate()
+	var oracles []controllerflags.Name
+	var oracleErrs []error
+	for i, o := range c.Oracles {
+		n := controllerflags.Name{Flag: fmt.Sprintf("Oracles[%d].ControllerName", i), Value: o.ControllerName}
+		oracles = append(oracles, n)
+		if err := controllerflags.ControllerName(n.Flag, n.Value); err != nil {
+			oracleErrs = append(oracleErrs, err)
+		}
+		if o.Source == nil {
+			oracleErrs = append(oracleErrs, fmt.Errorf("Oracles[%d] (%q): Source is nil", i, o.ControllerName))
+		}
+	}
+	return c.withDefaults().validate(oracles, oracleErrs)
 }
 
 // validate checks c as it is (no defaults): what Options.Validate does for
 // the command line, where "" and 0 are invalid values, not defaults.
-func (c Config) validate() error {
+// oracles are the names of the controllers with an oracle, which must
+// differ from the others, and oracleErrs the errors of their validation
+// (their options' own).
+func (c Config) validate(oracles []controllerflags.Name, oracleErrs []error) error {
 	names := []controllerflags.Name{
 		{Flag: "--default-controller-name", Value: c.DefaultControllerName},
 		{Flag: "--mirroring-controller-name", Value: c.MirroringControllerName},
-		{Flag: "--secondary-network-controller-name", Value: c.SecondaryNetworkControllerName},
-		{Flag: "--dra-network-controller-name", Value: c.DRANetworkControllerName},
 	}
 	var errs []error
 	for _, n := range names {
@@ -132,6 +165,8 @@ func (c Config) validate() error {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, oracleErrs...)
+	names = append(names, oracles...)
 	errs = append(errs, controllerflags.Distinct(names...)...)
 	if err := controllerflags.MaxEndpointsPerSlice(c.MaxEndpointsPerSlice); err != nil {
 		errs = append(errs, err)
@@ -361,5 +396,32 @@ func (c *checker) skipped() []Skip {
 	if !c.inv.Have.Endpoints {
 		out = append(out, Skip{Rules: []RuleID{RuleMirrorIneligible, RuleMirrorDrift}, Reason: "no Endpoints in the input"})
 	}
+	if names := c.withoutOracle(); len(names) > 0 {
+		out = append(out, Skip{Rules: []RuleID{RuleEndpointMissing},
+			Reason: fmt.Sprintf("for the Services delegated to %s: check has no oracle of that controller (its registration provides none), so its slices get the generic rules only", strings.Join(names, ", "))})
+	}
 	return out
+}
+
+// withoutOracle returns, sorted, the KEP-4770 label values of the
+// Services with a selector that are delegated to a controller without an
+// oracle (Config.Oracles) and have slices of it: the oracle rules cannot
+// judge them. None without Services or Pods in the input (the oracle rules
+// are skipped for all then).
+func (c *checker) withoutOracle() []string {
+	if !c.inv.Have.Services || !c.inv.Have.Pods {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, s := range c.inv.EndpointSlices {
+		svc := c.services[nn(s.Namespace, s.Labels[discovery.LabelServiceName])]
+		if svc == nil || svc.Spec.Selector == nil {
+			continue
+		}
+		target, delegated := c.delegatedTo(svc)
+		if delegated && s.Labels[discovery.LabelManagedBy] == target && c.cfg.oracle(target) == nil {
+			names[target] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(names))
 }

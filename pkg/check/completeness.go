@@ -22,15 +22,14 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
-	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/source"
-	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -49,35 +48,36 @@ func (n inventoryNodes) Get(name string) (*corev1.Node, error) {
 	return nil, apierrors.NewNotFound(corev1.Resource("nodes"), name)
 }
 
-// claimGetter returns a dranetwork.ClaimGetter over the inventory's
-// ResourceClaims.
-func (c *checker) claimGetter() dranetwork.ClaimGetter {
-	byKey := make(map[types.NamespacedName]*resourceapi.ResourceClaim, len(c.inv.ResourceClaims))
-	for _, rc := range c.inv.ResourceClaims {
-		byKey[types.NamespacedName{Namespace: rc.Namespace, Name: rc.Name}] = rc
-	}
-	return func(namespace, name string) (*resourceapi.ResourceClaim, error) {
-		if rc := byKey[types.NamespacedName{Namespace: namespace, Name: name}]; rc != nil {
-			return rc, nil
+// oracleInput is the registry.OracleInput over the inventory.
+func (c *checker) oracleInput() registry.OracleInput {
+	return registry.OracleInput{Objects: func(kind string) ([]runtime.Object, bool) {
+		if kind != "ResourceClaim" {
+			return nil, false
 		}
-		return nil, apierrors.NewNotFound(resourceapi.Resource("resourceclaims"), name)
-	}
+		objs := make([]runtime.Object, 0, len(c.inv.ResourceClaims))
+		for _, rc := range c.inv.ResourceClaims {
+			objs = append(objs, rc)
+		}
+		return objs, c.inv.Have.ResourceClaims
+	}}
 }
 
 // oracle returns the managed-by value of the controller responsible for
 // svc's selector-derived slices and that controller's desired endpoints,
 // computed by the controller's own source: servicepods.Desired for the
-// default controller (KCM's rules), networkstatus.Desired for the
-// secondary-network controller. ok is false when the check does not know
-// the controller's source (another custom controller) or the Service gets
-// no selector-derived slices (no selector, ExternalName) or is being
-// deleted (KCM creates nothing then; the garbage collector removes the
-// slices).
+// default controller (KCM's rules), the source of the controller's
+// registry.Oracle (Config.Oracles) for a delegated Service. ok is false
+// when the check has no oracle of the controller (its registration
+// provides none: noted in the report by checkDelegatedWithoutOracle), the
+// oracle's source cannot run on the input (a dra-network Service without
+// ResourceClaims in the input), or the Service gets no selector-derived
+// slices (no selector, ExternalName) or is being deleted (KCM creates
+// nothing then; the garbage collector removes the slices).
 //
 // left maps each selected Pod ("namespace/name") to the reason the
-// pod-address controller's source gives for leaving it out (a Problem
-// reason; "" when it reports none, for example a terminal Pod); nil for the
-// default controller.
+// oracle's source gives for leaving it out (a Problem reason; "" when it
+// reports none, for example a terminal Pod); nil for the default
+// controller.
 func (c *checker) oracle(ctx context.Context, svc *corev1.Service) (managedBy string, desired *reconciler.Desired, left map[string]string, ok bool) {
 	if svc.Spec.Selector == nil || svc.Spec.Type == corev1.ServiceTypeExternalName || svc.DeletionTimestamp != nil {
 		return "", nil, nil, false
@@ -90,26 +90,25 @@ func (c *checker) oracle(ctx context.Context, svc *corev1.Service) (managedBy st
 		}
 	}
 	target, delegated := c.delegatedTo(svc)
-	switch {
-	case !delegated:
+	if !delegated {
 		// A *SkippedPodError (Pod on a missing Node) leaves the Pod out, as
 		// KCM does; desired is nil only for other Node lookup errors,
 		// which inventoryNodes never returns.
 		d, _ := servicepods.Desired(ctx, svc, pods, inventoryNodes{c}, servicepods.Options{})
 		return c.cfg.DefaultControllerName, d, nil, d != nil
-	case target == c.cfg.SecondaryNetworkControllerName:
-		// As above: Pods on a missing Node are left out (joined
-		// *SkippedPodError), the rest is desired.
-		d, problems, _ := networkstatus.Desired(ctx, svc, pods, inventoryNodes{c})
-		return target, d, leftOut(pods, d, problems), d != nil
-	case target == c.cfg.DRANetworkControllerName && c.inv.Have.ResourceClaims:
-		// The claims are the source's input: without them (a dump
-		// without ResourceClaims, or a cluster that may not list them)
-		// the Service is not judged.
-		d, problems, _ := source.Desired(ctx, svc, pods, inventoryNodes{c}, dranetwork.Source(c.claimGetter()))
-		return target, d, leftOut(pods, d, problems), d != nil
 	}
-	return "", nil, nil, false
+	o := c.cfg.oracle(target)
+	if o == nil {
+		return "", nil, nil, false
+	}
+	src := o.Source(c.oracleInput())
+	if src == nil {
+		return "", nil, nil, false
+	}
+	// As above: Pods on a missing Node are left out (joined
+	// *SkippedPodError), the rest is desired.
+	d, problems, _ := src.Desired(ctx, svc, pods, inventoryNodes{c})
+	return target, d, leftOut(pods, d, problems), d != nil
 }
 
 // leftOut maps each of pods that has no endpoint in d to the reason of its

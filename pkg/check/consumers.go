@@ -17,6 +17,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -402,7 +403,7 @@ func (c *checker) checkSecondaryPodTargetRef(ref ObjectRef, s *discovery.Endpoin
 	if !dualStackClusterIPs(svc) || s.AddressType != discovery.AddressTypeIPv4 && s.AddressType != discovery.AddressTypeIPv6 {
 		return
 	}
-	secondaryController := s.Labels[discovery.LabelManagedBy] == c.cfg.SecondaryNetworkControllerName
+	secondaryController := c.cfg.otherNetwork(s.Labels[discovery.LabelManagedBy])
 	var found []string
 	for i := range s.Endpoints {
 		e := &s.Endpoints[i]
@@ -547,6 +548,7 @@ func (c *checker) checkPartialHints(g *serviceNameGroup) {
 // without, the managed-by values of the default and the secondary-network
 // controllers do.
 func (c *checker) checkMergedNetworks(g *serviceNameGroup) {
+	otherNames := map[string]bool{}
 	var primary, secondary []string
 	var primarySlices, secondarySlices []string
 	for _, s := range g.slices {
@@ -560,11 +562,12 @@ func (c *checker) checkMergedNetworks(g *serviceNameGroup) {
 				continue
 			}
 			if !c.inv.Have.Pods {
-				switch s.Labels[discovery.LabelManagedBy] {
-				case c.cfg.DefaultControllerName:
+				switch mgr := s.Labels[discovery.LabelManagedBy]; {
+				case mgr == c.cfg.DefaultControllerName:
 					prim = append(prim, e.Addresses[0])
-				case c.cfg.SecondaryNetworkControllerName:
+				case c.cfg.otherNetwork(mgr):
 					sec = append(sec, e.Addresses[0])
+					otherNames[mgr] = true
 				}
 				continue
 			}
@@ -596,7 +599,7 @@ func (c *checker) checkMergedNetworks(g *serviceNameGroup) {
 	}
 	basis, other := "slices of Pods' status.podIPs", "slices of other addresses of Pods"
 	if !c.inv.Have.Pods {
-		basis, other = "slices of "+c.cfg.DefaultControllerName, "slices of "+c.cfg.SecondaryNetworkControllerName
+		basis, other = "slices of "+c.cfg.DefaultControllerName, "slices of "+strings.Join(slices.Sorted(maps.Keys(otherNames)), " and ")
 	}
 	slices.Sort(primarySlices)
 	slices.Sort(secondarySlices)

@@ -62,7 +62,7 @@ func dualStack(f *fixture) {
 func TestConsumerRules(t *testing.T) {
 	const (
 		customRef = "EndpointSlice ns/web-custom"
-		secondary = DefaultSecondaryNetworkControllerName
+		secondary = wellknown.SecondaryNetworkControllerName
 	)
 	tests := []struct {
 		name string
@@ -510,7 +510,7 @@ func TestConsumerRules(t *testing.T) {
 			if tc.objects != nil {
 				objs = tc.objects(f)
 			}
-			rep := Check(ctx, NewInventory(objs), Config{})
+			rep := Check(ctx, NewInventory(objs), builtinConfig(Config{}))
 			want := append([]string{}, tc.want...)
 			slices.Sort(want)
 			if d := cmp.Diff(want, consumerKeys(rep)); d != "" {

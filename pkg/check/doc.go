@@ -90,9 +90,11 @@
 //     hostname and target, twice for a Service), max-endpoints-per-slice.
 //   - endpoint-missing (completeness): an endpoint the responsible
 //     controller publishes is absent, computed by that controller's own
-//     source (pkg/source/servicepods for the default controller,
-//     pkg/source/networkstatus for the secondary-network controller named
-//     by Config.SecondaryNetworkControllerName). It only judges Services
+//     source (pkg/source/servicepods for the default controller; for a
+//     Service delegated to another, the source of that controller's
+//     oracle in Config.Oracles, which its registration provides,
+//     registry.Oracle; without one, the report's Skipped says so). It
+//     only judges Services
 //     that have at least one slice of that controller and are not being
 //     deleted.
 //   - endpoint-pod-missing, endpoint-pod-not-selected, endpoint-pod-terminal,

@@ -56,7 +56,7 @@ func TestEveryFindingCounted(t *testing.T) {
 				f.slice.Endpoints = append(f.slice.Endpoints, podEndpoint(p)) // the Pod is not in the input
 			}
 			// A limit high enough that max-endpoints-per-slice stays quiet.
-			rep := Check(ctx, NewInventory(f.objects()), Config{MaxEndpointsPerSlice: 1000})
+			rep := Check(ctx, NewInventory(f.objects()), builtinConfig(Config{MaxEndpointsPerSlice: 1000}))
 			if got := rep.Errors(); got != tc.missing {
 				t.Errorf("Errors() = %d, want %d:\n%s", got, tc.missing, findingLines(rep))
 			}
@@ -214,7 +214,7 @@ func TestFaultsKCMWouldFix(t *testing.T) {
 			_, ctx := ktesting.NewTestContext(t)
 			f := newFixture()
 			tc.mutate(f)
-			rep := Check(ctx, NewInventory(f.objects()), Config{})
+			rep := Check(ctx, NewInventory(f.objects()), builtinConfig(Config{}))
 			want := append([]string{}, tc.want...)
 			slices.Sort(want)
 			if d := cmp.Diff(want, findingKeys(rep)); d != "" {

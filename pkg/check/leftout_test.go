@@ -86,10 +86,10 @@ func TestPodAddressControllersLeftOutPods(t *testing.T) {
 				}
 				return inv
 			}
-			if rep := Check(ctx, inventory(false), Config{}); rep.Errors() > 0 {
+			if rep := Check(ctx, inventory(false), builtinConfig(Config{})); rep.Errors() > 0 {
 				t.Fatalf("the rendered state has errors:\n%s", findingLines(rep))
 			}
-			rep := Check(ctx, inventory(true), Config{})
+			rep := Check(ctx, inventory(true), builtinConfig(Config{}))
 			found := false
 			for _, f := range rep.Findings {
 				found = found || f.Rule == RuleEndpointAddress && strings.Contains(f.Reason, tc.pod) && strings.Contains(f.Reason, "203.0.113.66")

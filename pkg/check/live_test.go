@@ -157,7 +157,7 @@ func TestRunLive(t *testing.T) {
 		{"all namespaces", func(o *Options) { o.AllNamespaces = true }, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := NewOptions()
+			o := newBuiltinOptions()
 			o.Kubeconfig = kubeconfig
 			o.Output = OutputJSON
 			tc.opts(o)

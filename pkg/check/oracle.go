@@ -19,7 +19,6 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
-	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
 // Defaults of the Config fields that describe how the controllers are
@@ -32,12 +31,6 @@ const (
 	// DefaultMirroringMaxEndpointsPerSubset is KCM's default
 	// --mirroring-max-endpoints-per-subset (mirroring rule b4).
 	DefaultMirroringMaxEndpointsPerSubset = endpointsmirroring.DefaultMaxEndpointsPerSubset
-	// DefaultSecondaryNetworkControllerName is slicekit's default
-	// --secondary-network-controller-name.
-	DefaultSecondaryNetworkControllerName = wellknown.SecondaryNetworkControllerName
-	// DefaultDRANetworkControllerName is slicekit's default
-	// --dra-network-controller-name.
-	DefaultDRANetworkControllerName = wellknown.DRANetworkControllerName
 )
 
 // Rules that compare the slices with the desired state of the controller

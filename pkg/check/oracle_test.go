@@ -27,7 +27,9 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/render"
+	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 	"github.com/slicekit/slicekit/test/harness/casefile"
 )
@@ -123,7 +125,7 @@ func TestOracleFaultsOnRenderedCases(t *testing.T) {
 				}
 				return NewInventory(all)
 			}
-			cfg := Config{SecondaryNetworkControllerName: caseSecondaryName}
+			cfg := secondaryConfig(caseSecondaryName)
 			if rep := Check(ctx, inv(rendered), cfg); rep.Errors() > 0 {
 				t.Fatalf("the rendered state has errors:\n%s", findingLines(rep))
 			}
@@ -200,7 +202,7 @@ func TestPodOnMissingNodeOnRenderedCase(t *testing.T) {
 				}
 				all = append(all, s)
 			}
-			rep := Check(ctx, NewInventory(all), Config{SecondaryNetworkControllerName: caseSecondaryName})
+			rep := Check(ctx, NewInventory(all), secondaryConfig(caseSecondaryName))
 			got := []string{}
 			for _, f := range rep.Findings {
 				if f.Rule == RuleEndpointNodeName && f.Severity == SeverityError {
@@ -227,7 +229,10 @@ func TestConfigLimits(t *testing.T) {
 		{Config{MaxEndpointsPerSlice: 1001}, false},
 		{Config{MaxEndpointsPerSlice: -1}, false},
 		{Config{MirroringMaxEndpointsPerSubset: 1001}, false},
-		{Config{SecondaryNetworkControllerName: "not a label value!"}, false},
+		{Config{Oracles: []registry.Oracle{{ControllerName: "a.example.com", Source: func(registry.OracleInput) source.Source { return nil }}}}, true},
+		{Config{Oracles: []registry.Oracle{{ControllerName: "not a label value!", Source: func(registry.OracleInput) source.Source { return nil }}}}, false},
+		{Config{Oracles: []registry.Oracle{{ControllerName: "a.example.com"}}}, false},
+		{Config{Oracles: []registry.Oracle{{ControllerName: wellknown.EndpointSliceControllerName, Source: func(registry.OracleInput) source.Source { return nil }}}}, false},
 	} {
 		if err := tc.cfg.Validate(); (err == nil) != tc.ok {
 			t.Errorf("%+v: Validate() = %v, want ok=%t", tc.cfg, err, tc.ok)

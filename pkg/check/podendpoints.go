@@ -34,8 +34,9 @@ import (
 func (c *checker) checkPodEndpoints(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, r role) {
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
 	// The controllers whose source the check runs skip Pods on a missing
-	// Node: the default one, and the secondary-network and dra-network
-	// ones for the Services delegated to them (pkg/source Desired).
+	// Node: the default one, and those whose oracle is a pod-address
+	// source (secondary-network, dra-network) for the Services delegated
+	// to them (pkg/source Desired).
 	target, delegated := c.delegatedTo(svc)
 	mgr := s.Labels[discovery.LabelManagedBy]
 	skipsMissingNodes := r == roleDefault || delegated && c.cfg.podAddressController(target) && mgr == target
@@ -118,8 +119,9 @@ func boolWord(p *bool) string {
 // k8s.io/endpointslice podToEndpoint). Unset conditions are accepted from
 // controllers other than the default one.
 //
-// A custom controller other than the secondary-network one (managed-by
-// mgr) may decide serving itself (a CEL profile's ready expression,
+// A custom controller (managed-by mgr) whose oracle does not hold it to
+// the Pod Ready condition (registry.Oracle.PodReadyServing, the
+// secondary-network controller's) may decide serving itself (a CEL profile's ready expression,
 // KEP-4770 leaves the endpoints to the controller): for its endpoints only
 // what every writer must keep is checked, when set: terminating follows the
 // Pod's deletion, and ready is serving and not terminating, or true with
@@ -127,7 +129,7 @@ func boolWord(p *bool) string {
 func (c *checker) checkConditions(ref ObjectRef, e *discovery.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role, mgr string) {
 	want := servicepods.PodToEndpoint(pod, nil, svc, nil).Conditions
 	ready, serving, terminating := *want.Ready, *want.Serving, *want.Terminating
-	if r == roleOther && mgr != c.cfg.SecondaryNetworkControllerName && e.Conditions.Serving != nil {
+	if r == roleOther && !c.cfg.podReadyServing(mgr) && e.Conditions.Serving != nil {
 		serving = *e.Conditions.Serving
 		ready = svc.Spec.PublishNotReadyAddresses || serving && !terminating
 	}

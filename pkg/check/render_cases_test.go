@@ -95,7 +95,7 @@ func TestRenderedCasesCheckClean(t *testing.T) {
 					slices[i] = *s
 				}
 				w.SetEndpointSlices(slices)
-				rep := Check(ctx, NewInventory(w.Objects()), Config{SecondaryNetworkControllerName: caseSecondaryName})
+				rep := Check(ctx, NewInventory(w.Objects()), secondaryConfig(caseSecondaryName))
 				n++
 				for _, f := range rep.Findings {
 					if f.Severity == SeverityError {

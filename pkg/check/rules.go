@@ -152,7 +152,7 @@ func Rules() []Rule {
 			"k8s.io/endpointslice ShouldPodBeInEndpoints; kubernetes#109414, PR #110255"},
 		{RuleEndpointAddress, "error",
 			"In a slice of the default controller: an address that is not one of the Pod's status.podIPs. In a slice of the secondary-network or dra-network controller: an address that is not one of the Pod's addresses its source gives (network-status on the Service's networks; the claim's networkData), or any address of a selected Pod that source leaves out (not attached, no networkData yet, a shared claim, ...).",
-			"k8s.io/endpointslice podToEndpoint; pkg/source/networkstatus; pkg/controllers/dranetwork"},
+			"k8s.io/endpointslice podToEndpoint; pkg/source/networkstatus; pkg/source/networkdata"},
 		{RuleEndpointConditions, "error",
 			"In a selector-derived slice: ready/serving/terminating disagree with the Pod (serving = Pod Ready, terminating = deletionTimestamp set, ready = publishNotReadyAddresses or serving and not terminating). A custom controller other than the secondary-network one may set serving itself (a CEL profile's ready expression): its endpoints are held to terminating and ready only.",
 			"k8s.io/endpointslice podToEndpoint; KEP-1672; kubernetes#116285"},
@@ -171,7 +171,7 @@ func Rules() []Rule {
 
 		// Oracle rules (oracle.go, completeness.go, mirrordrift.go).
 		{RuleEndpointMissing, "error",
-			"A Service that has slices of its controller (the default controller, or the secondary-network or dra-network controller named by --secondary-network-controller-name and --dra-network-controller-name) lacks an endpoint that controller publishes: a selected Pod that is not terminal, has an address of the slice's family (on the selected network for the secondary-network controller) and a known Node (or publishNotReadyAddresses), or one of its addresses. The desired endpoints come from the controller's own source code (pkg/source/servicepods, pkg/source/networkstatus, pkg/controllers/dranetwork; dra-network Services only when the input has ResourceClaims). Services being deleted are skipped; a Service without any slice of its controller is not judged (missing slices are not findings).",
+			"A Service that has slices of its controller (the default controller, or the secondary-network or dra-network controller named by --secondary-network-controller-name and --dra-network-controller-name) lacks an endpoint that controller publishes: a selected Pod that is not terminal, has an address of the slice's family (on the selected network for the secondary-network controller) and a known Node (or publishNotReadyAddresses), or one of its addresses. The desired endpoints come from the controller's own source code (pkg/source/servicepods for the default controller; for a delegated Service, the source of its controller's oracle, registry.Oracle: pkg/source/networkstatus, pkg/source/networkdata, the latter only when the input has ResourceClaims). Services being deleted are skipped; a Service without any slice of its controller is not judged (missing slices are not findings).",
 			"k8s.io/endpointslice reconciler.go reconcileByAddressType, utils.go podToEndpoint, util/controller_utils.go ShouldPodBeInEndpoints; docs/multus-network-status.md"},
 		{RuleMaxEndpointsPerSlice, "warning",
 			"A slice of the default controller holds more endpoints than --max-endpoints-per-slice, or a mirrored slice more than --mirroring-max-endpoints-per-subset. The controllers never create or fill a slice beyond that, but leave a slice made larger by hand as it is (so this is a warning).",

@@ -716,7 +716,7 @@ func TestRules(t *testing.T) {
 			_, ctx := ktesting.NewTestContext(t)
 			f := newFixture()
 			tc.mutate(f)
-			rep := Check(ctx, NewInventory(f.objects()), Config{})
+			rep := Check(ctx, NewInventory(f.objects()), builtinConfig(Config{}))
 			want := append([]string{}, tc.want...)
 			if want == nil {
 				want = []string{}

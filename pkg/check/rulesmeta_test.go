@@ -71,7 +71,7 @@ func TestSkippedRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := Check(ctx, NewInventory(tc.objs), Config{})
+			rep := Check(ctx, NewInventory(tc.objs), builtinConfig(Config{}))
 			var got []string
 			for _, s := range rep.Skipped {
 				got = append(got, s.Reason)
@@ -89,7 +89,7 @@ func TestCustomControllerNames(t *testing.T) {
 	// With other built-in names, web-abc and ext-m are third-party slices:
 	// their owners and labels are not held to the built-in rules.
 	f.slice.OwnerReferences = nil
-	rep := Check(ctx, NewInventory(f.objects()), Config{DefaultControllerName: "kcm.example.com", MirroringControllerName: "mirror.example.com"})
+	rep := Check(ctx, NewInventory(f.objects()), builtinConfig(Config{DefaultControllerName: "kcm.example.com", MirroringControllerName: "mirror.example.com"}))
 	if got := findingKeys(rep); len(got) > 0 {
 		t.Errorf("findings %v, want none", got)
 	}

@@ -33,7 +33,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/internal/inputfile"
+	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -93,24 +95,66 @@ type Options struct {
 	// defaults to "default".
 	RESTConfig *rest.Config
 
+	// Controllers are the registrations of the controllers whose slices
+	// are judged (NewOptions): the kinds they read are read too
+	// (Reads.Kinds), and each Oracle is added to Config.Oracles by Run,
+	// configured by the controller's own flags (AddFlags), so that
+	// `slicekit check` names no controller of its own.
+	Controllers []registry.Registration
+
 	// overrides hold kubectl's other connection flags (--server, --user,
 	// --as, ...), bound by AddFlags.
 	overrides clientcmd.ConfigOverrides
+	// controllerOptions are the options of the Controllers with an
+	// Oracle, by Registration.Name (NewOptions).
+	controllerOptions map[string]registry.Options
 }
 
-// NewOptions returns the default options.
-func NewOptions() *Options {
-	return &Options{
+// NewOptions returns the default options judging the slices of
+// controllers (Options.Controllers; `slicekit check` passes the built-in
+// ones), each with its options' defaults (Registration.NewOptions).
+func NewOptions(controllers ...registry.Registration) *Options {
+	o := &Options{
 		Config: Config{
 			DefaultControllerName:          wellknown.EndpointSliceControllerName,
 			MirroringControllerName:        wellknown.MirroringControllerName,
 			MaxEndpointsPerSlice:           DefaultMaxEndpointsPerSlice,
 			MirroringMaxEndpointsPerSubset: DefaultMirroringMaxEndpointsPerSubset,
-			SecondaryNetworkControllerName: DefaultSecondaryNetworkControllerName,
-			DRANetworkControllerName:       DefaultDRANetworkControllerName,
 		},
-		Output: OutputText,
+		Output:            OutputText,
+		Controllers:       controllers,
+		controllerOptions: map[string]registry.Options{},
 	}
+	for _, r := range controllers {
+		if r.Oracle != nil && r.NewOptions != nil {
+			o.controllerOptions[r.Name] = r.NewOptions()
+		}
+	}
+	return o
+}
+
+// oracleControllers returns the Controllers with an Oracle and options,
+// in order.
+func (o *Options) oracleControllers() []registry.Registration {
+	var out []registry.Registration
+	for _, r := range o.Controllers {
+		if o.controllerOptions[r.Name] != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// oracleNames returns the managed-by values (and their flags) of the
+// Controllers with an Oracle (Registration.ManagedBy).
+func (o *Options) oracleNames() []controllerflags.Name {
+	var out []controllerflags.Name
+	for _, r := range o.oracleControllers() {
+		if r.ManagedBy != nil {
+			out = append(out, r.ManagedBy(registry.InitContext{Options: o.controllerOptions[r.Name]})...)
+		}
+	}
+	return out
 }
 
 // AddFlags registers the flags of `slicekit check` on fs: -f/--filename,
@@ -140,10 +184,12 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"The default controller's --max-endpoints-per-slice (1..1000): fuller slices of it are reported (max-endpoints-per-slice).")
 	fs.Int32Var(&o.MirroringMaxEndpointsPerSubset, "mirroring-max-endpoints-per-subset", o.MirroringMaxEndpointsPerSubset,
 		"The mirroring controller's --mirroring-max-endpoints-per-subset (1..1000): addresses mirrored per Endpoints subset (mirror-drift).")
-	fs.StringVar(&o.SecondaryNetworkControllerName, "secondary-network-controller-name", o.SecondaryNetworkControllerName,
-		"The managed-by value of the secondary-network controller, whose endpoints are derived from the Pods' Multus network-status (endpoint-missing).")
-	fs.StringVar(&o.DRANetworkControllerName, "dra-network-controller-name", o.DRANetworkControllerName,
-		"The managed-by value of the dra-network controller, whose endpoints are derived from the networkData of the Pods' ResourceClaims (endpoint-missing).")
+	for _, r := range o.oracleControllers() {
+		// The flags that shape what the controller writes, its name among
+		// them (--secondary-network-controller-name, ...): its oracle
+		// judges its slices (endpoint-missing).
+		o.controllerOptions[r.Name].AddRenderFlags(fs)
+	}
 	fs.BoolVar(&o.ListRules, "list-rules", o.ListRules, "Print the rules with their severities and exit (-o json: {\"rules\": [...]}).")
 
 	names := clientcmd.RecommendedConfigOverrideFlags("")
@@ -214,7 +260,13 @@ func (o *Options) Validate() error {
 		}
 	}
 	// The flags' values as given: "" and 0 are invalid here, not defaults.
-	if err := o.validate(); err != nil {
+	var oracleErrs []error
+	for _, r := range o.oracleControllers() {
+		if err := o.controllerOptions[r.Name].Validate(true); err != nil {
+			oracleErrs = append(oracleErrs, err)
+		}
+	}
+	if err := o.validate(o.oracleNames(), oracleErrs); err != nil {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -264,6 +316,11 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		return ExitOK, nil
 	}
 	logger := klog.FromContext(ctx)
+	kinds, err := registry.InputKinds(o.Controllers)
+	if err != nil {
+		return ExitUsage, &UsageError{Err: err}
+	}
+	o.Oracles = append(o.Oracles, registry.Oracles(o.oracleControllers(), o.controllerOptions)...)
 	var (
 		inv    *Inventory
 		source string
@@ -277,7 +334,7 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 			ignored []Ignored
 		}
 		r, err := inputfile.WithContext(ctx, func() (read, error) {
-			objs, ignored, err := ReadFiles(o.Files, o.Stdin)
+			objs, ignored, err := ReadFiles(o.Files, o.Stdin, kinds)
 			return read{objs, ignored}, err
 		})
 		if ctx.Err() != nil {
@@ -316,7 +373,7 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 			return ExitUsage, &InputError{File: "kubeconfig", Err: err}
 		}
 		logger.V(2).Info("Checking a cluster", "host", cfg.Host, "namespace", ns)
-		if inv, err = LoadCluster(ctx, client, ns); err != nil {
+		if inv, err = LoadCluster(ctx, client, ns, kinds); err != nil {
 			return ExitUsage, err
 		}
 		admission = AdmissionFindings(ctx, client, inv, o.Config)
@@ -336,7 +393,6 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 	if len(admission) > 0 {
 		rep.Findings = sortFindings(append(rep.Findings, admission...))
 	}
-	var err error
 	if o.Output == OutputJSON {
 		err = WriteJSON(out, rep, source, inv.Ignored, notes...)
 	} else {

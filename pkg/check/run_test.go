@@ -145,7 +145,7 @@ func TestRun(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ctx := ktesting.NewTestContext(t)
-			o := NewOptions()
+			o := newBuiltinOptions()
 			tc.opts(o)
 			var out bytes.Buffer
 			code, err := Run(ctx, *o, &out)
@@ -177,7 +177,7 @@ func TestRun(t *testing.T) {
 }
 
 func TestUsageErrorType(t *testing.T) {
-	o := NewOptions()
+	o := newBuiltinOptions()
 	o.Output = "x"
 	var ue *UsageError
 	if err := o.Validate(); !errors.As(err, &ue) {
@@ -202,7 +202,7 @@ current-context: c
 }
 
 func TestAddFlags(t *testing.T) {
-	o := NewOptions()
+	o := newBuiltinOptions()
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	o.AddFlags(fs)
 	err := fs.Parse([]string{"-f", "a.yaml", "-f", "b.yaml", "-n", "ns", "-o", "json",
@@ -213,15 +213,24 @@ func TestAddFlags(t *testing.T) {
 	}
 	want := Options{
 		Config: Config{DefaultControllerName: "d.example.com", MirroringControllerName: "m.example.com",
-			MaxEndpointsPerSlice: 7, MirroringMaxEndpointsPerSubset: 9, SecondaryNetworkControllerName: "s.example.com", DRANetworkControllerName: wellknown.DRANetworkControllerName},
+			MaxEndpointsPerSlice: 7, MirroringMaxEndpointsPerSubset: 9},
 		Files: []string{"a.yaml", "b.yaml"}, Kubeconfig: "k", Context: "c", Namespace: "ns", AllNamespaces: true, Output: OutputJSON, ListRules: true,
 	}
-	if d := cmp.Diff(want, *o, cmpopts.IgnoreUnexported(Options{})); d != "" {
+	if d := cmp.Diff(want, *o, cmpopts.IgnoreUnexported(Options{}), cmpopts.IgnoreFields(Options{}, "Controllers")); d != "" {
 		t.Errorf("options (-want +got):\n%s", d)
+	}
+	// The controllers' own flags name their oracles.
+	wantNames := []string{"--dra-network-controller-name=" + wellknown.DRANetworkControllerName, "--secondary-network-controller-name=s.example.com"}
+	var gotNames []string
+	for _, n := range o.oracleNames() {
+		gotNames = append(gotNames, n.Flag+"="+n.Value)
+	}
+	if !slices.Equal(gotNames, wantNames) {
+		t.Errorf("oracle names %v, want %v", gotNames, wantNames)
 	}
 	// kubectl's other connection flags reach the client configuration.
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
-	o = NewOptions()
+	o = newBuiltinOptions()
 	fs = pflag.NewFlagSet("check", pflag.ContinueOnError)
 	o.AddFlags(fs)
 	if err := fs.Parse([]string{"-s", "https://api.example:6443", "--as", "jane", "--as-group", "ops", "--token", "t0k", "--insecure-skip-tls-verify", "--request-timeout", "7s"}); err != nil {
@@ -237,7 +246,7 @@ func TestAddFlags(t *testing.T) {
 			cfg.Host, cfg.Impersonate, cfg.BearerToken, cfg.Insecure, cfg.Timeout)
 	}
 	// Defaults.
-	o = NewOptions()
+	o = newBuiltinOptions()
 	fs = pflag.NewFlagSet("check", pflag.ContinueOnError)
 	o.AddFlags(fs)
 	if got := fs.Lookup("default-controller-name").DefValue; got != wellknown.EndpointSliceControllerName {

@@ -131,7 +131,7 @@ func TestSelectorRemovalLeftovers(t *testing.T) {
 				if f.slice != nil && f.web.Labels != nil {
 					f.slice.Labels[wellknown.LabelEndpointControllerName] = custom
 				}
-				rep := Check(ctx, NewInventory(f.objects()), Config{})
+				rep := Check(ctx, NewInventory(f.objects()), builtinConfig(Config{}))
 				var got []string
 				for _, fd := range rep.Findings {
 					if fd.Object.Name == "web" || strings.HasPrefix(fd.Object.Name, "web-") {
@@ -179,7 +179,7 @@ func TestSelectorlessHint(t *testing.T) {
 			f.web.Labels = map[string]string{wellknown.LabelEndpointControllerName: custom}
 			f.web.Spec.Selector = tc.selector
 			f.slice.Labels[wellknown.LabelEndpointControllerName] = custom
-			rep := Check(ctx, NewInventory(f.objects()), Config{})
+			rep := Check(ctx, NewInventory(f.objects()), builtinConfig(Config{}))
 			hint := false
 			for _, fd := range rep.Findings {
 				if fd.Rule == RuleDelegatedBuiltin && strings.Contains(fd.Reason, "slicekit.dev/selector") {

@@ -44,7 +44,7 @@ func (c *checker) checkHeadless(ref ObjectRef, s *discovery.EndpointSlice, svc *
 // The secondary-network and dra-network controllers publish both families
 // for a headless Service whatever its spec.ipFamilies (their addresses are
 // not bound to the cluster's families; pkg/source/networkstatus and
-// pkg/controllers/dranetwork AddressTypes): their slices of a headless
+// pkg/source/networkdata AddressTypes): their slices of a headless
 // Service are not judged.
 func (c *checker) checkFamily(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service, r role) {
 	if len(svc.Spec.IPFamilies) == 0 {

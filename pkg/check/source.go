@@ -32,18 +32,15 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/inputfile"
-	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
 )
 
-// inputKinds returns the one table of input kinds (builtin.InputKinds),
-// or the built-in kinds alone if the registrations' kinds collide (a
-// programming error the registry tests catch).
-func inputKinds() inputkinds.Table {
-	t, err := builtin.InputKinds()
-	if err != nil {
-		return nil
+// orBuiltin returns kinds, or the built-in kinds alone when kinds is nil.
+func orBuiltin(kinds inputkinds.Table) inputkinds.Table {
+	if kinds != nil {
+		return kinds
 	}
+	t, _ := inputkinds.NewTable() // the built-in kinds never collide
 	return t
 }
 
@@ -71,8 +68,12 @@ type Ignored = inputfile.Ignored
 // of other kinds come back as Ignored. The same object given twice is kept
 // once when both copies are equal and is an error otherwise. Every problem
 // is reported; each is an *InputError.
-func ReadFiles(names []string, stdin io.Reader) ([]runtime.Object, []Ignored, error) {
-	objs, ignored, err := inputfile.ReadObjects(names, stdin, inputKinds())
+//
+// kinds is the table of the kinds read (registry.InputKinds of the
+// controllers judged: their Reads.Kinds, such as ResourceClaims, besides
+// the built-in kinds); nil reads the built-in kinds only.
+func ReadFiles(names []string, stdin io.Reader, kinds inputkinds.Table) ([]runtime.Object, []Ignored, error) {
+	objs, ignored, err := inputfile.ReadObjects(names, stdin, orBuiltin(kinds))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -89,9 +90,9 @@ func ReadFiles(names []string, stdin io.Reader) ([]runtime.Object, []Ignored, er
 // keeps an empty one (callers such as the conformance suite place it).
 // Objects of kinds the check does not read are returned as
 // *metav1.PartialObjectMetadata (NewInventory counts them as ignored).
-// Errors are *InputError, joined.
-func Decode(file string, data []byte) ([]runtime.Object, error) {
-	objs, ignored, err := inputfile.DecodeObjects(file, data, inputKinds())
+// Errors are *InputError, joined. kinds is as for ReadFiles.
+func Decode(file string, data []byte, kinds inputkinds.Table) ([]runtime.Object, error) {
+	objs, ignored, err := inputfile.DecodeObjects(file, data, orBuiltin(kinds))
 	if err != nil {
 		return nil, err
 	}
@@ -118,17 +119,17 @@ const listPageSize = 500
 
 // LoadCluster lists Services, Pods, Endpoints and EndpointSlices in
 // namespace ("" means all namespaces), all Nodes, and the kinds the
-// controllers declare beyond those (builtin.InputKinds: ResourceClaims)
-// through client, in pages of listPageSize: every kind of the one input
+// controllers declare beyond those (kinds, as for ReadFiles:
+// ResourceClaims for slicekit's) through client, in pages of listPageSize: every kind of the one input
 // kinds table but Namespaces, which no rule reads. A kind other than
 // EndpointSlices that the caller may not list (Forbidden), or a declared
 // kind the cluster does not serve (NotFound), is left out and marked as
 // missing in Have, so that the rules needing it are skipped; any other
 // error is returned as an *InputError.
-func LoadCluster(ctx context.Context, client kubernetes.Interface, namespace string) (*Inventory, error) {
+func LoadCluster(ctx context.Context, client kubernetes.Interface, namespace string, kinds inputkinds.Table) (*Inventory, error) {
 	logger := klog.FromContext(ctx)
 	inv := &Inventory{}
-	table := inputKinds()
+	table := orBuiltin(kinds)
 	extra := map[string]bool{}
 	for _, k := range table.Extra() {
 		extra[k.GVK.Kind] = true

@@ -95,7 +95,7 @@ items:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			objs, err := Decode("f.yaml", []byte(tc.in))
+			objs, err := Decode("f.yaml", []byte(tc.in), builtinKinds())
 			if tc.wantErr != "" {
 				var ie *InputError
 				if err == nil || !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.wantErr) {
@@ -131,7 +131,7 @@ func TestReadFiles(t *testing.T) {
 	write("d/2.json", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p2","namespace":"ns"}}`)
 	write("d/README.md", "not read")
 
-	objs, _, err := ReadFiles([]string{a, "-", filepath.Join(dir, "d")}, strings.NewReader(string(mustRead(t, b))))
+	objs, _, err := ReadFiles([]string{a, "-", filepath.Join(dir, "d")}, strings.NewReader(string(mustRead(t, b))), builtinKinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestReadFiles(t *testing.T) {
 		{"no file", nil, "no input file given"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := ReadFiles(tc.files, strings.NewReader("apiVersion: v1\nkind: List\nitems: []\n"))
+			_, _, err := ReadFiles(tc.files, strings.NewReader("apiVersion: v1\nkind: List\nitems: []\n"), builtinKinds())
 			var ie *InputError
 			if err == nil || !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("ReadFiles error = %v, want an *InputError containing %q", err, tc.want)
@@ -190,7 +190,7 @@ func TestLoadCluster(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	f := newFixture()
 	client := fake.NewClientset(f.objects()...)
-	inv, err := LoadCluster(ctx, client, ns)
+	inv, err := LoadCluster(ctx, client, ns, builtinKinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestLoadCluster(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("counts (-want +got):\n%s", d)
 	}
-	if rep := Check(ctx, inv, Config{}); len(rep.Findings) != 0 {
+	if rep := Check(ctx, inv, builtinConfig(Config{})); len(rep.Findings) != 0 {
 		t.Errorf("findings on the consistent fixture: %v", rep.Findings)
 	}
 
@@ -208,7 +208,7 @@ func TestLoadCluster(t *testing.T) {
 	client.PrependReactor("list", "nodes", func(k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "nodes"}, "", errors.New("no"))
 	})
-	inv, err = LoadCluster(ctx, client, "")
+	inv, err = LoadCluster(ctx, client, "", builtinKinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestLoadCluster(t *testing.T) {
 		return true, nil, errors.New("connection refused")
 	})
 	var ie *InputError
-	if _, err := LoadCluster(ctx, client, ""); !errors.As(err, &ie) {
+	if _, err := LoadCluster(ctx, client, "", builtinKinds()); !errors.As(err, &ie) {
 		t.Errorf("LoadCluster error = %v, want *InputError", err)
 	}
 }
@@ -248,7 +248,7 @@ func TestLoadClusterPages(t *testing.T) {
 		}
 		return true, l, nil
 	})
-	inv, err := LoadCluster(ctx, client, "")
+	inv, err := LoadCluster(ctx, client, "", builtinKinds())
 	if err != nil || len(inv.Pods) != 3 || strings.Join(tokens, ",") != ",b,c" {
 		t.Errorf("LoadCluster = %d Pods, %v; tokens %q", len(inv.Pods), err, tokens)
 	}

@@ -166,6 +166,13 @@ type Registration struct {
 	// the annotation-fed controllers' inputs and their slices. `slicekit
 	// run` warns, and reports it in a metric, when they are not installed.
 	AdmissionPolicies func(ic InitContext) []admissionpolicy.Need
+	// Oracle, when set, returns what `slicekit check` needs to judge the
+	// slices of the controller configured by ic.Options (one Oracle per
+	// controller name it answers to). check calls it with only Options
+	// set; it must not use the other fields of ic. Without it, check
+	// judges the controller's slices by the generic rules only and says
+	// so.
+	Oracle func(ic InitContext) []Oracle
 }
 
 // Validate returns an error naming the registration and each required

@@ -20,13 +20,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slicekit/slicekit/pkg/check"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 )
 
 // newCheckCommand returns slicekit check: the EndpointSlice checker of
 // pkg/check against a live cluster or a dump. Exit codes: 0 no error
 // finding (warnings allowed), 1 error findings, 2 usage or input errors.
 func newCheckCommand(s Streams) *cobra.Command {
-	o := check.NewOptions()
+	o := check.NewOptions(builtin.Registrations()...)
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Check EndpointSlices against the EndpointSlice contract, for any controller",

@@ -32,7 +32,7 @@ import (
 // under test and on the Services named in services (the rules that judge
 // all slices of a Service together report on the Service).
 func (s *ConformanceTestSuite) ConsumerFindings(ctx context.Context, ns string, services ...string) ([]string, error) {
-	inv, err := check.LoadCluster(ctx, s.Client, ns)
+	inv, cfg, err := s.loadForCheck(ctx, ns)
 	if err != nil {
 		return nil, err
 	}
@@ -41,10 +41,6 @@ func (s *ConformanceTestSuite) ConsumerFindings(ctx context.Context, ns string, 
 		if sl.Labels[discovery.LabelManagedBy] == s.ControllerName {
 			ours[sl.Name] = true
 		}
-	}
-	cfg := check.Config{}
-	if s.SupportsFeature(SupportDefaultController) {
-		cfg.DefaultControllerName = s.ControllerName
 	}
 	var out []string
 	for _, f := range check.Check(ctx, inv, cfg).Findings {

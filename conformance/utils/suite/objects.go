@@ -136,7 +136,7 @@ func ReadManifests(fsys fs.FS, paths ...string) ([]runtime.Object, error) {
 		if err != nil {
 			return nil, err
 		}
-		objs, err := check.Decode(p, data)
+		objs, err := check.Decode(p, data, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -461,7 +461,7 @@ func (s *ConformanceTestSuite) checkNamespace(t *testing.T, ns string) {
 	t.Helper()
 	var errs []string
 	err := wait.PollUntilContextTimeout(t.Context(), s.TimeoutConfig.PollInterval, s.TimeoutConfig.SlicesConverge, true, func(ctx context.Context) (bool, error) {
-		inv, err := check.LoadCluster(ctx, s.Client, ns)
+		inv, cfg, err := s.loadForCheck(ctx, ns)
 		if err != nil {
 			errs = []string{err.Error()}
 			return false, nil
@@ -471,10 +471,6 @@ func (s *ConformanceTestSuite) checkNamespace(t *testing.T, ns string) {
 			if sl.Labels[discovery.LabelManagedBy] == s.ControllerName {
 				ours[sl.Name] = true
 			}
-		}
-		cfg := check.Config{}
-		if s.SupportsFeature(SupportDefaultController) {
-			cfg.DefaultControllerName = s.ControllerName
 		}
 		rep := check.Check(ctx, inv, cfg)
 		errs = nil

@@ -55,9 +55,5 @@ func Registrations() []registry.Registration {
 // clusters whichever controllers run. It returns an error when two
 // registrations declare colliding kinds (inputkinds.NewTable).
 func InputKinds() (inputkinds.Table, error) {
-	var extra []inputkinds.Kind
-	for _, r := range Registrations() {
-		extra = append(extra, r.Reads.Kinds...)
-	}
-	return inputkinds.NewTable(extra...)
+	return registry.InputKinds(Registrations())
 }

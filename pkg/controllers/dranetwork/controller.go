@@ -24,6 +24,7 @@ import (
 	resourcelisters "k8s.io/client-go/listers/resource/v1"
 
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source/networkdata"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -51,9 +52,10 @@ type Options struct {
 }
 
 // New returns the dra-network controller: a slicecontroller.Controller
-// with Labelled(ControllerName) ownership whose Source is Source over the
-// factory's ResourceClaim informer (ResourceClaimKind), which it also
-// watches (slicecontroller.Input with ClaimPods), so that a driver's write
+// with Labelled(ControllerName) ownership whose Source is
+// networkdata.Source over the factory's ResourceClaim informer
+// (ResourceClaimKind), which it also watches (slicecontroller.Input with
+// networkdata.ClaimPods), so that a driver's write
 // of networkData syncs the Pod's Services with no change to the Pod or the
 // Service. Errors are slicecontroller.New's.
 func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, opts Options) (*slicecontroller.Controller, error) {
@@ -70,11 +72,11 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		ControllerName: opts.ControllerName,
 		ManagedBy:      opts.ManagedBy,
 		Ownership:      slicecontroller.Labelled(opts.ControllerName),
-		Source:         Source(get),
+		Source:         networkdata.Source(get),
 		Inputs: []slicecontroller.Input{{
 			Kind:     ResourceClaimKind.GVK.Kind,
 			Informer: claims,
-			Pods:     ClaimPods,
+			Pods:     networkdata.ClaimPods,
 		}},
 		MetricsSubsystem: MetricsSubsystem,
 		Common:           opts.Common,

@@ -19,62 +19,23 @@
 // KEP-4817, GA in Kubernetes 1.37), instead of status.podIPs.
 //
 // It is an instance of the one Service controller
-// (pkg/slicecontroller), like the secondary-network controller,
-// and the model of a source that reads a kind other than Pods: this one
-// package holds
+// (pkg/slicecontroller), like the secondary-network controller, and the
+// model of a controller whose source reads a kind other than Pods. The
+// source itself, the rules from a Pod to its claim's addresses, is
+// package pkg/source/networkdata; this package holds the wiring:
 //   - the kind it reads (ResourceClaimKind: informer, list, transform and
 //     file validation, pkg/inputkinds), named in its Registration's Reads so
 //     that `slicekit run`, `render` and `check` all read ResourceClaims;
 //   - the Pod field it reads beyond the endpoint rules'
 //     (podcache.ResourceClaims: spec.resourceClaims and
 //     status.resourceClaimStatuses), which the Pod cache then keeps;
-//   - the source (Source: Addresses, Serving, CheckService, AddressTypes,
-//     PodChanged) and the pure resolution from a Pod to its claim's
-//     addresses (Resolve);
-//   - the map from a claim event to the Pods it concerns (ClaimPods), which
-//     the Service controller turns into syncs of their Services
-//     (slicecontroller.Input);
-//   - the wiring (New), RBAC rules and Registration.
-//
-// # Rules (docs/dra-network.md)
+//   - the controller (New: networkdata.Source over the ResourceClaim
+//     informer, whose events sync the Services of the Pods
+//     networkdata.ClaimPods names), RBAC rules and Registration, whose
+//     Oracle lets `slicekit check` run the same source over a dump.
 //
 // A Service is this controller's when it is labelled
 // service.kubernetes.io/endpoint-controller-name=<controller name>
 // (default dra-network.slicekit.dev, also its managed-by value) and
-// annotated slicekit.dev/dra-claim: "<pod claim name>" or
-// "<pod claim name>/<request name>" (ParseClaimRef). spec.selector, or the
-// selectorless form (slicekit.dev/selector), picks the Pods. For each Pod:
-//  1. the entry of spec.resourceClaims with the pod claim name; the claim is
-//     its resourceClaimName, or for a template the name in
-//     status.resourceClaimStatuses
-//     (k8s.io/dynamic-resource-allocation/resourceclaim.Name), and then the
-//     claim must be controlled by the Pod (resourceclaim.IsForPod);
-//  2. the claim must be reserved for the Pod (status.reservedFor holds its
-//     uid, resourceclaim.IsReservedForPod) and for no other consumer: the
-//     addresses of a shared claim belong to no single Pod (KEP-4817,
-//     Drawbacks);
-//  3. the devices allocated for the request (status.allocation.devices.results
-//     with that request, or a subrequest "<request>/<sub>" of a
-//     firstAvailable request; every result when no request is named),
-//     matched to status.devices by driver, pool, device and shareID;
-//  4. their networkData.ips, interface addresses in CIDR form, with the
-//     prefix length stripped; IPv4 to the IPv4 slices, IPv6 to the IPv6
-//     ones. status.podIPs never appear.
-//
-// A Pod failing a step is left out with a Problem (a Warning event on the
-// Service and the pod_problems metric, reason one of the Reason* constants).
-// A device whose Ready condition is False makes the Pod's endpoints not
-// serving (and so not ready). Readiness, terminating, nodeName, zone,
-// hostname, named ports, placeholders and packing are the EndpointSlice
-// controller's (pkg/source Desired).
-//
-// # Who writes what it reads
-//
-// status.devices is written by the device's driver only: since Kubernetes
-// 1.36 the API server asks for a per-driver permission
-// (resourceclaims/driver, DRAResourceClaimGranularStatusAuthorization), so
-// a Pod's editor cannot choose the addresses, unlike the Multus
-// network-status annotation. status.allocation and status.reservedFor are
-// written by the scheduler and the resourceclaim controller. The Service
-// annotation only chooses which of the selected Pods' claims is published.
+// annotated slicekit.dev/dra-claim (package networkdata; docs/dra-network.md).
 package dranetwork

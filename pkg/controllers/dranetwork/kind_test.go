@@ -18,17 +18,39 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/pkg/source/networkdata"
 )
+
+// testClaim returns claim c1 in namespace ns: allocated and reserved for
+// Pod ns/p (uid-p), one device (request nic) reporting ips.
+func testClaim(ips ...string) *resourceapi.ResourceClaim {
+	return &resourceapi.ResourceClaim{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c1", UID: "uid-c1"},
+		Status: resourceapi.ResourceClaimStatus{
+			Allocation: &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{
+				Results: []resourceapi.DeviceRequestAllocationResult{{Request: "nic", Driver: "dra.example.com", Pool: "node-a", Device: "eth-nic"}},
+			}},
+			ReservedFor: []resourceapi.ResourceClaimConsumerReference{{Resource: "pods", Name: "p", UID: "uid-p"}},
+			Devices: []resourceapi.AllocatedDeviceStatus{{
+				Driver: "dra.example.com", Pool: "node-a", Device: "eth-nic",
+				Conditions:  []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue}},
+				NetworkData: &resourceapi.NetworkDeviceData{IPs: ips},
+			}},
+		},
+	}
+}
 
 // fullClaim is a claim with every field the transform drops set.
 func fullClaim() *resourceapi.ResourceClaim {
-	c := claim("c1", map[string][]string{"nic": {"192.168.60.31/24"}})
+	c := testClaim("192.168.60.31/24")
 	c.Annotations = map[string]string{"a": "b"}
 	c.Labels = map[string]string{"l": "v"}
 	c.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "m"}}
@@ -59,17 +81,20 @@ func TestTransformResourceClaim(t *testing.T) {
 		got.Status.Devices[0].Data != nil || got.Status.Devices[0].NetworkData.InterfaceName != "" || got.Status.Devices[0].Conditions[0].Message != "" {
 		t.Errorf("kept a field nobody reads: %+v", got)
 	}
-	// Everything Resolve and ClaimPods read is kept: they give the same
-	// answers on the transformed claim.
-	p := pod()
-	p.Spec.ResourceClaims = nil
+	// Everything networkdata.Resolve and ClaimPods read is kept: they give
+	// the same answers on the transformed claim.
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", UID: "uid-p"},
+		Spec:       corev1.PodSpec{ResourceClaims: []corev1.PodResourceClaim{{Name: "net", ResourceClaimName: ptr.To("c1")}}},
+	}
 	for _, obj := range []*resourceapi.ResourceClaim{c, got} {
-		res, err := Resolve(readyPod(), ClaimRef{PodClaim: "net"}, scene{claims: map[string]*resourceapi.ResourceClaim{"ns/c1": obj}}.get)
+		get := func(string, string) (*resourceapi.ResourceClaim, error) { return obj, nil }
+		res, err := networkdata.Resolve(p, networkdata.ClaimRef{PodClaim: "net"}, get)
 		if err != nil || strings.Join(res.Addresses, " ") != "192.168.60.31" {
 			t.Errorf("Resolve on %p: %+v, %v", obj, res, err)
 		}
 	}
-	if a, b := ClaimPods(c), ClaimPods(got); len(a) != len(b) || len(a) != 2 {
+	if a, b := networkdata.ClaimPods(c), networkdata.ClaimPods(got); len(a) != len(b) || len(a) != 2 {
 		t.Errorf("ClaimPods differ: %v vs %v", a, b)
 	}
 	again, _ := TransformResourceClaim(got)
@@ -107,7 +132,7 @@ func TestValidateResourceClaim(t *testing.T) {
 		{name: "bad name", mutate: func(c *resourceapi.ResourceClaim) { c.Name = "Bad_Name" }, want: "metadata.name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := claim("c1", map[string][]string{"nic": {"192.168.60.31/24"}})
+			c := testClaim("192.168.60.31/24")
 			tc.mutate(c)
 			errs := ValidateResourceClaim(c)
 			if tc.want == "" {

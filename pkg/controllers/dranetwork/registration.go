@@ -17,11 +17,17 @@ package dranetwork
 import (
 	"context"
 
+	resourceapi "k8s.io/api/resource/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/networkdata"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -59,7 +65,41 @@ var Registration = registry.WithNameFlag(NewFlags, newFromRegistry, registry.Reg
 	Name:      RegistrationName,
 	RBACRules: RBACRules,
 	Reads:     reads(),
+	Oracle:    oracle,
 })
+
+// oracle is Registration.Oracle: `slicekit check` runs networkdata.Source
+// over the input's ResourceClaims (none without them: the Services are
+// then not judged against the source). The controller's serving
+// condition also follows its devices' Ready conditions.
+func oracle(ic registry.InitContext) []registry.Oracle {
+	return []registry.Oracle{{
+		ControllerName: registry.OptionsAs(ic, NewFlags).ControllerName,
+		Source:         oracleSource,
+		PodAddresses:   true,
+	}}
+}
+
+// oracleSource returns networkdata.Source over the ResourceClaims of in,
+// nil when in has none.
+func oracleSource(in registry.OracleInput) source.Source {
+	objs, have := in.Objects(ResourceClaimKind.GVK.Kind)
+	if !have {
+		return nil
+	}
+	byKey := make(map[types.NamespacedName]*resourceapi.ResourceClaim, len(objs))
+	for _, o := range objs {
+		if rc, ok := o.(*resourceapi.ResourceClaim); ok {
+			byKey[types.NamespacedName{Namespace: rc.Namespace, Name: rc.Name}] = rc
+		}
+	}
+	return networkdata.Source(func(namespace, name string) (*resourceapi.ResourceClaim, error) {
+		if rc := byKey[types.NamespacedName{Namespace: namespace, Name: name}]; rc != nil {
+			return rc, nil
+		}
+		return nil, apierrors.NewNotFound(resourceapi.Resource(resourceClaimsPlural), name)
+	})
+}
 
 // newFromRegistry is Registration.New for the controller named name.
 func newFromRegistry(ctx context.Context, ic registry.InitContext, name string) (registry.Controller, error) {

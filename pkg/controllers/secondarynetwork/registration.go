@@ -20,6 +20,8 @@ import (
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -48,7 +50,22 @@ var Registration = registry.WithNameFlag(NewFlags, newFromRegistry, registry.Reg
 	RBACRules:         RBACRules,
 	Reads:             slicecontroller.GuardedReads(wellknown.AnnotationNetworkStatus, wellknown.AnnotationNetworkStatusLegacy),
 	AdmissionPolicies: admissionPolicies,
+	Oracle:            oracle,
 })
+
+// oracle is Registration.Oracle: `slicekit check` runs networkstatus.Source,
+// which reads the Pods only, publishes none of their status.podIPs and
+// keeps the Pod Ready condition as serving.
+func oracle(ic registry.InitContext) []registry.Oracle {
+	return []registry.Oracle{{
+		ControllerName:    flagsOf(ic).ControllerName,
+		Source:            func(registry.OracleInput) source.Source { return networkstatus.Source() },
+		PodAddresses:      true,
+		PodReadyServing:   true,
+		OtherNetwork:      true,
+		AdmissionPolicies: admissionPolicies(ic),
+	}}
+}
 
 // admissionPolicies is Registration.AdmissionPolicies: the network-status
 // annotations (both keys) must be guarded, and so must the slices of
