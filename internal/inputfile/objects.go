@@ -39,6 +39,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/slicekit/slicekit/internal/createvalidation"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
 )
 
@@ -555,7 +556,7 @@ func (d *decoder) object(j, typeMeta []byte, item int, itemGVK schema.GroupVersi
 	case !k.Namespaced:
 		m.SetNamespace("")
 	}
-	errs := Validate(obj)
+	errs := createvalidation.Validate(obj)
 	if k.Validate != nil {
 		errs = append(errs, k.Validate(obj)...)
 	}
