@@ -13,129 +13,45 @@
 // limitations under the License.
 
 // Package inputfile reads the -f inputs of slicekit render and slicekit check:
-// files, directories and standard input, as kubectl's -f does (Read,
-// Documents), and decodes them into objects the one way both commands share
-// (ReadObjects, DecodeObjects): strictly into the k8s.io/api types, validated
-// as the API server would (Validate), objects of other kinds returned as
-// Ignored, identical duplicates kept once.
+// files, directories and standard input, split into documents as kubectl's
+// -f splits them (k8s.io/apimachinery/pkg/util/yaml), and decodes them into
+// objects the one way both commands share (ReadObjects, DecodeObjects): as
+// the API server decodes a request body with strict field validation
+// (sigs.k8s.io/yaml and sigs.k8s.io/json, the functions of
+// k8s.io/apimachinery's JSON serializer), validated as the API server would
+// (Validate), objects of other kinds returned as Ignored, identical
+// duplicates kept once. Inputs are streamed: a file or standard input is
+// never held whole, and the items of a large JSON List are decoded while
+// the rest is read.
 package inputfile
 
 import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	serjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
 // StdinName is the name that reads standard input.
 const StdinName = "-"
 
-// StdinDisplayName is how standard input is named in File.Name and errors.
+// StdinDisplayName is how standard input is named in errors and in
+// Object.File.
 const StdinDisplayName = "<stdin>"
 
-// File is one input file's name (its path, or StdinDisplayName) and content.
-type File struct {
-	Name string
-	Data []byte
-	// drop, for a large file mapped rather than read (readFile), drops
-	// Data's pages from the process's memory; reading Data afterwards
-	// brings them back.
-	drop func()
-}
-
-// mapMin is the size from which a regular file is mapped into memory
-// rather than read (Unix): a mapped file is outside the Go heap, so the
-// garbage collector's heap goal does not grow with it (a 1.6 GB
-// `kubectl get -o json` let the heap grow by as much again), and its
-// pages can be dropped while it is decoded (decodeFile), so that a file
-// larger than the memory its objects need is never held whole. A variable
-// so that tests can map small files.
-var mapMin int64 = 64 << 20
-
-// readFile reads the file at path, or maps it when it is a regular file of
-// at least mapMin bytes (f.drop set).
-func readFile(f *File, path string) error {
-	file, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer file.Close() // a mapping outlives the descriptor
-	if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
-		if data, drop, ok := mapFile(file, fi.Size()); ok {
-			f.Data, f.drop = data, drop
-			return nil
-		}
-	}
-	f.Data, err = os.ReadFile(path)
-	return err
-}
-
-// Error is a failure to read one input; File names it as File.Name would.
-type Error struct {
-	File string
-	Err  error
-}
-
-func (e *Error) Error() string { return e.File + ": " + e.Err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Read reads the named inputs in order. StdinName reads stdin (os.Stdin when
-// stdin is nil), at most once. A directory contributes its *.yaml, *.yml and
-// *.json files in name order, not recursing into subdirectories. It returns
-// an *Error for a missing or unreadable input, for standard input named
-// twice or empty (only white space: the command before the pipe failed),
-// and for no names at all (File "-f").
-func Read(names []string, stdin io.Reader) ([]File, error) {
-	if len(names) == 0 {
-		return nil, &Error{File: "-f", Err: errors.New("no input file given")}
-	}
-	paths, err := expand(names)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]File, 0, len(paths))
-	readStdin := false
-	for _, p := range paths {
-		f := File{Name: p}
-		var err error
-		if p == StdinName {
-			f.Name = StdinDisplayName
-			if readStdin {
-				return nil, &Error{File: f.Name, Err: errors.New("standard input given more than once")}
-			}
-			readStdin = true
-			if stdin == nil {
-				stdin = os.Stdin
-			}
-			f.Data, err = io.ReadAll(stdin)
-			if err == nil && len(bytes.TrimSpace(f.Data)) == 0 {
-				// kubectl prints a List even when nothing matches: empty
-				// standard input means the command before the pipe failed,
-				// and taking it as "no objects" would pass a CI gate.
-				err = errors.New("standard input is empty: did the command before the pipe fail? (kubectl prints a List even when nothing matches)")
-			}
-		} else {
-			err = readFile(&f, p)
-		}
-		if err != nil {
-			return nil, &Error{File: f.Name, Err: err}
-		}
-		out = append(out, f)
-	}
-	return out, nil
-}
-
-// expand replaces each directory in names by its YAML and JSON files.
+// expand replaces each directory in names by its *.yaml, *.yml and *.json
+// files in name order (not recursing into subdirectories).
 func expand(names []string) ([]string, error) {
 	var paths []string
 	for _, n := range names {
@@ -145,7 +61,7 @@ func expand(names []string) ([]string, error) {
 		}
 		fi, err := os.Stat(n)
 		if err != nil {
-			return nil, &Error{File: n, Err: err}
+			return nil, &InputError{File: n, Err: err}
 		}
 		if !fi.IsDir() {
 			paths = append(paths, n)
@@ -153,7 +69,7 @@ func expand(names []string) ([]string, error) {
 		}
 		entries, err := os.ReadDir(n) // sorted by name
 		if err != nil {
-			return nil, &Error{File: n, Err: err}
+			return nil, &InputError{File: n, Err: err}
 		}
 		for _, e := range entries {
 			if ext := filepath.Ext(e.Name()); !e.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json") {
@@ -164,177 +80,272 @@ func expand(names []string) ([]string, error) {
 	return paths, nil
 }
 
-// Documents splits an input file's data into documents: YAML documents
-// separated by "---" lines, and, inside a document that is JSON (it starts
-// with '{'), every top-level object of a JSON stream, such as `jq -c` and
-// `kubectl get -o json` piped through `jq '.items[]'` print. Each object of
-// a stream is a document of its own, numbered in order. A document that
-// starts with '{' but is not JSON (a YAML flow mapping) is kept whole.
-// It returns the documents read before a malformed one together with the
-// error, so the malformed one is number len(docs)+1.
-func Documents(data []byte) ([][]byte, error) {
-	var docs [][]byte
-	err := documents(data, func(doc []byte) { docs = append(docs, doc) })
-	return docs, err
+// seenText wraps standard input and records whether it held anything but
+// white space.
+type seenText struct {
+	r    io.Reader
+	text bool
 }
 
-// documents is Documents calling emit with each document in turn, as it
-// is found (decodeObjects decodes the first documents while the rest are
-// split).
-func documents(data []byte, emit func([]byte)) error {
-	raws, ok := splitDocuments(data)
-	if !ok {
-		return yamlReaderDocuments(data, emit)
+func (s *seenText) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if !s.text && len(bytes.TrimSpace(p[:n])) > 0 {
+		s.text = true
 	}
-	for _, raw := range raws {
-		if err := jsonStream(raw, emit); err != nil {
+	return n, err
+}
+
+// errEmptyStdin: kubectl prints a List even when nothing matches, so empty
+// standard input means the command before the pipe failed, and taking it
+// as "no objects" would pass a CI gate.
+var errEmptyStdin = errors.New("standard input is empty: did the command before the pipe fail? (kubectl prints a List even when nothing matches)")
+
+// piece is one unit of decoding work, in input order: a YAML document, a
+// JSON object (a document of a JSON stream), an item of a JSON List, or an
+// error found while splitting.
+type piece struct {
+	doc, item int
+	raw       []byte
+	// yaml: raw is a YAML document (converted on the decoding goroutine).
+	yaml bool
+	// typeMeta, when set, holds raw's top-level members whose names
+	// match apiVersion or kind case-insensitively (what the serializer's
+	// Interpret reads), so that the whole object is not read for them.
+	typeMeta []byte
+	// itemGVK is the item kind of the List an item belongs to (typed
+	// lists); group the List (nil for a document).
+	itemGVK schema.GroupVersionKind
+	group   *listGroup
+	err     error
+}
+
+// listGroup is a JSON List whose items are decoded while it is read. Its
+// kind may come after its items (kubectl prints members in name order):
+// the items are then decoded as a v1 List's (each naming its kind), an
+// item naming none is held until the List's kind is known, and keep says
+// once it is known whether the items are the List's (its envelope decoded)
+// or dropped (not a List, or an invalid one).
+type listGroup struct {
+	kindKnown bool // the List's kind was known when its items began
+	keep      bool
+	itemGVK   schema.GroupVersionKind
+}
+
+// splitter splits one input into pieces, as kubectl's -f reads it
+// (utilyaml.YAMLOrJSONDecoder): a stream whose first 4,096 bytes start with
+// '{' after white space is a stream of JSON values; it turns into YAML for
+// the rest when its first or second value is not JSON; anything else is
+// YAML documents separated by "---" lines (utilyaml.YAMLReader), each
+// converted by sigs.k8s.io/yaml as the API server converts a YAML body.
+type splitter struct {
+	emit     func(piece)
+	listKind func(schema.GroupVersionKind) (schema.GroupVersionKind, bool)
+	ndocs    int
+}
+
+// maxRewind bounds what is kept of a JSON stream's first two values to
+// read them again as YAML (YAMLOrJSONDecoder's rule); a longer one that
+// is not JSON is an error.
+const maxRewind = 64 << 20
+
+func (s *splitter) split(r io.Reader) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(4096) // kubectl: NewYAMLOrJSONDecoder(r, 4096)
+	if utilyaml.IsJSONBuffer(head) {
+		rest, err := s.json(br)
+		if err != nil || rest == nil {
 			return err
 		}
+		br = bufio.NewReaderSize(rest, 64<<10)
+	}
+	yr := utilyaml.NewYAMLReader(br)
+	for {
+		doc, err := yr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		s.ndocs++
+		s.emit(piece{doc: s.ndocs, raw: doc, yaml: true})
+	}
+}
+
+// rewinder records what is read through it while on, up to maxRewind.
+type rewinder struct {
+	r    io.Reader
+	buf  []byte
+	on   bool
+	rerr error
+}
+
+func (w *rewinder) Read(p []byte) (int, error) {
+	n, err := w.r.Read(p)
+	if w.on {
+		w.buf = append(w.buf, p[:n]...)
+		if len(w.buf) > maxRewind {
+			w.on, w.buf = false, nil
+		}
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		w.rerr = err
+	}
+	return n, err
+}
+
+// json splits a JSON stream. It returns, when the stream turns into YAML,
+// the rest of the input to read as YAML.
+func (s *splitter) json(br *bufio.Reader) (io.Reader, error) {
+	rw := &rewinder{r: br, on: true}
+	dec := jsontext.NewDecoder(rw, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	values := 0
+	var end int64
+	for {
+		if dec.PeekKind() == 0 {
+			if _, err := dec.ReadToken(); errors.Is(err, io.EOF) {
+				return nil, nil
+			}
+		}
+		err := s.jsonValue(dec)
+		if err == nil {
+			values++
+			end = dec.InputOffset()
+			if values == 2 {
+				rw.on, rw.buf = false, nil
+			}
+			continue
+		}
+		if rw.rerr != nil {
+			return nil, rw.rerr
+		}
+		if values > 1 || !rw.on {
+			return nil, fmt.Errorf("invalid JSON after object %d of a JSON stream: %w", values, err)
+		}
+		// Not JSON: YAML from the end of the last value on, without the
+		// white space up to and including the first newline.
+		s.ndocs = values
+		rest := rw.buf[end:]
+		switch i := bytes.IndexFunc(rest, func(r rune) bool { return r == '\n' || !unicode.IsSpace(r) }); {
+		case i < 0:
+			rest = nil
+		case rest[i] == '\n':
+			rest = rest[i+1:]
+		default:
+			rest = rest[i:]
+		}
+		return io.MultiReader(bytes.NewReader(rest), br), nil
+	}
+}
+
+// jsonValue reads one value of a JSON stream and emits its pieces. An
+// object is read member by member, so that the items of a List are
+// emitted one by one and the List is never held whole.
+func (s *splitter) jsonValue(dec *jsontext.Decoder) error {
+	if dec.PeekKind() != '{' {
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		s.ndocs++
+		s.emit(piece{doc: s.ndocs, raw: bytes.Clone(v)})
+		return nil
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	doc := s.ndocs + 1
+	header, typeMeta := []byte{'{'}, []byte{'{'}
+	var group *listGroup
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		unquoted, _ := jsontext.AppendUnquote(nil, name)
+		if len(header) > 1 {
+			header = append(header, ',')
+		}
+		nameStart := len(header)
+		header = append(append(header, name...), ':')
+		name = header[nameStart : len(header)-1] // name is overwritten by the next read
+		if group == nil && string(unquoted) == "items" && dec.PeekKind() == '[' {
+			if group, err = s.items(dec, doc, typeMeta); err != nil {
+				return err
+			}
+			if group != nil {
+				header = append(header, "[]"...)
+				continue
+			}
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		header = append(header, v...)
+		if strings.EqualFold(string(unquoted), "apiVersion") || strings.EqualFold(string(unquoted), "kind") {
+			if len(typeMeta) > 1 {
+				typeMeta = append(typeMeta, ',')
+			}
+			typeMeta = append(append(append(typeMeta, name...), ':'), v...)
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	header, typeMeta = append(header, '}'), append(typeMeta, '}')
+	s.ndocs = doc
+	if group == nil {
+		s.emit(piece{doc: doc, raw: header, typeMeta: typeMeta})
+		return nil
+	}
+	// A List whose items were emitted: keep them if it is one, and valid.
+	gvk, err := serjson.DefaultMetaFactory.Interpret(typeMeta)
+	itemGVK, isList := schema.GroupVersionKind{}, false
+	if err == nil {
+		itemGVK, isList = s.listKind(*gvk)
+	}
+	switch {
+	case !isList:
+		// Not a List after all: what the API server reads of it, items
+		// aside (an unknown field of the kinds read; an ignored kind).
+		s.emit(piece{doc: doc, raw: header, typeMeta: typeMeta})
+	case group.kindKnown && itemGVK != group.itemGVK:
+		s.emit(piece{doc: doc, err: errors.New("apiVersion or kind of the List changes after its items")})
+	default:
+		if err := decodeListEnvelope(header); err != nil {
+			s.emit(piece{doc: doc, err: err})
+			return nil
+		}
+		group.keep, group.itemGVK = true, itemGVK
 	}
 	return nil
 }
 
-// separator starts a line that separates YAML documents.
-var separator = []byte("---")
-
-// splitDocuments splits data into YAML documents as
-// k8s.io/apimachinery's YAMLReader does, without copying them: on lines
-// starting with "---" (followed by nothing but spaces or a comment), a
-// separator with nothing before it kept as the next document's first line,
-// the last line given its newline. It returns ok false
-// for data it leaves to YAMLReader: carriage returns (YAMLReader drops the
-// one before each newline) and a malformed separator (YAMLReader's error).
-func splitDocuments(data []byte) ([][]byte, bool) {
-	if bytes.IndexByte(data, '\r') >= 0 {
-		return nil, false
+// items emits the items of a List's "items" array, or returns nil without
+// reading anything when the object's kind, known already, is not a List.
+func (s *splitter) items(dec *jsontext.Decoder, doc int, typeMeta []byte) (*listGroup, error) {
+	g := &listGroup{}
+	if gvk, err := serjson.DefaultMetaFactory.Interpret(append(bytes.Clone(typeMeta), '}')); err == nil && gvk.Kind != "" {
+		var isList bool
+		if g.itemGVK, isList = s.listKind(*gvk); !isList {
+			return nil, nil
+		}
+		g.kindKnown = true
 	}
-	var docs [][]byte
-	start := 0
-	for pos := 0; pos < len(data); {
-		next := len(data)
-		if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
-			next = pos + i + 1
-		}
-		if line := data[pos:next]; bytes.HasPrefix(line, separator) {
-			if rest := bytes.TrimSpace(line[len(separator):]); len(rest) > 0 && rest[0] != '#' {
-				return nil, false
-			}
-			// A separator ends a document; one that would end an empty
-			// document is kept as its first line, as YAMLReader keeps it.
-			if pos > start {
-				docs = append(docs, data[start:pos])
-				start = next
-			}
-		}
-		pos = next
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, err
 	}
-	if start < len(data) {
-		last := data[start:]
-		if last[len(last)-1] != '\n' {
-			last = append(bytes.Clone(last), '\n')
-		}
-		docs = append(docs, last)
-	}
-	return docs, true
-}
-
-// yamlReaderDocuments is documents with k8s.io/apimachinery's YAMLReader.
-func yamlReaderDocuments(data []byte, emit func([]byte)) error {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for {
-		raw, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
+	for n := 1; dec.PeekKind() != ']'; n++ {
+		v, err := dec.ReadValue()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := jsonStream(raw, emit); err != nil {
-			return err
-		}
+		s.emit(piece{doc: doc, item: n, raw: bytes.Clone(v), itemGVK: g.itemGVK, group: g})
 	}
+	_, err := dec.ReadToken()
+	return g, err
 }
-
-// jsonStream emits raw's top-level JSON objects when it is a stream of
-// them, and raw whole otherwise. The objects are slices of raw, found by
-// jsontext's validating reader; a stream it does not read to the end goes
-// to jsonStreamDecoder, the encoding/json split, whose results and errors
-// are the reference. The objects before a malformed one are emitted before
-// the error is returned.
-func jsonStream(raw []byte, emit func([]byte)) error {
-	// A byte order mark (editors on Windows write one) is not JSON: without
-	// this, go-yaml read the first object of such a stream and silently
-	// dropped the rest.
-	trimmed := bytes.TrimSpace(bytes.TrimPrefix(raw, []byte("\ufeff")))
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		emit(raw)
-		return nil
-	}
-	// encoding/json's Decoder takes duplicate names and invalid UTF-8 in
-	// a RawMessage; so does this reader. The objects are emitted only once
-	// the stream is known to be read to the end without error, or when it
-	// is large (then an error sends the rest to jsonStreamDecoder).
-	// A bytes.Buffer is read in place (a bytes.Reader would be copied).
-	dec := jsontext.NewDecoder(bytes.NewBuffer(trimmed), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	var pending [][]byte
-	var start, emitted int64
-	for {
-		_, err := dec.ReadValue()
-		if errors.Is(err, io.EOF) {
-			for _, o := range pending {
-				emit(o)
-			}
-			return nil
-		}
-		if err != nil {
-			objs, err := jsonStreamDecoder(raw, trimmed)
-			// The first objects were emitted already: emit the rest.
-			for _, o := range objs[min(len(objs), int(emitted)):] {
-				emit(o)
-			}
-			return err
-		}
-		end := dec.InputOffset()
-		pending = append(pending, bytes.TrimLeft(trimmed[start:end], " \t\r\n"))
-		start = end
-		// Emit in batches once the stream has more than one object: a
-		// single document that is not JSON after all (a YAML flow mapping
-		// read whole) must not have been emitted in pieces.
-		if len(pending) >= streamBatch {
-			for _, o := range pending {
-				emit(o)
-			}
-			emitted += int64(len(pending))
-			pending = pending[:0]
-		}
-	}
-}
-
-// jsonStreamDecoder splits a JSON stream with encoding/json's Decoder (each
-// object copied): its objects, or raw whole when the first is not JSON (a
-// YAML flow mapping), and the error after the objects read.
-func jsonStreamDecoder(raw, trimmed []byte) ([][]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	var objs [][]byte
-	for {
-		var m json.RawMessage
-		err := dec.Decode(&m)
-		if errors.Is(err, io.EOF) {
-			return objs, nil
-		}
-		if err != nil {
-			if len(objs) == 0 {
-				return [][]byte{raw}, nil // not JSON: a YAML flow mapping
-			}
-			return objs, fmt.Errorf("invalid JSON after object %d of a JSON stream: %w", len(objs), err)
-		}
-		objs = append(objs, m)
-	}
-}
-
-// streamBatch is how many objects of a JSON stream jsonStream holds before
-// it emits them.
-const streamBatch = 64
 
 // WithContext runs read and returns its result, or an error wrapping ctx's
 // cause as soon as ctx is done: a read of a terminal, pipe or FIFO cannot be

@@ -20,26 +20,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"reflect"
 	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	serjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/slicekit/slicekit/internal/createvalidation"
 	"github.com/slicekit/slicekit/pkg/inputkinds"
 )
 
@@ -200,14 +200,18 @@ func SupportedKinds(table inputkinds.Table) []string {
 	return append(out, "v1 List")
 }
 
-// ReadObjects reads the named inputs with Read and decodes each with
-// DecodeObjects. An object (apiVersion, kind, namespace, name) given more
-// than once is kept once when every copy is semantically equal (a
-// render output given with its inputs) and is an error otherwise. Every
-// problem of every file is returned, joined; each is an *InputError.
+// ReadObjects reads the named inputs in order and decodes each as
+// DecodeObjects does. StdinName reads stdin (os.Stdin when stdin is nil),
+// at most once; a directory contributes its *.yaml, *.yml and *.json files
+// in name order, not recursing into subdirectories. No names, a missing or
+// unreadable input, standard input named twice or empty (only white
+// space: the command before the pipe failed) are errors. An object
+// (apiVersion, kind, namespace, name) given more than once is kept once
+// when every copy is semantically equal (a render output given with its
+// inputs) and is an error otherwise. Every problem of every input is
+// returned, joined; each is an *InputError.
 func ReadObjects(names []string, stdin io.Reader, kinds inputkinds.Table) ([]Object, []Ignored, error) {
-	objs, ignored, _, err := ReadObjectsWith(names, stdin, kinds, ReadOptions{})
-	return objs, ignored, err
+	return ReadObjectsWith(names, stdin, kinds, ReadOptions{})
 }
 
 // ReadOptions configure ReadObjectsWith.
@@ -216,72 +220,63 @@ type ReadOptions struct {
 	// what it returns, as soon as the object is decoded (on the decoding
 	// goroutines, so it must be safe for concurrent use): render drops
 	// what it never reads of a Pod there, so that the whole Pods of a
-	// large input are never held at once. When an object is given twice,
-	// the input is decoded again without Compact, so that the copies are
-	// compared whole.
+	// large input are never held at once. Copies of an object given
+	// twice are then compared as Compact returned them.
 	Compact func(runtime.Object) runtime.Object
 }
 
-// ReadObjectsWith is ReadObjects with opts; compacted reports whether the
-// objects returned went through opts.Compact (false without it, or when
-// an object given twice made it decode the input again whole).
-func ReadObjectsWith(names []string, stdin io.Reader, kinds inputkinds.Table, opts ReadOptions) (objs []Object, ignored []Ignored, compacted bool, err error) {
-	files, err := Read(names, stdin)
+// ReadObjectsWith is ReadObjects with opts.
+func ReadObjectsWith(names []string, stdin io.Reader, kinds inputkinds.Table, opts ReadOptions) ([]Object, []Ignored, error) {
+	if len(names) == 0 {
+		return nil, nil, &InputError{File: "-f", Err: errors.New("no input file given")}
+	}
+	paths, err := expand(names)
 	if err != nil {
-		var fe *Error
-		if errors.As(err, &fe) {
-			return nil, nil, false, &InputError{File: fe.File, Err: fe.Err}
-		}
-		return nil, nil, false, err
+		return nil, nil, err
 	}
 	var (
-		out  []Object
-		errs []error
+		out, objs []Object
+		ignored   []Ignored
+		errs      []error
+		readStdin bool
 	)
-	for _, f := range files {
-		objs, ign, err := decodeFile(f, kinds, opts.Compact)
+	for _, p := range paths {
+		var ign []Ignored
+		if p == StdinName {
+			if readStdin {
+				return nil, nil, &InputError{File: StdinDisplayName, Err: errors.New("standard input given more than once")}
+			}
+			readStdin = true
+			if stdin == nil {
+				stdin = os.Stdin
+			}
+			in := &seenText{r: stdin}
+			objs, ign, err = decodeStream(StdinDisplayName, in, kinds, opts.Compact)
+			if !in.text {
+				err = &InputError{File: StdinDisplayName, Err: errEmptyStdin}
+			}
+		} else {
+			var f *os.File
+			if f, err = os.Open(p); err != nil {
+				return nil, nil, &InputError{File: p, Err: err}
+			}
+			objs, ign, err = decodeStream(p, f, kinds, opts.Compact)
+			f.Close()
+		}
 		if err != nil {
 			errs = append(errs, err)
 		}
 		out = append(out, objs...)
 		ignored = append(ignored, ign...)
 	}
-	if opts.Compact != nil && repeats(out) {
-		return ReadObjectsWith(names, bytes.NewReader(stdinData(files)), kinds, ReadOptions{})
-	}
-	compacted = opts.Compact != nil
 	out, err = dedupe(out)
 	if err != nil {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, nil, false, err
+		return nil, nil, err
 	}
-	return out, ignored, compacted, nil
-}
-
-// repeats reports whether an object is given more than once.
-func repeats(objs []Object) bool {
-	seen := make(map[string]bool, len(objs))
-	for _, o := range objs {
-		key := ObjectKey(o.Object)
-		if seen[key] {
-			return true
-		}
-		seen[key] = true
-	}
-	return false
-}
-
-// stdinData returns the data read from standard input, if any, so that the
-// input can be decoded again.
-func stdinData(files []File) []byte {
-	for _, f := range files {
-		if f.Name == StdinDisplayName {
-			return f.Data
-		}
-	}
-	return nil
+	return out, ignored, nil
 }
 
 // dedupe drops later copies equal to the first and reports copies that
@@ -298,13 +293,25 @@ func dedupe(objs []Object) ([]Object, error) {
 			out = append(out, o)
 			continue
 		}
-		if apiequality.Semantic.DeepEqual(first.Object, o.Object) {
+		if sameObject(first.Object, o.Object) {
 			continue
 		}
 		errs = append(errs, &InputError{File: o.File, Document: o.Document, Item: o.Item, Object: displayKey(o.Object),
 			Err: fmt.Errorf("given twice with different content (first in %s)", first.Where())})
 	}
 	return out, errors.Join(errs...)
+}
+
+// sameObject reports whether a and b are semantically equal
+// (apiequality.Semantic); objects a ReadOptions.Compact made, which it
+// cannot compare (unexported fields), are compared by reflect.DeepEqual.
+func sameObject(a, b runtime.Object) (equal bool) {
+	defer func() {
+		if recover() != nil {
+			equal = reflect.DeepEqual(a, b)
+		}
+	}()
+	return apiequality.Semantic.DeepEqual(a, b)
 }
 
 // ObjectKey is "apiVersion Kind namespace/name" ("apiVersion Kind name"
@@ -327,118 +334,118 @@ func displayKey(obj runtime.Object) string {
 	return kind + " " + m.GetNamespace() + "/" + m.GetName()
 }
 
-// DecodeObjects decodes multi-document YAML, or JSON (one object or a
-// stream of them), read from file (a name used in errors). Every document
-// must be an object with apiVersion and kind. Namespaces, Nodes, Services,
-// Pods, Endpoints and EndpointSlices, their typed lists and v1 List are
-// decoded strictly into their k8s.io/api types (unknown or duplicate
-// fields and case mismatches are errors, as the API server's strict field
-// validation) and validated as the API server would on create (Validate);
-// lists are replaced by their items. A namespaced object without a
-// namespace is put in "default"; a cluster-scoped one loses its namespace.
-// Objects of other kinds are returned as Ignored. Empty and comment-only
-// documents are skipped. Every invalid document or object is reported: the
-// error joins one *InputError per problem, and the valid objects are
-// returned beside it.
+// DecodeObjects decodes the documents of data, read from file (a name used
+// in errors), split as kubectl's -f splits them: YAML documents separated
+// by "---" lines, or a stream of JSON objects (`kubectl get -o json`, `jq
+// -c`). Every document must be an object with apiVersion and kind.
+// Namespaces, Nodes, Services, Pods, Endpoints and EndpointSlices (the
+// kinds of kinds; nil: the built-in kinds), their typed lists and v1 List
+// are decoded as the API server decodes a request body with strict field
+// validation (k8s.io/apimachinery/pkg/runtime/serializer/json: YAML
+// converted by sigs.k8s.io/yaml, duplicate keys refused; JSON decoded by
+// sigs.k8s.io/json's UnmarshalStrict: case-sensitive, unknown and duplicate
+// fields refused) and validated as the API server would on create
+// (Validate); lists are replaced by their items. A namespaced object
+// without a namespace is put in "default"; a cluster-scoped one loses its
+// namespace. Objects of other kinds are returned as Ignored. Empty and
+// comment-only documents are skipped. Every invalid document or object is
+// reported: the error joins one *InputError per problem, and the valid
+// objects are returned beside it.
 func DecodeObjects(file string, data []byte, kinds inputkinds.Table) ([]Object, []Ignored, error) {
-	return decodeObjects(file, data, kinds, nil)
+	return decodeStream(file, bytes.NewReader(data), kinds, nil)
 }
 
-// decodeObjects is DecodeObjects, each valid object replaced by
+// batch is consecutive pieces of one input decoded by one worker.
+type batch struct {
+	pieces []piece
+	group  *listGroup
+	d      decoder
+}
+
+// decodeStream is DecodeObjects reading r, each valid object replaced by
 // compact(object) when compact is set (ReadOptions.Compact).
-func decodeObjects(file string, data []byte, kinds inputkinds.Table, compact func(runtime.Object) runtime.Object) ([]Object, []Ignored, error) {
+func decodeStream(file string, r io.Reader, kinds inputkinds.Table, compact func(runtime.Object) runtime.Object) ([]Object, []Ignored, error) {
 	table := tableOrBuiltin(kinds)
 	// Documents are independent: decode them on every CPU while the rest
-	// are still being split, and merge the results in document order
-	// (decoding and validation are most of a large render's or check's
-	// time). They go to the workers in batches of consecutive documents,
-	// each batch into its own decoder (one channel send and one decoder
-	// per batch, not per document: a stream of 100,000 Pods spent more
-	// time handing them over than splitting them).
-	type job struct {
-		d     *decoder
-		first int // document number of raws[0]
-		raws  [][]byte
-	}
-	jobs := make(chan job, 64)
+	// are still being read, in batches of consecutive pieces (one channel
+	// send per batch), and merge the results in input order.
+	jobs := make(chan *batch, 16)
 	var (
-		decoded  []*decoder
-		splitErr error
-		ndocs    int
-		// Reading a mapped file that was truncated meanwhile faults.
-		fs faults
+		batches []*batch
+		cur     = &batch{}
 	)
+	flush := func() {
+		if len(cur.pieces) > 0 {
+			batches = append(batches, cur)
+			jobs <- cur
+		}
+		cur = &batch{}
+	}
+	base := decoder{file: file, kinds: table, compact: compact}
+	s := &splitter{listKind: base.listKind, emit: func(p piece) {
+		if p.group != cur.group {
+			flush()
+			cur.group = p.group
+		}
+		cur.pieces = append(cur.pieces, p)
+		if len(cur.pieces) == decodeBatch {
+			flush()
+			cur.group = p.group
+		}
+	}}
+	var splitErr error
 	go func() {
 		defer close(jobs)
-		fs.guard()
-		defer fs.catch(nil)
-		var batch [][]byte
-		flush := func() {
-			if len(batch) == 0 {
-				return
-			}
-			d := &decoder{file: file, kinds: table, compact: compact, faults: &fs}
-			decoded = append(decoded, d)
-			jobs <- job{d: d, first: ndocs - len(batch) + 1, raws: batch}
-			batch = nil
-		}
-		splitErr = documents(data, func(raw []byte) {
-			ndocs++
-			batch = append(batch, raw)
-			if len(batch) == decodeBatch {
-				flush()
-			}
-		})
+		splitErr = s.split(r)
 		flush()
 	}()
 	var wg sync.WaitGroup
 	for range goruntime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			fs.guard()
-			for j := range jobs {
-				func() {
-					defer fs.catch(nil)
-					for i, raw := range j.raws {
-						j.d.doc = j.first + i
-						j.d.document(raw, 0, schema.GroupVersionKind{})
-					}
-				}()
+			for b := range jobs {
+				b.d = base
+				for _, p := range b.pieces {
+					b.d.piece(p)
+				}
+				b.pieces = nil
 			}
 		})
 	}
-	wg.Wait() // the workers end when jobs is closed: decoded, ndocs and splitErr are final
-	if err := fs.err(); err != nil {
-		return nil, nil, &InputError{File: file, Err: err}
+	wg.Wait() // the workers end when jobs is closed: batches, ndocs and splitErr are final
+	out := base
+	for _, b := range batches {
+		if b.group != nil && !b.group.keep {
+			continue
+		}
+		out.objs = append(out.objs, b.d.objs...)
+		out.ignored = append(out.ignored, b.d.ignored...)
+		out.errs = append(out.errs, b.d.errs...)
+		for _, h := range b.d.held { // items of a typed list read before its kind
+			out.doc = h.doc
+			out.object(h.raw, nil, h.item, b.group.itemGVK, nil)
+		}
 	}
 	if splitErr != nil {
-		return nil, nil, &InputError{File: file, Document: ndocs + 1, Err: splitErr}
-	}
-	var out decoder
-	for _, d := range decoded {
-		out.objs = append(out.objs, d.objs...)
-		out.ignored = append(out.ignored, d.ignored...)
-		out.errs = append(out.errs, d.errs...)
+		out.errs = append(out.errs, &InputError{File: file, Document: s.ndocs + 1, Err: splitErr})
 	}
 	return out.objs, out.ignored, errors.Join(out.errs...)
 }
 
-// decodeBatch is how many consecutive documents decodeObjects hands a
-// worker at a time.
+// decodeBatch is how many consecutive pieces a worker takes at a time.
 const decodeBatch = 32
 
-// decoder collects the objects, ignored objects and errors of one file.
+// decoder collects the objects, ignored objects and errors of one input.
 type decoder struct {
 	// compact, when set, replaces each valid object (ReadOptions.Compact).
 	compact func(runtime.Object) runtime.Object
-	// faults records memory faults of the goroutines listFast starts.
-	faults *faults
-	// kinds are the kinds read.
 	kinds   inputkinds.Table
 	file    string
 	doc     int
 	objs    []Object
 	ignored []Ignored
 	errs    []error
+	// held are List items without a kind read before the List's kind.
+	held []piece
 }
 
 func (d *decoder) fail(item int, object string, err error) {
@@ -450,84 +457,34 @@ func (d *decoder) fail(item int, object string, err error) {
 	d.errs = append(d.errs, ie)
 }
 
-// document decodes one YAML document (item 0) or List item. A List item
-// without apiVersion and kind takes itemGVK (the kind of a typed list).
-//
-// JSON is taken as it is when fastJSON says go-yaml would read the same
-// values (most of the decoding time saved: `kubectl get -o json` is the
-// fast input), else the document is converted by
-// sigs.k8s.io/yaml.YAMLToJSONStrict. A document with any problem is
-// decoded again from go-yaml's JSON, so that every error is reported as
-// before.
-func (d *decoder) document(raw []byte, item int, itemGVK schema.GroupVersionKind) {
-	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 && t[0] == '{' {
-		if item == 0 && len(raw) >= listSplitMin && d.listFast(raw) {
+// piece decodes one piece of the input.
+func (d *decoder) piece(p piece) {
+	d.doc = p.doc
+	switch {
+	case p.err != nil:
+		d.fail(p.item, "", p.err)
+	case p.yaml:
+		// As the API server's strict decoding of a YAML body: the
+		// document converted to JSON, duplicate keys refused.
+		j, err := yaml.YAMLToJSONStrict(p.raw)
+		if err != nil {
+			if _, err2 := yaml.YAMLToJSON(p.raw); err2 != nil {
+				err = err2 // not YAML: go-yaml's error rather than the strict one
+			}
+			d.fail(0, "", fmt.Errorf("invalid YAML: %w", err))
 			return
 		}
-		if d.jsonFast(raw, item, itemGVK) {
-			return
-		}
+		d.object(j, nil, 0, schema.GroupVersionKind{}, nil)
+	default:
+		d.object(p.raw, p.typeMeta, p.item, p.itemGVK, p.group)
 	}
-	j, err := yaml.YAMLToJSONStrict(raw)
-	if err != nil {
-		d.fail(item, "", fmt.Errorf("invalid YAML: %w", err))
-		return
-	}
-	d.documentJSON(j, nil, item, itemGVK, strictUnmarshal)
 }
 
-// jsonFast decodes raw when fastJSON takes it and it decodes without a
-// problem (documentFast); else it reports false, leaving nothing recorded.
-// A Pod (most of a cluster dump) is not checked for validity apart: it is
-// taken only when encoding/json v2, which refuses what that check refuses,
-// decodes it (strictPodOnly), saving a pass over the text.
-func (d *decoder) jsonFast(raw []byte, item int, itemGVK schema.GroupVersionKind) bool {
-	j, apiVersion, kind, typeMeta, ok := fastJSONText(raw)
-	if !ok {
-		return false
-	}
-	var tm *metav1.TypeMeta
-	if typeMeta {
-		tm = &metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}
-	}
-	unmarshal := strictUnmarshal
-	if typeMeta && apiVersion == "v1" && kind == "Pod" && d.readsPods() {
-		unmarshal = strictPodOnly
-	} else if !jsontext.Value(j).IsValid() {
-		return false
-	}
-	return d.documentFast(j, tm, item, itemGVK, unmarshal)
-}
-
-// readsPods reports whether d's kinds include v1 Pods (a Pod of a kind
-// not read is ignored undecoded, so it must be checked for validity).
-func (d *decoder) readsPods() bool {
-	_, ok := d.kinds.ByGVK(corev1.SchemeGroupVersion.WithKind("Pod"))
-	return ok
-}
-
-// documentFast is documentJSON for JSON fastJSON took. It reports false,
-// leaving nothing recorded, when the document has any problem: then the
-// caller decodes it again from go-yaml's JSON, so that every error is
-// reported as before.
-func (d *decoder) documentFast(j []byte, tm *metav1.TypeMeta, item int, itemGVK schema.GroupVersionKind, unmarshal func([]byte, any) error) bool {
-	nobjs, nignored, nerrs := len(d.objs), len(d.ignored), len(d.errs)
-	d.documentJSON(j, tm, item, itemGVK, unmarshal)
-	if len(d.errs) == nerrs {
-		return true
-	}
-	clear(d.objs[nobjs:])
-	clear(d.ignored[nignored:])
-	clear(d.errs[nerrs:])
-	d.objs, d.ignored, d.errs = d.objs[:nobjs], d.ignored[:nignored], d.errs[:nerrs]
-	return false
-}
-
-// documentJSON decodes one document or List item, converted to JSON, with
-// unmarshal (strictUnmarshal; strictPodOnly for a Pod jsonFast did not
-// check for validity). tm, when set, is its apiVersion and kind as
-// encoding/json would read them (fastJSON); else they are read from j.
-func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK schema.GroupVersionKind, unmarshal func([]byte, any) error) {
+// object decodes one document or List item j (JSON). A List item without
+// apiVersion and kind takes itemGVK (the kind of a typed list), or is held
+// when it is an item of group whose kind is not known yet. typeMeta, when
+// set, holds j's members that name its apiVersion and kind.
+func (d *decoder) object(j, typeMeta []byte, item int, itemGVK schema.GroupVersionKind, group *listGroup) {
 	j = bytes.TrimSpace(j)
 	if len(j) == 0 || string(j) == "null" {
 		if item > 0 {
@@ -539,21 +496,28 @@ func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK 
 		d.fail(item, "", errors.New("not an object"))
 		return
 	}
-	if tm == nil {
-		tm = new(metav1.TypeMeta)
-		if err := jsonv1.Unmarshal(j, tm); err != nil {
-			d.fail(item, "", fmt.Errorf("reading apiVersion and kind: %w", err))
-			return
-		}
+	if typeMeta == nil {
+		typeMeta = j
 	}
-	if tm.APIVersion == "" && tm.Kind == "" && !itemGVK.Empty() {
-		tm.APIVersion, tm.Kind = itemGVK.GroupVersion().String(), itemGVK.Kind
-	}
-	if tm.APIVersion == "" || tm.Kind == "" {
-		d.fail(item, "", fmt.Errorf("apiVersion and kind are required (got apiVersion %q, kind %q)", tm.APIVersion, tm.Kind))
+	// The API server's serializer reads apiVersion and kind so
+	// (encoding/json, names matched case-insensitively).
+	found, err := serjson.DefaultMetaFactory.Interpret(typeMeta)
+	if err != nil {
+		d.fail(item, "", fmt.Errorf("reading apiVersion and kind: %w", err))
 		return
 	}
-	gvk := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind)
+	gvk := *found
+	if gvk.Empty() && group != nil && !group.kindKnown {
+		d.held = append(d.held, piece{doc: d.doc, item: item, raw: j})
+		return
+	}
+	if gvk.Empty() && !itemGVK.Empty() {
+		gvk = itemGVK
+	}
+	if gvk.Version == "" || gvk.Kind == "" {
+		d.fail(item, "", fmt.Errorf("apiVersion and kind are required (got apiVersion %q, kind %q)", gvk.GroupVersion().String(), gvk.Kind))
+		return
+	}
 	if item == 0 {
 		if itemGVK, ok := d.listKind(gvk); ok {
 			d.list(j, gvk, itemGVK)
@@ -573,7 +537,7 @@ func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK 
 		return
 	}
 	obj := k.New()
-	if err := unmarshal(j, obj); err != nil {
+	if err := strictUnmarshal(j, obj); err != nil {
 		d.fail(item, gvk.Kind, err)
 		return
 	}
@@ -592,7 +556,7 @@ func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK 
 	case !k.Namespaced:
 		m.SetNamespace("")
 	}
-	errs := Validate(obj)
+	errs := createvalidation.Validate(obj)
 	if k.Validate != nil {
 		errs = append(errs, k.Validate(obj)...)
 	}
@@ -611,7 +575,8 @@ func (d *decoder) documentJSON(j []byte, tm *metav1.TypeMeta, item int, itemGVK 
 // listKind reports whether a document of kind gvk is a List, whose items
 // are objects of their own: kubectl's generic List (itemGVK empty: each
 // item names its kind) or a typed list of a kind read ("PodList": itemGVK
-// is Pod, for items without apiVersion and kind).
+// is Pod, for items without apiVersion and kind, as the API server lists
+// them).
 func (d *decoder) listKind(gvk schema.GroupVersionKind) (itemGVK schema.GroupVersionKind, ok bool) {
 	if gvk == listGVK {
 		return schema.GroupVersionKind{}, true
@@ -624,19 +589,29 @@ func (d *decoder) listKind(gvk schema.GroupVersionKind) (itemGVK schema.GroupVer
 	return schema.GroupVersionKind{}, false
 }
 
-// list decodes a List (any item kinds) or a typed list (items of itemGVK).
+// listEnvelope is a List as decoded strictly, its items kept as JSON.
+type listEnvelope struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []json.RawMessage `json:"items"`
+}
+
+// decodeListEnvelope decodes a List without its items strictly.
+func decodeListEnvelope(j []byte) error {
+	var l listEnvelope
+	return strictUnmarshal(j, &l)
+}
+
+// list decodes a List (any item kinds) or a typed list (items of itemGVK)
+// held whole (a YAML document, or JSON without an items array).
 func (d *decoder) list(j []byte, gvk, itemGVK schema.GroupVersionKind) {
-	var l struct {
-		metav1.TypeMeta `json:",inline"`
-		metav1.ListMeta `json:"metadata,omitempty"`
-		Items           []json.RawMessage `json:"items"`
-	}
+	var l listEnvelope
 	if err := strictUnmarshal(j, &l); err != nil {
 		d.fail(0, gvk.Kind, err)
 		return
 	}
 	for i, it := range l.Items {
-		d.document(it, i+1, itemGVK)
+		d.object(it, nil, i+1, itemGVK, nil)
 	}
 }
 
@@ -654,70 +629,13 @@ func (d *decoder) ignore(j []byte, item int, gvk schema.GroupVersionKind) {
 		reads: readsNote(d.kinds, gvk.Kind)})
 }
 
-// strictUnmarshal decodes JSON case-sensitively, rejecting unknown and
-// duplicate fields, as the API server's strict field validation does
-// (sigs.k8s.io/json, whose errors are reported). A Pod, the bulk of a
-// cluster dump, is first decoded by encoding/json v2
-// (github.com/go-json-experiment/json, about 1.6× faster on a Deployment's
-// Pod) with the same rules: names matched case-sensitively, unknown and
-// duplicate names refused; on any error it is decoded again by
-// sigs.k8s.io/json. FuzzStrictUnmarshalPod checks that what v2 accepts,
-// sigs.k8s.io/json accepts and reads as the same Pod.
+// strictUnmarshal decodes JSON into a typed object as the API server's
+// serializer does with strict field validation
+// (k8s.io/apimachinery/pkg/runtime/serializer/json, Strict: the default
+// options of sigs.k8s.io/json's UnmarshalStrict: names matched
+// case-sensitively, integers kept, unknown and duplicate fields refused).
 func strictUnmarshal(j []byte, into any) error {
-	if p, ok := into.(*corev1.Pod); ok {
-		if err := jsonv2.Unmarshal(j, p, strictPodOptions); err == nil {
-			return nil
-		}
-		*p = corev1.Pod{}
-	}
-	return strictUnmarshalReference(j, into)
-}
-
-// strictPodOnly is strictUnmarshal of a Pod by encoding/json v2 alone: it
-// refuses malformed JSON, duplicate names (in every object, fieldsV1's
-// included) and invalid UTF-8 as jsontext.Value.IsValid does, so that a
-// Pod it decodes is valid JSON (jsonFast). Any other type is an error.
-func strictPodOnly(j []byte, into any) error {
-	p, ok := into.(*corev1.Pod)
-	if !ok {
-		return fmt.Errorf("strictPodOnly: %T is not a Pod", into)
-	}
-	return jsonv2.Unmarshal(j, p, strictPodOptions)
-}
-
-// strictPodOptions are strictUnmarshal's v2 options for a Pod: unknown
-// names refused, and metav1.Time read without its UnmarshalJSON's
-// encoding/json round trip (unmarshalTime).
-var strictPodOptions = jsonv2.JoinOptions(jsonv2.RejectUnknownMembers(true),
-	jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(unmarshalTime)))
-
-// unmarshalTime is metav1.Time.UnmarshalJSON (null is the zero time; a
-// string is parsed as RFC 3339 and made local) reading the token straight
-// from the decoder. Anything else is an error, which sends the Pod to
-// sigs.k8s.io/json for the error it reports.
-func unmarshalTime(dec *jsontext.Decoder, t *metav1.Time) error {
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return err
-	}
-	switch tok.Kind() {
-	case 'n':
-		t.Time = time.Time{}
-		return nil
-	case '"':
-		pt, err := time.Parse(time.RFC3339, tok.String())
-		if err != nil {
-			return err
-		}
-		t.Time = pt.Local()
-		return nil
-	}
-	return fmt.Errorf("a time must be a string or null, not %v", tok.Kind())
-}
-
-// strictUnmarshalReference is strictUnmarshal with sigs.k8s.io/json alone.
-func strictUnmarshalReference(j []byte, into any) error {
-	strictErrs, err := kjson.UnmarshalStrict(j, into, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
+	strictErrs, err := kjson.UnmarshalStrict(j, into)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ package render
 
 import (
 	"io"
-	"sync/atomic"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -91,10 +91,10 @@ func Decode(file string, data []byte) ([]Object, []Ignored, error) {
 // compact *podcache.Record, which is what Render caches anyway. The whole
 // Pods of a large input are then never held at once: they are most of
 // its memory. Render gives the same result for these objects as for the
-// whole ones, except Result.Objects, which holds the records. It returns
+// whole ones, except Result.Objects, which holds the records; a Pod given
+// twice is compared on its records (what render reads of it). It returns
 // the number of Pod ports it defaulted (DefaultProtocols counts the
-// others); errors as ReadFiles'. An object given twice makes it decode
-// the input again whole, to compare the copies (inputfile.ReadOptions).
+// others); errors as ReadFiles'.
 func ReadFilesCompact(names []string, stdin io.Reader, copts *builtin.ControllerOptions) ([]Object, []Ignored, int, error) {
 	if copts == nil {
 		copts = builtin.NewControllerOptions()
@@ -104,29 +104,38 @@ func ReadFilesCompact(names []string, stdin io.Reader, copts *builtin.Controller
 		return nil, nil, 0, err
 	}
 	transform := transforms[informertransform.Informer(inputkinds.Pods)]
-	var defaulted atomic.Int64
+	// defaulted counts the ports defaulted per compacted Pod, so that
+	// copies dropped as duplicates are not counted.
+	var defaulted sync.Map
 	compact := func(obj runtime.Object) runtime.Object {
 		pod, ok := obj.(*corev1.Pod)
 		if !ok {
 			return obj
 		}
-		defaulted.Add(int64(inputfile.DefaultProtocols([]runtime.Object{pod})))
-		if transform == nil {
-			return pod
+		n := inputfile.DefaultProtocols([]runtime.Object{pod})
+		out := runtime.Object(pod)
+		if transform != nil {
+			// On an error Render transforms the Pod again and reports it.
+			if t, err := transform(pod); err == nil {
+				if o, ok := t.(runtime.Object); ok {
+					out = o
+				}
+			}
 		}
-		out, err := transform(pod)
-		if err != nil {
-			return pod // Render transforms it then and reports the error
+		if n > 0 {
+			defaulted.Store(out, n)
 		}
-		if o, ok := out.(runtime.Object); ok {
-			return o
-		}
-		return pod
+		return out
 	}
-	objs, ignored, compacted, err := inputfile.ReadObjectsWith(names, stdin, kinds(), inputfile.ReadOptions{Compact: compact})
-	if err != nil || !compacted {
-		// Decoded again whole: DefaultProtocols defaults and counts them.
-		return objs, ignored, 0, err
+	objs, ignored, err := inputfile.ReadObjectsWith(names, stdin, kinds(), inputfile.ReadOptions{Compact: compact})
+	if err != nil {
+		return nil, nil, 0, err
 	}
-	return objs, ignored, int(defaulted.Load()), nil
+	n := 0
+	for _, o := range objs {
+		if v, ok := defaulted.Load(o.Object); ok {
+			n += v.(int)
+		}
+	}
+	return objs, ignored, n, nil
 }

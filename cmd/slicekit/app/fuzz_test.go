@@ -17,13 +17,15 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	discovery "k8s.io/api/discovery/v1"
-	"sigs.k8s.io/yaml"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/slicekit/slicekit/internal/inputfile"
 	"github.com/slicekit/slicekit/pkg/render"
@@ -126,14 +128,11 @@ func isOwnManagedBy(v string) bool {
 	return v == "endpointslice-controller.k8s.io" || v == "endpointslicemirroring-controller.k8s.io"
 }
 
-// assertNothingDropped checks that every non-empty document of data gave
-// an object or an ignored object, unless it is a (possibly empty) list.
+// assertNothingDropped checks that every non-empty document of data, as
+// kubectl's -f reader splits it (utilyaml.YAMLOrJSONDecoder), gave an
+// object or an ignored object, unless it is a (possibly empty) list.
 func assertNothingDropped(t *testing.T, data []byte, objs []inputfile.Object, ignored []inputfile.Ignored) {
 	t.Helper()
-	docs, err := inputfile.Documents(data)
-	if err != nil {
-		t.Fatalf("ReadObjects accepted input that Documents rejects: %v", err)
-	}
 	seen := map[int]bool{}
 	for _, o := range objs {
 		seen[o.Document] = true
@@ -141,12 +140,17 @@ func assertNothingDropped(t *testing.T, data []byte, objs []inputfile.Object, ig
 	for _, ig := range ignored {
 		seen[ig.Document] = true
 	}
-	for i, raw := range docs {
-		j, err := yaml.YAMLToJSON(raw)
-		if err != nil {
-			t.Fatalf("document %d: accepted but not YAML: %v", i+1, err)
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	for i := 0; ; i++ {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if errors.Is(err, io.EOF) {
+			return
 		}
-		j = bytes.TrimSpace(j)
+		if err != nil {
+			t.Fatalf("ReadObjects accepted input that kubectl's reader rejects: %v", err)
+		}
+		j := bytes.TrimSpace(raw)
 		if len(j) == 0 || string(j) == "null" || seen[i+1] {
 			continue
 		}
@@ -158,7 +162,7 @@ func assertNothingDropped(t *testing.T, data []byte, objs []inputfile.Object, ig
 		}
 		// A document whose objects were all identical duplicates of
 		// earlier ones is kept once, earlier.
-		if len(objs) > 0 && bytes.Contains(data, bytes.TrimSpace(raw)) && duplicateOfEarlier(j, objs) {
+		if len(objs) > 0 && duplicateOfEarlier(j, objs) {
 			continue
 		}
 		t.Fatalf("document %d was dropped silently:\n%s", i+1, raw)

@@ -12,7 +12,11 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package inputfile
+// Package createvalidation checks objects read from files as the API
+// server's create validation would, for every field EndpointSlice
+// production reads (Validate): slicekit render and check refuse input a
+// cluster could not hold.
+package createvalidation
 
 import (
 	"fmt"
