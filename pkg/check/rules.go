@@ -187,7 +187,7 @@ func Rules() []Rule {
 
 		// Selector-removal leftovers (selectorless.go).
 		{RuleEndpointsLeftover, "error|warning",
-			"An Endpoints object labelled endpoints.kubernetes.io/managed-by=endpoint-controller for a Service without selector or of type ExternalName: the Endpoints controller's leftover from before the selector was removed. Error when it is mirrored into a slice (it routes traffic to Pods the Service no longer selects), warning otherwise. Delete it, or run slicekit's Endpoints controller or the selectorless-cleanup controller.",
+			"An Endpoints object written by the Endpoints controller (labelled endpoints.kubernetes.io/managed-by=endpoint-controller, or, unlabelled as kube-controller-manager 1.32 and older left it, with a managedFields entry of kube-controller-manager and no other manager's subsets) for a Service without selector or of type ExternalName: the Endpoints controller's leftover from before the selector was removed. Error when it is mirrored into a slice (it routes traffic to Pods the Service no longer selects), warning otherwise. Delete it, or run slicekit's Endpoints controller or the selectorless-cleanup controller.",
 			"kubernetes#118376, #103804, #105987 (KCM never deletes it)"},
 		{RuleMirrorLeftover, "error",
 			"A mirrored slice of an Endpoints object that is the Endpoints controller's leftover (see " + string(RuleEndpointsLeftover) + "): it publishes Pods the Service no longer selects.",

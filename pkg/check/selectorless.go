@@ -29,7 +29,9 @@ import (
 // form. They are kept apart from the other rules on purpose.
 const (
 	// RuleEndpointsLeftover: an Endpoints object written by the Endpoints
-	// controller (endpoints.kubernetes.io/managed-by=endpoint-controller)
+	// controller (selectorless.KCMEndpoints: the label
+	// endpoints.kubernetes.io/managed-by=endpoint-controller, or, on an
+	// unlabelled object, kube-controller-manager's managedFields entry)
 	// for a Service that has no selector or is of type ExternalName.
 	RuleEndpointsLeftover RuleID = "endpoints-selector-leftover"
 	// RuleMirrorLeftover: a mirrored slice of such an Endpoints object.
@@ -42,13 +44,20 @@ func endpointsRef(ep *corev1.Endpoints) ObjectRef {
 }
 
 // isEndpointsLeftover reports whether ep is the Endpoints controller's
-// object for a Service that selects no Pods, and why.
-func isEndpointsLeftover(ep *corev1.Endpoints, svc *corev1.Service) (bool, string) {
-	if ep == nil || svc == nil || ep.Labels[wellknown.LabelEndpointsManagedBy] != wellknown.EndpointsControllerName {
-		return false, ""
+// object for a Service that selects no Pods, why, and the mark by which it
+// was recognised as the Endpoints controller's (in words for findings).
+func isEndpointsLeftover(ep *corev1.Endpoints, svc *corev1.Service) (ok bool, why, mark string) {
+	kcm, by := selectorless.KCMEndpoints(ep)
+	if !kcm || svc == nil {
+		return false, "", ""
 	}
 	none, _, why := selectorless.SelectsNoPods(svc)
-	return none, why
+	if by == selectorless.ByManagedFields {
+		mark = "managedFields manager " + selectorless.KCMFieldManager + ", no managed-by label"
+	} else {
+		mark = wellknown.LabelEndpointsManagedBy + "=" + wellknown.EndpointsControllerName
+	}
+	return none, why, mark
 }
 
 // checkSelectorLeftovers applies RuleEndpointsLeftover and
@@ -64,21 +73,21 @@ func (c *checker) checkSelectorLeftovers() {
 		}
 		name := s.Labels[discovery.LabelServiceName]
 		ep := c.endpoints[nn(s.Namespace, name)]
-		if ok, why := isEndpointsLeftover(ep, c.services[nn(s.Namespace, name)]); ok {
+		if ok, why, mark := isEndpointsLeftover(ep, c.services[nn(s.Namespace, name)]); ok {
 			mirrored[s.Namespace+"/"+name] = true
 			c.add(SeverityError, RuleMirrorLeftover, sliceRef(s),
-				"stale: mirrored from Endpoints %s, which carries %s=%s although %s: the Endpoints controller's leftover from before the selector was removed (%s)",
-				name, wellknown.LabelEndpointsManagedBy, wellknown.EndpointsControllerName, why, selectorless.UpstreamIssue)
+				"stale: mirrored from Endpoints %s, which was written by the Endpoints controller (%s) although %s: the Endpoints controller's leftover from before the selector was removed (%s)",
+				name, mark, why, selectorless.UpstreamIssue)
 		}
 	}
 	for _, ep := range c.inv.Endpoints {
-		ok, why := isEndpointsLeftover(ep, c.services[nn(ep.Namespace, ep.Name)])
+		ok, why, mark := isEndpointsLeftover(ep, c.services[nn(ep.Namespace, ep.Name)])
 		if !ok {
 			continue
 		}
 		c.add(sev(mirrored[ep.Namespace+"/"+ep.Name]), RuleEndpointsLeftover, endpointsRef(ep),
-			"stale: written by the Endpoints controller (%s=%s) but %s; it never changes again (%s)",
-			wellknown.LabelEndpointsManagedBy, wellknown.EndpointsControllerName, why, selectorless.UpstreamIssue)
+			"stale: written by the Endpoints controller (%s) but %s; it never changes again (%s)",
+			mark, why, selectorless.UpstreamIssue)
 	}
 }
 

@@ -36,8 +36,10 @@ import (
 // another controller) times every leftover kind (the default controller's
 // slice, the Endpoints controller's Endpoints object, its mirrored slice).
 // Each leftover is an error naming the upstream issue, except an Endpoints
-// object nothing mirrors (a warning); hand-written Endpoints (no managed-by
-// label) are never flagged.
+// object nothing mirrors (a warning); the Endpoints object is recognised by
+// the managed-by label or, unlabelled (KCM 1.32 and older), by
+// kube-controller-manager's managedFields entry; hand-written Endpoints
+// (neither) are never flagged.
 func TestSelectorRemovalLeftovers(t *testing.T) {
 	ways := []struct {
 		name   string
@@ -67,6 +69,14 @@ func TestSelectorRemovalLeftovers(t *testing.T) {
 		if labelled {
 			ep.Labels = map[string]string{"endpoints.kubernetes.io/managed-by": "endpoint-controller"}
 		}
+		return ep
+	}
+	// kcm132 is the leftover as kube-controller-manager 1.32 and older
+	// write it: no label, their managedFields entry owning the subsets.
+	kcm132 := func() *corev1.Endpoints {
+		ep := leftoverEndpoints(false)
+		ep.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kube-controller-manager", Operation: metav1.ManagedFieldsOperationUpdate,
+			APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:subsets":{}}`)}}
 		return ep
 	}
 	mirrored := &discovery.EndpointSlice{
@@ -104,6 +114,19 @@ func TestSelectorRemovalLeftovers(t *testing.T) {
 				w = append(w, "error delegated-builtin-slice EndpointSlice ns/web-m")
 			case "ExternalName":
 				// The ExternalName Service keeps its selector (case 02).
+				w = append(w, "error mirror-for-selector-service EndpointSlice ns/web-m")
+			}
+			return w
+		}},
+		{name: "unlabelled Endpoints of KCM 1.32 (managedFields) and its mirrored slice", build: func(f *fixture) {
+			f.slice = nil
+			f.extra = append(f.extra, kcm132(), mirrored.DeepCopy())
+		}, want: func(way string) []string {
+			w := []string{"error endpoints-selector-leftover Endpoints ns/web", "error mirror-of-selector-leftover EndpointSlice ns/web-m"}
+			switch way {
+			case "selector removed while labelled":
+				w = append(w, "error delegated-builtin-slice EndpointSlice ns/web-m")
+			case "ExternalName":
 				w = append(w, "error mirror-for-selector-service EndpointSlice ns/web-m")
 			}
 			return w

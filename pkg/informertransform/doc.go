@@ -56,8 +56,11 @@
 //     topology hints) and the conditions' types and statuses; plus
 //     status.addresses when a controller declares NodeAddresses (the
 //     address guard of pod-address sources).
-//   - Endpoints: everything but managedFields and the last-applied
-//     annotation (KCM's mirroring controller does not copy it either);
+//   - Endpoints: everything but the last-applied annotation (KCM's
+//     mirroring controller does not copy it either), with each managedFields
+//     entry reduced to manager, operation, API version, subresource and the
+//     names of the top-level fields it owns (selectorless.KCMEndpoints reads
+//     them to recognise what kube-controller-manager 1.32 and older wrote);
 //     whole when a controller declares AllEndpointsFields (the Endpoints
 //     controller, which writes cached Endpoints back).
 //

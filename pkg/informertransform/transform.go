@@ -15,6 +15,7 @@
 package informertransform
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -247,8 +248,10 @@ func TransformService(obj any) (any, error) {
 	return out, nil
 }
 
-// TransformEndpoints keeps an Endpoints object without managedFields and
-// without the last-applied-configuration annotation (package doc).
+// TransformEndpoints keeps an Endpoints object without the
+// last-applied-configuration annotation and with each managedFields entry
+// reduced to its manager, operation, API version, subresource and the
+// top-level fields it owns (package doc).
 func TransformEndpoints(obj any) (any, error) {
 	ep, ok := obj.(*corev1.Endpoints) //nolint:staticcheck // v1 Endpoints are what the mirroring and Endpoints controllers read
 	if !ok {
@@ -256,8 +259,55 @@ func TransformEndpoints(obj any) (any, error) {
 	}
 	out := &corev1.Endpoints{TypeMeta: ep.TypeMeta, ObjectMeta: ep.ObjectMeta, Subsets: ep.Subsets} //nolint:staticcheck // as above
 	out.ManagedFields = nil
+	if len(ep.ManagedFields) > 0 {
+		out.ManagedFields = make([]metav1.ManagedFieldsEntry, len(ep.ManagedFields))
+		for i := range ep.ManagedFields {
+			e := &ep.ManagedFields[i]
+			out.ManagedFields[i] = metav1.ManagedFieldsEntry{
+				Manager:     e.Manager,
+				Operation:   e.Operation,
+				APIVersion:  e.APIVersion,
+				Subresource: e.Subresource,
+				FieldsType:  e.FieldsType,
+				FieldsV1:    topLevelFields(e.FieldsV1),
+			}
+		}
+	}
 	out.Annotations = withoutLastApplied(ep.Annotations)
 	return out, nil
+}
+
+// topLevelFields returns the fieldsV1 set f reduced to its top-level
+// fields, each with an empty set ({"f:metadata":{},"f:subsets":{}}), or f
+// itself when it is nil, already reduced or does not parse. The result is
+// a new value; f is never modified.
+func topLevelFields(f *metav1.FieldsV1) *metav1.FieldsV1 {
+	if f == nil || len(f.Raw) == 0 {
+		return f
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(f.Raw, &top); err != nil {
+		return f
+	}
+	reduced := true
+	for _, v := range top {
+		if string(v) != "{}" {
+			reduced = false
+			break
+		}
+	}
+	if reduced {
+		return f
+	}
+	empty := make(map[string]struct{}, len(top))
+	for k := range top {
+		empty[k] = struct{}{}
+	}
+	raw, err := json.Marshal(empty)
+	if err != nil {
+		return f
+	}
+	return &metav1.FieldsV1{Raw: raw}
 }
 
 // TransformEndpointSlice keeps an EndpointSlice whole except the

@@ -78,8 +78,10 @@ func TestTransforms(t *testing.T) {
 		Status: corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{Ingress: []corev1.LoadBalancerIngress{{IP: "1.2.3.4"}}}}}
 
 	ep := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "s", //nolint:staticcheck // v1 Endpoints under test
-		Annotations:   map[string]string{corev1.LastAppliedConfigAnnotation: "{}", "keep": "me"},
-		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}},
+		Annotations: map[string]string{corev1.LastAppliedConfigAnnotation: "{}", "keep": "me"},
+		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}, {Manager: "kube-controller-manager", Operation: metav1.ManagedFieldsOperationUpdate,
+			APIVersion: "v1", Time: &metav1.Time{Time: time.Unix(50, 0)}, FieldsType: "FieldsV1",
+			FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{"f:annotations":{".":{},"f:endpoints.kubernetes.io/last-change-trigger-time":{}}},"f:subsets":{}}`)}}},
 		Subsets: []corev1.EndpointSubset{{Addresses: []corev1.EndpointAddress{{IP: "10.0.0.1"}}}}} //nolint:staticcheck // as above
 
 	when := metav1.NewTime(time.Unix(100, 0))
@@ -112,7 +114,8 @@ func TestTransforms(t *testing.T) {
 		}()},
 		{"endpoints", TransformEndpoints, ep, func() runtime.Object {
 			e := ep.DeepCopy()
-			e.ManagedFields = nil
+			e.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl"}, {Manager: "kube-controller-manager", Operation: metav1.ManagedFieldsOperationUpdate,
+				APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{},"f:subsets":{}}`)}}
 			e.Annotations = map[string]string{"keep": "me"}
 			return e
 		}()},

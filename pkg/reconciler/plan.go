@@ -651,13 +651,29 @@ func unchanged(existing, toUpdate, toDelete []*discovery.EndpointSlice) []*disco
 
 // placeholderEqual reports whether existing equals the placeholder ph in
 // the fields KCM compares (reconciler.go placeholderSliceCompare): namespace,
-// labels, address type, ports and endpoints (nil equals empty). Labels are
-// looked up in both directions, so a missing label equals an empty one, as
-// in KCM (a placeholder without service.kubernetes.io/headless="" is kept
-// for a headless Service). Owner references are not compared.
+// owner references' UIDs, labels, address type, ports and endpoints (nil
+// equals empty). Labels are looked up in both directions, so a missing
+// label equals an empty one, as in KCM (a placeholder without
+// service.kubernetes.io/headless="" is kept for a headless Service).
+//
+// Owner references are compared by number and UID, in order, as upstream
+// does after kubernetes PR #141593; KCM v1.37.2 compares labels only, so it
+// keeps the placeholder of a deleted Service for the Service recreated
+// under the same name, and once the garbage collector deletes that
+// placeholder the Service has no slice until some later event. With the
+// comparison, the stale placeholder is deleted and a new one created in
+// the same sync (docs/kep4770.md, "Differences from KCM v1.37.2").
 func placeholderEqual(existing, ph *discovery.EndpointSlice) bool {
 	if existing.Namespace != ph.Namespace || existing.AddressType != ph.AddressType {
 		return false
+	}
+	if len(existing.OwnerReferences) != len(ph.OwnerReferences) {
+		return false
+	}
+	for i := range existing.OwnerReferences {
+		if existing.OwnerReferences[i].UID != ph.OwnerReferences[i].UID {
+			return false
+		}
 	}
 	if len(existing.Endpoints) != 0 || len(existing.Ports) != 0 || len(ph.Endpoints) != 0 || len(ph.Ports) != 0 {
 		return false

@@ -26,6 +26,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 var (
@@ -425,6 +426,85 @@ type undo struct {
 var undos = []undo{
 	{name: "inheritedNonIdempotence", undo: undoInheritedNonIdempotence},
 	{name: "kcmTieBreak", undo: undoKCMTieBreak},
+	{name: "placeholderOwner", undo: undoPlaceholderOwner},
+}
+
+// undoPlaceholderOwner: intended, following upstream after v1.37.2
+// (kubernetes PR #141593). KCM v1.37.2 compares an existing placeholder
+// with the one it would create by labels only, so it keeps an empty slice
+// whose owner references are not the Service's (a deleted Service of the
+// same name, or an extra owner); slicekit, as upstream now does, compares
+// the owners' UIDs too and replaces it: it deletes the stale slice and
+// creates a placeholder owned by the Service. The undo applies only to
+// handed-over empty slices whose owner UIDs are not exactly the Service's
+// and which KCM neither deleted nor rewrote: it drops slicekit's delete of
+// each and one create of an empty slice of the same address type (or, for
+// a slice the Service owns among others, the update that recycled that
+// create into it), and puts the stale slice back in slicekit's store.
+func undoPlaceholderOwner(_ *harness, in stepInput, res *stepResult) (*stepResult, bool) {
+	kcmTouched := map[string]bool{}
+	for _, w := range res.kcmWrites {
+		kcmTouched[w.name] = true
+	}
+	stale := map[string]*discovery.EndpointSlice{}
+	for _, sl := range in.slices {
+		if listed(sl, in.svc.Name) && len(sl.Endpoints) == 0 && len(sl.Ports) == 0 &&
+			!ownedOnlyBy(sl, in.svc.UID) && !kcmTouched[sl.Name] {
+			stale[sl.Name] = sl
+		}
+	}
+	if len(stale) == 0 {
+		return nil, false
+	}
+	replaced := map[discovery.AddressType]int{} // stale placeholders slicekit deleted, by address type
+	var restored []*discovery.EndpointSlice
+	var writes []write
+	created := map[string]bool{} // slicekit's slices to drop from its store
+	for _, w := range res.ourWrites {
+		sl, ok := stale[w.name]
+		switch {
+		case ok && w.verb == "delete":
+			// Deleted, and a placeholder created in its place.
+			replaced[sl.AddressType]++
+		case ok && w.verb == "update" && w.obj != nil && len(w.obj.Endpoints) == 0 && ownedOnlyBy(w.obj, in.svc.UID):
+			// Still owned by the Service (an extra owner): the create is
+			// recycled into an update of the same slice.
+			created[w.name] = true
+		default:
+			writes = append(writes, w)
+			continue
+		}
+		restored = append(restored, sl.DeepCopy())
+	}
+	if len(restored) == 0 {
+		return nil, false
+	}
+	out := writes[:0:0]
+	for _, w := range writes {
+		if w.verb == "create" && w.obj != nil && len(w.obj.Endpoints) == 0 && replaced[w.obj.AddressType] > 0 {
+			replaced[w.obj.AddressType]--
+			created[w.name] = true
+			continue
+		}
+		out = append(out, w)
+	}
+	fixed := *res
+	fixed.ourWrites = out
+	fixed.ourSlices = nil
+	for _, sl := range res.ourSlices {
+		if !created[sl.Name] {
+			fixed.ourSlices = append(fixed.ourSlices, sl)
+		}
+	}
+	fixed.ourSlices = append(fixed.ourSlices, restored...)
+	slices.SortFunc(fixed.ourSlices, func(a, b *discovery.EndpointSlice) int { return strings.Compare(a.Name, b.Name) })
+	return &fixed, true
+}
+
+// ownedOnlyBy reports whether the owner references of sl are exactly one,
+// with the given UID (what a placeholder slicekit creates carries).
+func ownedOnlyBy(sl *discovery.EndpointSlice, uid types.UID) bool {
+	return len(sl.OwnerReferences) == 1 && sl.OwnerReferences[0].UID == uid
 }
 
 // undoKCMTieBreak: slicekit wrote more than KCM, but KCM itself writes as

@@ -139,6 +139,12 @@
 //	|                          |                    | input writes as much: of two equally full unchanged slices KCM    |
 //	|                          |                    | fills a random one, slicekit the first by name, and the other may |
 //	|                          |                    | then need a hints update.                                         |
+//	| placeholderOwner         | intended, upstream | KCM v1.37.2 keeps an empty placeholder whose owner references are |
+//	|                          | after v1.37.2      | not the Service's (a deleted Service of the same name, an extra   |
+//	|                          |                    | owner): it compares placeholders by labels only. slicekit, as     |
+//	|                          |                    | upstream after kubernetes PR #141593, compares the owners' UIDs   |
+//	|                          |                    | and replaces it (delete+create, or an update when the Service is  |
+//	|                          |                    | one of its owners). The undo puts the old slice back.             |
 //	| topologyAddressTypeOrder | KCM randomness     | see "events" above.                                               |
 //	| topologyStateSynced      | KCM randomness     | see "topology populated flag" above.                              |
 //

@@ -29,8 +29,11 @@ import (
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
+	kubefake "helm.sh/helm/v3/pkg/kube/fake"
 	"helm.sh/helm/v3/pkg/lint"
 	"helm.sh/helm/v3/pkg/lint/support"
+	"helm.sh/helm/v3/pkg/storage"
+	"helm.sh/helm/v3/pkg/storage/driver"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -57,6 +60,10 @@ const (
 	namespace   = "slicekit-system"
 )
 
+// testedKubeVersion is the Kubernetes version the chart is rendered for
+// ('helm template --kube-version') unless a test says otherwise.
+const testedKubeVersion = "v1.37.2"
+
 // rendered is the output of one chart rendering, by "Kind namespace/name".
 type rendered map[string]*unstructured.Unstructured
 
@@ -82,6 +89,13 @@ func renderErr(vals map[string]any) (rendered, error) {
 	inst.Replace = true
 	inst.ReleaseName = releaseName
 	inst.Namespace = namespace
+	// Helm as a library defaults to Kubernetes v1.20.0, below the chart's
+	// kubeVersion; the helm CLI defaults to its client-go version.
+	kv, err := chartutil.ParseKubeVersion(testedKubeVersion)
+	if err != nil {
+		return nil, err
+	}
+	inst.KubeVersion = kv
 	if vals == nil {
 		vals = map[string]any{}
 	}
@@ -514,5 +528,76 @@ func TestSelectorlessCleanupDryRun(t *testing.T) {
 	vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": false, "dryRun": true}
 	if _, err := renderErr(vals); err == nil || !strings.Contains(err.Error(), "dryRun needs controllers.selectorlessCleanup.enabled=true") {
 		t.Errorf("dry run without the controller: error %v, want the chart to refuse it", err)
+	}
+}
+
+// renderCaps renders the chart as 'helm install --dry-run' does against a
+// cluster with exactly the given capabilities (Kubernetes version and API
+// versions, which helm template can only add to, never remove from).
+func renderCaps(vals map[string]any, caps *chartutil.Capabilities) (string, error) {
+	ch, err := loader.Load(chartDir)
+	if err != nil {
+		return "", err
+	}
+	cfg := &action.Configuration{
+		Log:          func(string, ...any) {},
+		Capabilities: caps,
+		KubeClient:   &kubefake.PrintingKubeClient{Out: io.Discard},
+		Releases:     storage.Init(driver.NewMemory()),
+	}
+	inst := action.NewInstall(cfg)
+	inst.DryRun = true
+	inst.ReleaseName = releaseName
+	inst.Namespace = namespace
+	if vals == nil {
+		vals = map[string]any{}
+	}
+	rel, err := inst.Run(ch, vals)
+	if err != nil {
+		return "", err
+	}
+	return rel.Manifest + "\n---NOTES---\n" + rel.Info.Notes, nil
+}
+
+// capsOf returns the capabilities of a cluster of Kubernetes version kv
+// serving Helm's default API versions minus those in without.
+func capsOf(t *testing.T, kv string, without ...string) *chartutil.Capabilities {
+	t.Helper()
+	v, err := chartutil.ParseKubeVersion(kv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := chartutil.DefaultCapabilities.Copy()
+	caps.KubeVersion = *v
+	caps.APIVersions = nil
+	for _, a := range chartutil.DefaultVersionSet {
+		if !slices.Contains(without, a) {
+			caps.APIVersions = append(caps.APIVersions, a)
+		}
+	}
+	return caps
+}
+
+// TestKubeVersion: the chart declares the oldest Kubernetes version
+// slicekit is tested on (1.32) and installs on it, on provider versions of
+// it and on later ones; Helm refuses older clusters with its kubeVersion
+// error.
+func TestKubeVersion(t *testing.T) {
+	for _, tc := range []struct {
+		kv string
+		ok bool
+	}{
+		{"v1.31.14", false}, {"v1.29.0", false},
+		{"v1.32.0", true}, {"v1.32.9-eks-1234567", true}, {"v1.33.5+k3s1", true}, {"v1.37.2", true},
+	} {
+		t.Run(tc.kv, func(t *testing.T) {
+			_, err := renderCaps(nil, capsOf(t, tc.kv))
+			if tc.ok && err != nil {
+				t.Errorf("rendering for %s: %v", tc.kv, err)
+			}
+			if !tc.ok && (err == nil || !strings.Contains(err.Error(), "kubeVersion")) {
+				t.Errorf("rendering for %s: err = %v, want Helm's kubeVersion error", tc.kv, err)
+			}
+		})
 	}
 }

@@ -99,8 +99,11 @@
 //
 // # Selector removal
 //
-// An Endpoints object labelled endpoints.kubernetes.io/managed-by=
-// endpoint-controller on a Service without a selector is the Endpoints
+// An Endpoints object written by KCM's Endpoints controller (labelled
+// endpoints.kubernetes.io/managed-by=endpoint-controller, or, unlabelled,
+// carrying kube-controller-manager's managedFields entry and no other
+// manager's subsets: selectorless.KCMEndpoints) on a Service without a
+// selector is the Endpoints
 // controller's leftover from before the selector was removed
 // (kubernetes#118376, regression case 34), not hand-written endpoints. With
 // Options.SelectorRemovalCleanup (the SelectorRemovalCleanup feature gate,
@@ -108,7 +111,8 @@
 // (Normal EndpointSlicesRemoved event on the Service, counter
 // endpoint_slice_mirroring_controller_selector_removal_deleted_slices_total).
 // KCM's shouldMirror ignores that label and mirrors it. Trade-off: a user who
-// edits such a leftover by hand must drop the label for it to be mirrored.
+// edits such a leftover by hand must drop the label (or, unlabelled, change
+// its subsets) for it to be mirrored.
 //
 // # Usage
 //

@@ -90,9 +90,11 @@ type Options struct {
 	ExternalEndpointController *bool
 
 	// SelectorRemovalCleanup is the SelectorRemovalCleanup feature gate
-	// (pkg/policy/selectorless): when true, an Endpoints object that
-	// carries endpoints.kubernetes.io/managed-by=endpoint-controller on a
-	// Service without a selector is the Endpoints controller's leftover from
+	// (pkg/policy/selectorless): when true, an Endpoints object written by
+	// KCM's Endpoints controller (selectorless.KCMEndpoints: the
+	// endpoints.kubernetes.io/managed-by=endpoint-controller label, or KCM's
+	// managedFields entry on an unlabelled object) on a Service without a
+	// selector is the Endpoints controller's leftover from
 	// before the selector was removed, not hand-written endpoints: it is not
 	// mirrored, and the slices mirrored for it before are deleted
 	// (kubernetes#118376, regression case 34). Trade-off: a user who edits

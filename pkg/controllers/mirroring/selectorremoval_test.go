@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
@@ -29,6 +30,16 @@ import (
 func leftover(name string, ips ...string) *corev1.Endpoints {
 	ep := endpointsObj(name, subset(ips, nil, httpPort()))
 	ep.Labels = map[string]string{"endpoints.kubernetes.io/managed-by": "endpoint-controller"}
+	return ep
+}
+
+// leftover132 is an Endpoints object as the Endpoints controller of
+// kube-controller-manager 1.32 and older writes it: no managed-by label,
+// its managedFields entry owning the subsets.
+func leftover132(name string, ips ...string) *corev1.Endpoints {
+	ep := endpointsObj(name, subset(ips, nil, httpPort()))
+	ep.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kube-controller-manager", Operation: metav1.ManagedFieldsOperationUpdate,
+		APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{"f:annotations":{}},"f:subsets":{}}`)}}
 	return ep
 }
 
@@ -51,6 +62,8 @@ func TestSelectorRemovalLeftover(t *testing.T) {
 		{name: "leftover, gate on: not mirrored", ep: leftover("svc", "10.0.0.1"), wantMirrored: false},
 		{name: "leftover already mirrored, gate on: mirror deleted", ep: leftover("svc", "10.0.0.1"), existing: true, wantMirrored: false, wantEvent: true},
 		{name: "leftover, gate off (KCM): mirrored", gate: ptr.To(false), ep: leftover("svc", "10.0.0.1"), wantMirrored: true},
+		{name: "KCM 1.32's unlabelled leftover (managedFields), gate on: not mirrored", ep: leftover132("svc", "10.0.0.1"), wantMirrored: false},
+		{name: "KCM 1.32's leftover already mirrored, gate on: mirror deleted", ep: leftover132("svc", "10.0.0.1"), existing: true, wantMirrored: false, wantEvent: true},
 		{name: "hand-written, gate on: mirrored", ep: endpointsObj("svc", subset([]string{"192.0.2.1"}, nil, httpPort())), wantMirrored: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -81,8 +81,9 @@ const SelectorRemovalMetricName = "selector_removal_deleted_slices"
 //     KEP-4770 label (rule (a)8; a Normal EndpointSlicesHandedOver event on
 //     the Service), or the Service has a selector (case 01).
 //  2. With the SelectorRemovalCleanup gate on, an Endpoints object
-//     carrying endpoints.kubernetes.io/managed-by=endpoint-controller (the
-//     Endpoints controller's leftover from before the selector was removed,
+//     written by KCM's Endpoints controller (IsSelectorRemovalLeftover: the
+//     endpoints.kubernetes.io/managed-by=endpoint-controller label or KCM's
+//     managedFields entry; the Endpoints controller's leftover from before the selector was removed,
 //     kubernetes#118376, case 34) is not mirrored: its mirrored slices are
 //     deleted, with a Normal EndpointSlicesRemoved event on the Service.
 //     KCM mirrors it (its shouldMirror ignores that label).
@@ -239,13 +240,16 @@ func (c *Controller) handOver(ctx context.Context, svc *corev1.Service) error {
 	return err
 }
 
-// IsSelectorRemovalLeftover reports whether ep carries the Endpoints
-// controller's managed-by label (endpoints.kubernetes.io/managed-by=
-// endpoint-controller). On a Service without a selector such an object was
-// written while the Service still had one: the Endpoints controller's
-// leftover, not hand-written endpoints (kubernetes#118376, case 34).
+// IsSelectorRemovalLeftover reports whether ep was written by
+// kube-controller-manager's Endpoints controller (selectorless.KCMEndpoints:
+// the managed-by label endpoints.kubernetes.io/managed-by=endpoint-controller,
+// or, on objects of KCM 1.32 and older, KCM's managedFields entry). On a
+// Service without a selector such an object was written while the Service
+// still had one: the Endpoints controller's leftover, not hand-written
+// endpoints (kubernetes#118376, case 34).
 func IsSelectorRemovalLeftover(ep *corev1.Endpoints) bool {
-	return ep != nil && ep.Labels[wellknown.LabelEndpointsManagedBy] == wellknown.EndpointsControllerName
+	ok, _ := selectorless.KCMEndpoints(ep)
+	return ok
 }
 
 // dropLeftover deletes the slices mirrored for a selector removal's
@@ -253,14 +257,15 @@ func IsSelectorRemovalLeftover(ep *corev1.Endpoints) bool {
 // the removal metric and records a Normal EndpointSlicesRemoved event on
 // the Service when it deleted any.
 func (c *Controller) dropLeftover(ctx context.Context, svc *corev1.Service, ep *corev1.Endpoints) error {
+	_, by := selectorless.KCMEndpoints(ep)
 	klog.FromContext(ctx).V(4).Info("Endpoints is the Endpoints controller's leftover on a Service without a selector, not mirroring it", "endpoints", klog.KObj(ep))
 	deleted, err := c.deleteMirroredSlices(ctx, ep.Namespace, ep.Name)
 	if deleted > 0 {
 		c.removals.Add(selectorless.ReasonNoSelector, deleted)
 		klog.FromContext(ctx).Info("Deleted EndpointSlices mirrored from the Endpoints controller's leftover", "service", klog.KObj(svc), "deleted", deleted)
 		c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointSlicesRemoved,
-			"Deleted %d EndpointSlice(s) managed by %s: Endpoints %s/%s carries %s=%s, it is the Endpoints controller's leftover from before the selector was removed (%s)",
-			deleted, c.opts.ControllerName, ep.Namespace, ep.Name, wellknown.LabelEndpointsManagedBy, wellknown.EndpointsControllerName, selectorless.UpstreamIssue)
+			"Deleted %d EndpointSlice(s) managed by %s: Endpoints %s/%s was written by %s (recognised by its %s), it is the Endpoints controller's leftover from before the selector was removed (%s)",
+			deleted, c.opts.ControllerName, ep.Namespace, ep.Name, wellknown.EndpointsControllerName, by, selectorless.UpstreamIssue)
 	}
 	return err
 }

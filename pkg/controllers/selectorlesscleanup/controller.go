@@ -185,14 +185,13 @@ func (c *Controller) onEndpointSlice(obj any) {
 // controller.
 func (c *Controller) onEndpoints(obj any) {
 	ep, ok := obj.(*corev1.Endpoints)
-	if !ok || !isKCMEndpoints(ep) {
+	if !ok {
+		return
+	}
+	if kcm, _ := selectorless.KCMEndpoints(ep); !kcm {
 		return
 	}
 	c.queue.Add(ep.Namespace + "/" + ep.Name)
-}
-
-func isKCMEndpoints(ep *corev1.Endpoints) bool {
-	return ep != nil && ep.Labels[wellknown.LabelEndpointsManagedBy] == wellknown.EndpointsControllerName
 }
 
 // HasSynced reports whether the informers have synced and delivered their
@@ -313,11 +312,12 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 	}
 
 	ep, err := c.endpointsLister.Endpoints(namespace).Get(name)
+	kcm, by := selectorless.KCMEndpoints(ep)
 	switch {
 	case apierrors.IsNotFound(err):
 	case err != nil:
 		errs = append(errs, fmt.Errorf("getting Endpoints %s: %w", key, err))
-	case !isKCMEndpoints(ep) || ep.DeletionTimestamp != nil:
+	case !kcm || ep.DeletionTimestamp != nil:
 		// Hand-written Endpoints of a selectorless Service: never touched.
 	case c.opts.DryRun:
 		c.report(ctx, svc, seen, "Endpoints", ep.Name, string(ep.UID), ep.ResourceVersion, reason, why)
@@ -330,9 +330,9 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 		}
 		if done {
 			c.count("Endpoints", reason, false)
-			logger.Info("Deleted kube-controller-manager's Endpoints of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason)
+			logger.Info("Deleted kube-controller-manager's Endpoints of a Service that selects no Pods", "service", klog.KObj(svc), "reason", reason, "recognisedBy", by)
 			c.events.Eventf(svc, corev1.EventTypeNormal, ReasonEndpointsRemoved,
-				"Deleted Endpoints managed by %s: %s (%s)", wellknown.EndpointsControllerName, why, selectorless.UpstreamIssue)
+				"Deleted Endpoints managed by %s (recognised by its %s): %s (%s)", wellknown.EndpointsControllerName, by, why, selectorless.UpstreamIssue)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

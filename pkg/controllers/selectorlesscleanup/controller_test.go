@@ -81,6 +81,21 @@ func endpoints(labelled bool) *corev1.Endpoints {
 	return ep
 }
 
+// kcm132Endpoints is the Endpoints object as kube-controller-manager 1.32
+// and older leave it: no managed-by label, its managedFields entry owning
+// the subsets; with userSubsets, someone rewrote the addresses since.
+func kcm132Endpoints(userSubsets bool) *corev1.Endpoints {
+	ep := endpoints(false)
+	ep.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kube-controller-manager", Operation: metav1.ManagedFieldsOperationUpdate,
+		APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{"f:annotations":{}},"f:subsets":{}}`)}}
+	if userSubsets {
+		ep.ManagedFields[0].FieldsV1 = metav1.NewFieldsV1(`{"f:metadata":{"f:annotations":{}}}`)
+		ep.ManagedFields = append(ep.ManagedFields, metav1.ManagedFieldsEntry{Manager: "kubectl-edit", Operation: metav1.ManagedFieldsOperationUpdate,
+			APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:subsets":{}}`)})
+	}
+	return ep
+}
+
 // fixture seeds the fake API server with objs, builds the controller on
 // informers whose stores hold what the server returns (with its
 // resourceVersions), and returns both.
@@ -184,13 +199,13 @@ func TestSyncService(t *testing.T) {
 			name: "selector removed: KCM's slice and Endpoints deleted", svc: service(func(s *corev1.Service) { s.Spec.Selector = nil }),
 			endpoints: endpoints(true), want: untouchable,
 			wantEvent: []string{"Normal EndpointSlicesRemoved Deleted 1 EndpointSlice(s) managed by endpointslice-controller.k8s.io: the Service has no selector (kubernetes#118376)",
-				"Normal EndpointsRemoved Deleted Endpoints managed by endpoint-controller: the Service has no selector (kubernetes#118376)"},
+				"Normal EndpointsRemoved Deleted Endpoints managed by endpoint-controller (recognised by its label): the Service has no selector (kubernetes#118376)"},
 		},
 		{
 			name: "ExternalName (selector kept): deleted", svc: service(func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeExternalName }),
 			endpoints: endpoints(true), want: untouchable,
 			wantEvent: []string{"Normal EndpointSlicesRemoved Deleted 1 EndpointSlice(s) managed by endpointslice-controller.k8s.io: the Service is of type ExternalName (kubernetes#118376)",
-				"Normal EndpointsRemoved Deleted Endpoints managed by endpoint-controller: the Service is of type ExternalName (kubernetes#118376)"},
+				"Normal EndpointsRemoved Deleted Endpoints managed by endpoint-controller (recognised by its label): the Service is of type ExternalName (kubernetes#118376)"},
 		},
 		{
 			name: "ExternalName and back to ClusterIP with selector: nothing", svc: service(),
@@ -204,7 +219,18 @@ func TestSyncService(t *testing.T) {
 			}),
 			endpoints: endpoints(true), want: untouchable,
 			wantEvent: []string{"Normal EndpointSlicesRemoved Deleted 1 EndpointSlice(s) managed by endpointslice-controller.k8s.io: the Service has no selector (kubernetes#118376)",
-				"Normal EndpointsRemoved Deleted Endpoints managed by endpoint-controller: the Service has no selector (kubernetes#118376)"},
+				"Normal EndpointsRemoved Deleted Endpoints managed by endpoint-controller (recognised by its label): the Service has no selector (kubernetes#118376)"},
+		},
+		{
+			name: "selector removed beside KCM 1.32: its unlabelled Endpoints recognised by managedFields and deleted", svc: service(func(s *corev1.Service) { s.Spec.Selector = nil }),
+			endpoints: kcm132Endpoints(false), want: untouchable,
+			wantEvent: []string{"Normal EndpointSlicesRemoved Deleted 1 EndpointSlice(s) managed by endpointslice-controller.k8s.io: the Service has no selector (kubernetes#118376)",
+				"Normal EndpointsRemoved Deleted Endpoints managed by endpoint-controller (recognised by its managedFields): the Service has no selector (kubernetes#118376)"},
+		},
+		{
+			name: "KCM 1.32's Endpoints whose addresses someone rewrote since: never touched", svc: service(func(s *corev1.Service) { s.Spec.Selector = nil }),
+			endpoints: kcm132Endpoints(true), want: append([]string{"Endpoints/svc"}, untouchable...),
+			wantEvent: []string{"Normal EndpointSlicesRemoved Deleted 1 EndpointSlice(s) managed by endpointslice-controller.k8s.io: the Service has no selector (kubernetes#118376)"},
 		},
 		{
 			name: "hand-written Endpoints of a selectorless Service: never touched", svc: service(func(s *corev1.Service) { s.Spec.Selector = nil }),

@@ -29,15 +29,19 @@
 //   - EndpointSlices labelled endpointslice.kubernetes.io/managed-by=
 //     endpointslice-controller.k8s.io and kubernetes.io/service-name=<name>
 //     whose controller ownerReference is the Service (same UID);
-//   - the Endpoints object of the Service's name labelled
-//     endpoints.kubernetes.io/managed-by=endpoint-controller (KCM's mirroring
+//   - the Endpoints object of the Service's name written by KCM's Endpoints
+//     controller (selectorless.KCMEndpoints): labelled
+//     endpoints.kubernetes.io/managed-by=endpoint-controller (KCM 1.33 and
+//     later) or, unlabelled, carrying a managedFields entry of
+//     kube-controller-manager and no other manager's subsets (every KCM
+//     version; the only mark of KCM 1.32 and older). KCM's mirroring
 //     controller then deletes its mirror; its mirrored slices are never
-//     touched here).
+//     touched here.
 //
 // Each deletion carries UID and resourceVersion preconditions, so an object
 // replaced or changed since the cache saw it is never removed (the
 // controller retries on the next event). Nothing else is ever deleted or
-// written: not hand-written Endpoints (no managed-by label), not slices of
+// written: not hand-written Endpoints (neither mark), not slices of
 // any other controller, not objects of a Service that selects Pods.
 //
 // Each deletion records a Normal Event on the Service (EndpointSlicesRemoved,
