@@ -18,6 +18,8 @@
 # the local cluster and the upstream e2e run need no downloaded release binaries.
 #
 #   hack/build-controlplane.sh [COMPONENT...]
+#   KUBE_VERSION=v1.32.13 hack/build-controlplane.sh [COMPONENT...]
+#   KUBE_VERSION=v1.32.13 hack/build-controlplane.sh --bin-dir   # print where they go
 #
 # Components (default: etcd kube-apiserver kube-controller-manager, what tests
 # and `make up` need; test/besidekcm runs the unmodified kube-controller-manager):
@@ -41,16 +43,53 @@
 # of it; kube-controller-manager then adds a few): 5+ minutes on an idle 2-core machine, far longer on a busy one. The
 # other Kubernetes components reuse most of kube-apiserver's compiled packages.
 #
+# Other Kubernetes versions: with KUBE_VERSION set to a release other than
+# tools/controlplane's (any k8s.io/kubernetes version the Go module proxy
+# serves, e.g. v1.32.13), kube-apiserver, kube-controller-manager,
+# kube-scheduler and kubectl are built from that release into
+# <repo>/bin/kube-<version>/, from a module generated in the gitignored
+# <repo>/bin/.skew/<version>/: `require k8s.io/kubernetes <version>` plus that
+# release's own staging replace block (from its go.mod, each ./staging/src/k8s.io/X
+# mapped to the published k8s.io/X v0.<minor>.<patch>), and the same main.go
+# files as tools/controlplane. etcd is the same 3.6.16 for every version
+# (its v3 API serves kube-apiserver 1.32 and later): it is built in (or reused
+# from) the default directory and linked into the version's directory. A
+# reused kube-* binary must report the wanted version, else it is rebuilt.
+#
 # Environment:
-#   SLICEKIT_BIN_DIR  output directory (default: <repo>/bin)
+#   KUBE_VERSION      Kubernetes release to build (default: tools/controlplane's, v1.37.2)
+#   SLICEKIT_BIN_DIR  output directory for the default version (default: <repo>/bin);
+#                     other versions always go to <repo>/bin/kube-<version>
 #   FORCE=1           rebuild even if the binaries exist
 
 set -o errexit -o nounset -o pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BIN_DIR="${SLICEKIT_BIN_DIR:-${REPO_ROOT}/bin}"
+DEFAULT_BIN_DIR="${SLICEKIT_BIN_DIR:-${REPO_ROOT}/bin}"
 TOOLS_DIR="${REPO_ROOT}/tools"
 FORCE="${FORCE:-0}"
+
+# The Kubernetes release tools/controlplane pins (read from its go.mod, no go
+# invocation needed).
+DEFAULT_KUBE_VERSION="$(awk '$1 == "k8s.io/kubernetes" && $2 ~ /^v1\./ { print $2; exit }' "${TOOLS_DIR}/controlplane/go.mod")"
+KUBE_VERSION="${KUBE_VERSION:-${DEFAULT_KUBE_VERSION}}"
+if [[ ! "${KUBE_VERSION}" =~ ^v1\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
+  echo "KUBE_VERSION=${KUBE_VERSION}: want a Kubernetes release such as v1.32.13" >&2
+  exit 2
+fi
+# KUBE_MODULE_DIR is the module the kube-* components are built from.
+if [[ "${KUBE_VERSION}" == "${DEFAULT_KUBE_VERSION}" ]]; then
+  BIN_DIR="${DEFAULT_BIN_DIR}"
+  KUBE_MODULE_DIR="${TOOLS_DIR}/controlplane"
+else
+  BIN_DIR="${REPO_ROOT}/bin/kube-${KUBE_VERSION}"
+  KUBE_MODULE_DIR="${REPO_ROOT}/bin/.skew/${KUBE_VERSION}"
+fi
+
+if [[ "${1:-}" == "--bin-dir" ]]; then
+  echo "${BIN_DIR}"
+  exit 0
+fi
 
 mkdir -p "${BIN_DIR}"
 BIN_DIR="$(cd "${BIN_DIR}" && pwd)"
@@ -61,13 +100,28 @@ export GOWORK=off
 export GOFLAGS="${GOFLAGS:+${GOFLAGS} }-mod=mod"
 export CGO_ENABLED="${CGO_ENABLED:-0}"
 
+# stamped_version BINARY prints the Kubernetes version a kube-* binary reports
+# (`--version`: "Kubernetes v1.37.2"), or nothing.
+stamped_version() {
+  local out
+  out="$("$1" --version 2>/dev/null)" || return 0
+  echo "${out##* }"
+}
+
 # build NAME MODULE_DIR PACKAGE [LDFLAGS]
 build() {
   local name="$1" dir="$2" pkg="$3" ldflags="${4:-}"
   local out="${BIN_DIR}/${name}"
   if [[ "${FORCE}" != "1" && -x "${out}" ]]; then
-    echo "reusing ${out} (delete it or set FORCE=1 to rebuild)"
-    return 0
+    local have=""
+    case "${name}" in
+      kube-apiserver | kube-controller-manager | kube-scheduler) have="$(stamped_version "${out}")" ;;
+    esac
+    if [[ -z "${have}" || "${have}" == "${KUBE_VERSION}" ]]; then
+      echo "reusing ${out} (delete it or set FORCE=1 to rebuild)"
+      return 0
+    fi
+    echo "${out} is ${have}, not ${KUBE_VERSION}: rebuilding"
   fi
   echo "building ${out} from ${dir#"${REPO_ROOT}"/} ..."
   local start=${SECONDS}
@@ -85,12 +139,76 @@ build() {
 # Stamp the release version so /version and clients report v1.37.x rather
 # than v0.0.0-master (the e2e framework logs and checks it).
 kube_version() {
-  (cd "${TOOLS_DIR}/controlplane" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+  (cd "${KUBE_MODULE_DIR}" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
 }
 kube_ldflags() {
   local v
   v="$(kube_version)"
   echo "-X k8s.io/component-base/version.gitVersion=${v} -X k8s.io/component-base/version.gitTreeState=clean"
+}
+
+# skew_module writes the module of a non-default KUBE_VERSION into
+# KUBE_MODULE_DIR (once): that release's go directive and godebug lines, a
+# require of k8s.io/kubernetes, its staging replace block pointed at the
+# published staging modules, and tools/controlplane's main.go files.
+skew_module() {
+  [[ "${KUBE_MODULE_DIR}" == "${TOOLS_DIR}/controlplane" ]] && return 0
+  if [[ "${FORCE}" != "1" && -s "${KUBE_MODULE_DIR}/go.mod" ]]; then
+    return 0
+  fi
+  local gomod staging_version
+  echo "generating ${KUBE_MODULE_DIR#"${REPO_ROOT}"/} for k8s.io/kubernetes ${KUBE_VERSION} ..."
+  gomod="$(cd "${TOOLS_DIR}/controlplane" && go mod download -json "k8s.io/kubernetes@${KUBE_VERSION}" |
+    sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",*$/\1/p')"
+  if [[ ! -s "${gomod}" ]]; then
+    echo "cannot download k8s.io/kubernetes@${KUBE_VERSION} from the Go module proxy" >&2
+    return 1
+  fi
+  staging_version="v0.${KUBE_VERSION#v1.}"
+  rm -rf "${KUBE_MODULE_DIR}"
+  mkdir -p "${KUBE_MODULE_DIR}"
+  {
+    echo "// Generated by hack/build-controlplane.sh from k8s.io/kubernetes@${KUBE_VERSION}'s go.mod; do not edit."
+    echo "module slicekit.local/controlplane-${KUBE_VERSION}"
+    echo
+    grep -E '^(go|godebug) ' "${gomod}"
+    echo
+    echo "require k8s.io/kubernetes ${KUBE_VERSION}"
+    echo
+    echo "replace ("
+    awk -v v="${staging_version}" '
+      /^replace \(/ { in_block = 1; next }
+      in_block && /^\)/ { exit }
+      in_block && $2 == "=>" && $3 ~ /^\.\/staging\/src\// { printf "\t%s => %s %s\n", $1, $1, v }
+    ' "${gomod}"
+    echo ")"
+  } >"${KUBE_MODULE_DIR}/go.mod"
+  if ! grep -q '=> k8s.io/api ' "${KUBE_MODULE_DIR}/go.mod"; then
+    echo "no staging replace block found in ${gomod}" >&2
+    return 1
+  fi
+  local c
+  for c in kube-apiserver kube-controller-manager kube-scheduler; do
+    mkdir -p "${KUBE_MODULE_DIR}/${c}"
+    cp "${TOOLS_DIR}/controlplane/${c}/main.go" "${KUBE_MODULE_DIR}/${c}/main.go"
+  done
+}
+
+# etcd_for_version: the default version builds etcd in BIN_DIR; another
+# version reuses (building it if needed) the default directory's etcd and
+# links it into BIN_DIR.
+etcd_for_version() {
+  if [[ "${BIN_DIR}" == "$(mkdir -p "${DEFAULT_BIN_DIR}" && cd "${DEFAULT_BIN_DIR}" && pwd)" ]]; then
+    build etcd "${TOOLS_DIR}/controlplane/etcd" .
+    return
+  fi
+  (BIN_DIR="$(cd "${DEFAULT_BIN_DIR}" && pwd)" && build etcd "${TOOLS_DIR}/controlplane/etcd" .)
+  local src
+  src="$(cd "${DEFAULT_BIN_DIR}" && pwd)/etcd"
+  if [[ "${FORCE}" == "1" || ! -x "${BIN_DIR}/etcd" || ! "${src}" -ef "${BIN_DIR}/etcd" ]]; then
+    ln -f "${src}" "${BIN_DIR}/etcd" 2>/dev/null || cp -f "${src}" "${BIN_DIR}/etcd"
+    echo "linked ${BIN_DIR}/etcd to ${src}"
+  fi
 }
 
 # kwok_stages writes kwok's own "fast" Stages (Nodes turn Ready, scheduled Pods
@@ -117,10 +235,13 @@ kwok_stages() {
 
 build_one() {
   case "$1" in
-    etcd) build etcd "${TOOLS_DIR}/controlplane/etcd" . ;;
+    etcd) etcd_for_version ;;
     kube-apiserver | kube-controller-manager | kube-scheduler)
-      build "$1" "${TOOLS_DIR}/controlplane" "./$1" "$(kube_ldflags)" ;;
-    kubectl) build kubectl "${TOOLS_DIR}/controlplane" k8s.io/kubernetes/cmd/kubectl "$(kube_ldflags)" ;;
+      skew_module
+      build "$1" "${KUBE_MODULE_DIR}" "./$1" "$(kube_ldflags)" ;;
+    kubectl)
+      skew_module
+      build kubectl "${KUBE_MODULE_DIR}" k8s.io/kubernetes/cmd/kubectl "$(kube_ldflags)" ;;
     kwok)
       build kwok "${TOOLS_DIR}/kwok" sigs.k8s.io/kwok/cmd/kwok
       kwok_stages ;;
@@ -141,6 +262,19 @@ build_one() {
   esac
 }
 
+# Only the control-plane components exist for other versions; the rest are
+# pinned in their own modules.
+if [[ "${KUBE_VERSION}" != "${DEFAULT_KUBE_VERSION}" ]]; then
+  for component in "$@"; do
+    case "${component}" in
+      etcd | kube-apiserver | kube-controller-manager | kube-scheduler | kubectl) ;;
+      *)
+        echo "${component} is built only for ${DEFAULT_KUBE_VERSION}; with KUBE_VERSION=${KUBE_VERSION} build etcd, kube-apiserver, kube-controller-manager, kube-scheduler or kubectl" >&2
+        exit 2 ;;
+    esac
+  done
+fi
+
 total_start=${SECONDS}
 if [[ $# -eq 0 ]]; then
   set -- etcd kube-apiserver kube-controller-manager
@@ -148,4 +282,4 @@ fi
 for component in "$@"; do
   build_one "${component}"
 done
-echo "components ready in ${BIN_DIR} (total $((SECONDS - total_start))s)"
+echo "components (Kubernetes ${KUBE_VERSION}) ready in ${BIN_DIR} (total $((SECONDS - total_start))s)"

@@ -23,13 +23,20 @@ CONTROLPLANE_HACK := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 # goal; it is restored at the end.
 CONTROLPLANE_SAVED_DEFAULT_GOAL := $(.DEFAULT_GOAL)
 
-.PHONY: controlplane up down
+.PHONY: controlplane up down test-skew
 
-controlplane: ## Build bin/etcd, bin/kube-apiserver and bin/kube-controller-manager from source (reuses existing binaries; a cold build takes many minutes)
-	$(CONTROLPLANE_HACK)/build-controlplane.sh
+# KUBE_VERSION (e.g. v1.32.13) selects another Kubernetes release; its
+# binaries go to bin/kube-<version>/. Empty: tools/controlplane's (v1.37.2), in bin/.
+KUBE_VERSION ?=
 
-up: ## Start a local control plane in the background; kubeconfig in .local/kubeconfig
-	$(CONTROLPLANE_HACK)/up.sh
+controlplane: ## Build bin/etcd, bin/kube-apiserver and bin/kube-controller-manager from source (KUBE_VERSION=v1.32.13: into bin/kube-v1.32.13/; reuses existing binaries; a cold build takes many minutes)
+	KUBE_VERSION='$(KUBE_VERSION)' $(CONTROLPLANE_HACK)/build-controlplane.sh
+
+up: ## Start a local control plane in the background (KUBE_VERSION=v1.32.13: that release); kubeconfig in .local/kubeconfig
+	KUBE_VERSION='$(KUBE_VERSION)' $(CONTROLPLANE_HACK)/up.sh
+
+test-skew: ## Live tests against another Kubernetes release (KUBE_VERSION=v1.32.13, built into bin/kube-<version>/): every controller set starts, integration tests, conformance, chart dry-run, beside that release's KCM, adoption with zero writes; skips named by discovery
+	KUBE_VERSION='$(KUBE_VERSION)' $(CONTROLPLANE_HACK)/test-skew.sh
 
 down: ## Stop the local control plane started by 'make up'
 	$(CONTROLPLANE_HACK)/down.sh

@@ -26,6 +26,9 @@
 # Idempotent: if the cluster is already running it only says so.
 #
 # Environment:
+#   KUBE_VERSION          Kubernetes release of etcd/kube-apiserver (default: v1.37.2,
+#                         tools/controlplane's); another one, e.g. v1.32.13, is built
+#                         into bin/kube-<version>/ first (see hack/build-controlplane.sh)
 #   SLICEKIT_LOCAL_DIR    directory for the files above (default: <repo>/.local)
 #   LOCALCLUSTER_PORT     API server port on 127.0.0.1 (default: any free port)
 #   LOCALCLUSTER_TIMEOUT  seconds to wait for readiness (default: 120)
@@ -72,6 +75,9 @@ if [[ -f "${PID_FILE}" ]]; then
 fi
 
 "${REPO_ROOT}/hack/build-controlplane.sh" etcd kube-apiserver
+# localcluster (through test/harness/testenv) reads SLICEKIT_BIN_DIR.
+SLICEKIT_BIN_DIR="$("${REPO_ROOT}/hack/build-controlplane.sh" --bin-dir)"
+export SLICEKIT_BIN_DIR
 
 start=${SECONDS}
 echo "building ${BIN} ..."

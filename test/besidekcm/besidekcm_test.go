@@ -53,6 +53,15 @@ const secondaryName = "secondary.example.com"
 // fails when a binary is missing.
 func controlPlane(t *testing.T, withKCM bool) *testenv.Env {
 	t.Helper()
+	env, _ := controlPlaneWithKCM(t, withKCM)
+	return env
+}
+
+// controlPlaneWithKCM is controlPlane that also returns the
+// kube-controller-manager process (nil without KCM), which the test may stop
+// early (its cleanup stops it otherwise).
+func controlPlaneWithKCM(t *testing.T, withKCM bool) (*testenv.Env, *procs.Proc) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("test/besidekcm starts etcd, kube-apiserver and kube-controller-manager; skipped under -short")
 	}
@@ -68,7 +77,7 @@ func controlPlane(t *testing.T, withKCM bool) *testenv.Env {
 	}
 	env := testenv.StartEnv(t)
 	if !withKCM {
-		return env
+		return env, nil
 	}
 	dir := t.TempDir()
 	kcm, err := procs.StartKubeControllerManager(env, procs.KCMOptions{
@@ -105,12 +114,12 @@ func controlPlane(t *testing.T, withKCM bool) *testenv.Env {
 		time.Sleep(250 * time.Millisecond)
 	}
 	t.Logf("kube-controller-manager (pid %d, --controllers=*) is up; log %s", kcm.Pid(), kcm.LogPath)
-	return env
+	return env, kcm
 }
 
 // runSlicekit runs slicekit's manager in the test process with controllers
-// until the end of the test.
-func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) {
+// until the end of the test, and returns it (for its metrics).
+func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) *manager.Manager {
 	t.Helper()
 	logger, ctx := ktesting.NewTestContext(t)
 	ctx = klog.NewContext(ctx, logger.WithName("slicekit"))
@@ -147,6 +156,7 @@ func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) {
 			t.Error("slicekit did not stop within 30s")
 		}
 	})
+	return m
 }
 
 // runCase runs case id live on client and fails t on any failed check.

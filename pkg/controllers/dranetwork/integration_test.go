@@ -133,6 +133,7 @@ func TestCase45Live(t *testing.T) {
 		t.Skip("integration test: needs the local control plane (make controlplane); skipped with -short")
 	}
 	env := testenv.Shared(t)
+	testenv.SkipUnlessServed(t, env.Config, "resource.k8s.io/v1", "resourceclaims", "Kubernetes 1.34+")
 	client := env.Client
 	_, ctx := ktesting.NewTestContext(t)
 	startControllers(t, client, "ns-a")
