@@ -184,6 +184,7 @@ func Check(ctx context.Context, inv *Inventory, cfg Config) *Report {
 		c.checkSlice(s)
 	}
 	c.checkServices()
+	c.checkMissingSlices()
 	c.checkSelectorLeftovers()
 	c.checkConsumers()
 
@@ -341,7 +342,7 @@ func (c *checker) skipped() []Skip {
 	}
 	var out []Skip
 	podRules := []RuleID{RuleEndpointPodMissing, RuleEndpointNotSelect, RuleEndpointTerminal, RuleEndpointAddress,
-		RuleEndpointConditions, RuleEndpointNodeName, RuleEndpointZone, RuleEndpointHostname, RuleEndpointMissing, RuleEmptySliceStale}
+		RuleEndpointConditions, RuleEndpointNodeName, RuleEndpointZone, RuleEndpointHostname, RuleEndpointMissing, RuleEmptySliceStale, RuleSlicesMissing}
 	if !c.inv.Have.Services {
 		rules := []RuleID{RuleOrphan, RuleOwnerMissing, RuleOwnerStaleUID, RuleOwnerMismatch, RuleExternalName, RuleDefaultNoSelec,
 			RuleDelegatedBuiltin, RuleDelegatedForeign, RuleMultipleManagers, RuleMirrorSelector, RuleMirrorIneligible, RuleMirrorDrift,

@@ -466,7 +466,9 @@ would, each invalid object reported with file, document and field; objects of
 other kinds are listed as ignored on standard error; an object given twice
 must be identical). 'slicekit render --with-inputs' prints a complete state
 for -f.
-Missing slices are not findings: the check judges the slices that exist.
+A Service without any slice although its controller publishes ready endpoints
+for it is a warning (slices-missing); otherwise the check judges the slices
+that exist.
 --list-rules prints the rules.
 
 The summary and the exit status count every finding; the text output lists at
