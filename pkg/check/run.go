@@ -178,6 +178,27 @@ func (o *Options) connectionFlags() []string {
 	return set
 }
 
+// inputFlags returns the flags given that choose what to check (-f,
+// --kubeconfig, --context, -n, -A and the other connection flags).
+func (o *Options) inputFlags() []string {
+	var set []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"-f", len(o.Files) > 0},
+		{"--kubeconfig", o.Kubeconfig != ""},
+		{"--context", o.Context != ""},
+		{"--namespace", o.Namespace != ""},
+		{"--all-namespaces", o.AllNamespaces},
+	} {
+		if f.set {
+			set = append(set, f.name)
+		}
+	}
+	return append(set, o.connectionFlags()...)
+}
+
 // UsageError is an invalid option or combination of options (exit status
 // 2).
 type UsageError struct {
@@ -211,6 +232,16 @@ func (o *Options) Validate() error {
 	for _, f := range o.Files {
 		if f == "" {
 			errs = append(errs, errors.New("-f needs a file name"))
+		}
+	}
+	if given := o.inputFlags(); o.ListRules && len(given) > 0 {
+		errs = append(errs, fmt.Errorf("--list-rules prints the rules and checks nothing: it cannot be combined with %s", strings.Join(given, ", ")))
+	}
+	if t := o.overrides.Timeout; t != "" {
+		// client-go parses it only when it builds the client, and its
+		// error would read as the kubeconfig's.
+		if _, err := clientcmd.ParseTimeout(t); err != nil {
+			errs = append(errs, fmt.Errorf("--request-timeout %q is not a timeout: give whole seconds or a number with a unit (1s, 2m, 3h)", t))
 		}
 	}
 	// The flags' values as given: "" and 0 are invalid here, not defaults.
@@ -295,11 +326,11 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 			// An empty file, one of only "---", or an empty directory: not
 			// an input error (an empty cluster dump is a valid state), but
 			// the user likely gave the wrong file.
-			notes = append(notes, fmt.Sprintf("no objects read from %s: nothing to check", strings.Join(o.Files, ", ")))
+			notes = append(notes, fmt.Sprintf("no objects read from %s: nothing to check", inputfile.DisplayNames(o.Files)))
 		}
 		inv = NewInventory(r.objs).InNamespace(o.Namespace)
 		inv.Ignored += len(r.ignored)
-		source = strings.Join(o.Files, ", ")
+		source = inputfile.DisplayNames(o.Files)
 		if o.Namespace != "" {
 			source += " (namespace " + o.Namespace + ")"
 		}

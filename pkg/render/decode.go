@@ -103,6 +103,12 @@ func ReadFilesCompact(names []string, stdin io.Reader, copts *builtin.Controller
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	return readFilesCompact(names, stdin, kinds(), transforms)
+}
+
+// readFilesCompact is ReadFilesCompact with the kinds table and the
+// controllers' informer transforms given.
+func readFilesCompact(names []string, stdin io.Reader, kinds inputkinds.Table, transforms informertransform.Transforms) ([]Object, []Ignored, int, error) {
 	transform := transforms[informertransform.Informer(inputkinds.Pods)]
 	var defaulted atomic.Int64
 	compact := func(obj runtime.Object) runtime.Object {
@@ -123,7 +129,7 @@ func ReadFilesCompact(names []string, stdin io.Reader, copts *builtin.Controller
 		}
 		return pod
 	}
-	objs, ignored, compacted, err := inputfile.ReadObjectsWith(names, stdin, kinds(), inputfile.ReadOptions{Compact: compact})
+	objs, ignored, compacted, err := inputfile.ReadObjectsWith(names, stdin, kinds, inputfile.ReadOptions{Compact: compact})
 	if err != nil || !compacted {
 		// Decoded again whole: DefaultProtocols defaults and counts them.
 		return objs, ignored, 0, err

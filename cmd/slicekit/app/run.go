@@ -59,7 +59,6 @@ or is logged at error level while /readyz fails (--preflight=warn).`,
 			bi := manager.ReadBuildInfo()
 			logger.Info("Starting slicekit", "version", bi.Version, "revision", bi.Revision, "modified", bi.Modified,
 				"goVersion", bi.GoVersion, "platform", bi.Platform)
-			manager.LogFlags(logger, cmd.Flags())
 			m, err := manager.New(ctx, o)
 			if cfgErr := (*manager.ClientConfigError)(nil); errors.As(err, &cfgErr) {
 				// Exit status 2: no usable kubeconfig is a configuration error.
@@ -68,6 +67,9 @@ or is logged at error level while /readyz fails (--preflight=warn).`,
 			if err != nil {
 				return fmt.Errorf("starting the manager: %w", err)
 			}
+			// Once the configuration holds: a start that fails says why
+			// without a page of flags before it.
+			manager.LogFlags(logger, cmd.Flags())
 			err = m.Run(ctx)
 			if preflight.IsMissingPermissions(err) {
 				// Exit status 2: a configuration error, in the RBAC rules.
