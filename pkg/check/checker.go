@@ -121,7 +121,7 @@ func (c Config) Validate() error {
 // the command line, where "" and 0 are invalid values, not defaults.
 func (c Config) validate() error {
 	names := []controllerflags.Name{
-		{Flag: "--default-controller-name", Value: c.DefaultControllerName},
+		{Flag: "--controller-name", Value: c.DefaultControllerName},
 		{Flag: "--mirroring-controller-name", Value: c.MirroringControllerName},
 		{Flag: "--secondary-network-controller-name", Value: c.SecondaryNetworkControllerName},
 		{Flag: "--dra-network-controller-name", Value: c.DRANetworkControllerName},

@@ -115,7 +115,7 @@ func NewOptions() *Options {
 
 // AddFlags registers the flags of `slicekit check` on fs: -f/--filename,
 // --kubeconfig, --context, -n/--namespace, -A/--all-namespaces,
-// -o/--output, --default-controller-name, --mirroring-controller-name,
+// -o/--output, --controller-name (deprecated alias --default-controller-name), --mirroring-controller-name,
 // --max-endpoints-per-slice, --mirroring-max-endpoints-per-subset,
 // --secondary-network-controller-name, --list-rules, and kubectl's other
 // connection flags (client-go's clientcmd.RecommendedConfigOverrideFlags,
@@ -132,8 +132,11 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.Namespace, "namespace", "n", o.Namespace, "Check this namespace only (default: the context's namespace for a cluster, all namespaces for files).")
 	fs.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Check every namespace of the cluster.")
 	fs.StringVarP(&o.Output, "output", "o", o.Output, "Output format: text or json.")
-	fs.StringVar(&o.DefaultControllerName, "default-controller-name", o.DefaultControllerName,
-		"The managed-by value of the default EndpointSlice controller, which serves Services without the KEP-4770 label.")
+	fs.StringVar(&o.DefaultControllerName, "controller-name", o.DefaultControllerName,
+		"The managed-by value of the default EndpointSlice controller, which serves Services without the KEP-4770 label (slicekit run's and render's --controller-name).")
+	// The flag's name until slicekit check took run's and render's.
+	fs.StringVar(&o.DefaultControllerName, "default-controller-name", o.DefaultControllerName, "")
+	_ = fs.MarkDeprecated("default-controller-name", "use --controller-name")
 	fs.StringVar(&o.MirroringControllerName, "mirroring-controller-name", o.MirroringControllerName,
 		"The managed-by value of the EndpointSlice mirroring controller.")
 	fs.Int32Var(&o.MaxEndpointsPerSlice, "max-endpoints-per-slice", o.MaxEndpointsPerSlice,
