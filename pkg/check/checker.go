@@ -28,7 +28,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 
-	"github.com/slicekit/slicekit/internal/controllerflags"
+	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/registry"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -112,7 +114,7 @@ func (c Config) withDefaults() Config {
 // means its default): the controller names must be label values that
 // differ from each other, and the limits must be in KCM's ranges. The
 // checks and their words are those of slicekit run and render (package
-// internal/controllerflags); the errors name the flags of slicekit check.
+// pkg/registry validate.go); the errors name the flags of slicekit check.
 func (c Config) Validate() error {
 	return c.withDefaults().validate()
 }
@@ -120,7 +122,7 @@ func (c Config) Validate() error {
 // validate checks c as it is (no defaults): what Options.Validate does for
 // the command line, where "" and 0 are invalid values, not defaults.
 func (c Config) validate() error {
-	names := []controllerflags.Name{
+	names := []registry.ManagedBy{
 		{Flag: "--controller-name", Value: c.DefaultControllerName},
 		{Flag: "--mirroring-controller-name", Value: c.MirroringControllerName},
 		{Flag: "--secondary-network-controller-name", Value: c.SecondaryNetworkControllerName},
@@ -128,15 +130,15 @@ func (c Config) validate() error {
 	}
 	var errs []error
 	for _, n := range names {
-		if err := controllerflags.ControllerName(n.Flag, n.Value); err != nil {
+		if err := registry.ControllerName(n.Flag, n.Value); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	errs = append(errs, controllerflags.Distinct(names...)...)
-	if err := controllerflags.MaxEndpointsPerSlice(c.MaxEndpointsPerSlice); err != nil {
+	errs = append(errs, registry.Distinct(names...)...)
+	if err := registry.InRange("--max-endpoints-per-slice", c.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit); err != nil {
 		errs = append(errs, err)
 	}
-	if err := controllerflags.MirroringMaxEndpointsPerSubset(c.MirroringMaxEndpointsPerSubset); err != nil {
+	if err := registry.InRange("--mirroring-max-endpoints-per-subset", c.MirroringMaxEndpointsPerSubset, endpointsmirroring.MaxEndpointsPerSubsetLimit); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
