@@ -18,7 +18,6 @@ import (
 	"context"
 
 	"github.com/spf13/pflag"
-
 )
 
 // NameFlag is the Options of a labelled controller whose only own flag is

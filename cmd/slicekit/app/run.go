@@ -44,13 +44,7 @@ with exit status 2 and names the rule to add (--preflight=fail, the default),
 or is logged at error level while /readyz fails (--preflight=warn).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Complete(); err != nil {
-				return usageError(cmd, err)
-			}
-			if err := o.Validate(); err != nil {
-				return usageError(cmd, err)
-			}
-			if err := logsapi.ValidateAndApply(o.Logs, o.FeatureGates); err != nil {
+			if err := completeRunOptions(o); err != nil {
 				return usageError(cmd, err)
 			}
 			defer klog.Flush()
@@ -80,4 +74,16 @@ or is logged at error level while /readyz fails (--preflight=warn).`,
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
+}
+
+// completeRunOptions completes and validates o and applies its logging
+// configuration; the error is a usage error.
+func completeRunOptions(o *manager.Options) error {
+	if err := o.Complete(); err != nil {
+		return err
+	}
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	return logsapi.ValidateAndApply(o.Logs, o.FeatureGates)
 }
