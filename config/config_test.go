@@ -40,6 +40,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorlesscleanup"
@@ -216,7 +217,7 @@ func permissions(rules []rbacv1.PolicyRule) []string {
 // also checks): every needed permission is granted, none more.
 func TestClusterRoleIsLeastPrivilege(t *testing.T) {
 	role := build(t)["ClusterRole /slicekit"].(*rbacv1.ClusterRole)
-	needed, err := manager.ControllerRBACRules(manager.DefaultControllers()...)
+	needed, err := manager.ControllerRBACRules(builtin.DefaultControllers()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestClusterRoleIsLeastPrivilege(t *testing.T) {
 		t.Fatal("the default controllers declare no rules")
 	}
 	if d := cmp.Diff(permissions(needed), permissions(role.Rules)); d != "" {
-		t.Errorf("ClusterRole permissions (-needed by %v +granted):\n%s", manager.DefaultControllers(), d)
+		t.Errorf("ClusterRole permissions (-needed by %v +granted):\n%s", builtin.DefaultControllers(), d)
 	}
 	for _, r := range role.Rules {
 		if len(r.ResourceNames) > 0 || len(r.NonResourceURLs) > 0 {
@@ -615,7 +616,7 @@ func TestDRANetworkComponent(t *testing.T) {
 	if binding == nil || dep == nil {
 		t.Fatalf("missing objects: binding %v, deployment %v", binding != nil, dep != nil)
 	}
-	names := append(manager.DefaultControllers(), dranetwork.RegistrationName)
+	names := append(builtin.DefaultControllers(), dranetwork.RegistrationName)
 	needed, err := manager.ControllerRBACRules(names...)
 	if err != nil {
 		t.Fatal(err)

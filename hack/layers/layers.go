@@ -92,7 +92,7 @@ var layers = []layer{
 	{
 		name:     "contract",
 		what:     "what a controller registers and the options the controllers share",
-		patterns: []string{"pkg/registry", "internal/controllerflags"},
+		patterns: []string{"pkg/registry"},
 	},
 	{
 		name:     "Service controller engine",

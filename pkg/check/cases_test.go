@@ -200,6 +200,9 @@ var caseFindings = map[string]map[string][]string{
 			// one (its secondary address 10.0.1.11) share svc-a's name:
 			// kube-proxy and CoreDNS merge them.
 			"warning merged-networks Service ns-a/svc-a",
+			// svc-b, unlabelled, selects the ready pod-a1 and has no
+			// slice yet: the default controller has not run.
+			"warning slices-missing Service ns-a/svc-b",
 		},
 		// Optional follow-up: the label is removed from svc-a, so the
 		// default controller's slice joins the custom controller's

@@ -28,8 +28,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 
-	"github.com/slicekit/slicekit/internal/controllerflags"
+	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/registry"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -131,15 +132,15 @@ func (c Config) withDefaults() Config {
 // means its default): the controller names, the oracles' included, must
 // be label values that differ from each other, and the limits must be in
 // KCM's ranges. The checks and their words are those of slicekit run and
-// render (package internal/controllerflags); the errors name the flags of
+// render (pkg/registry validate.go); the errors name the flags of
 // slicekit check, and an oracle by its index in Oracles.
 func (c Config) Validate() error {
-	var oracles []controllerflags.Name
+	var oracles []registry.ManagedBy
 	var oracleErrs []error
 	for i, o := range c.Oracles {
-		n := controllerflags.Name{Flag: fmt.Sprintf("Oracles[%d].ControllerName", i), Value: o.ControllerName}
+		n := registry.ManagedBy{Flag: fmt.Sprintf("Oracles[%d].ControllerName", i), Value: o.ControllerName}
 		oracles = append(oracles, n)
-		if err := controllerflags.ControllerName(n.Flag, n.Value); err != nil {
+		if err := registry.ControllerName(n.Flag, n.Value); err != nil {
 			oracleErrs = append(oracleErrs, err)
 		}
 		if o.Source == nil {
@@ -154,24 +155,24 @@ func (c Config) Validate() error {
 // oracles are the names of the controllers with an oracle, which must
 // differ from the others, and oracleErrs the errors of their validation
 // (their options' own).
-func (c Config) validate(oracles []controllerflags.Name, oracleErrs []error) error {
-	names := []controllerflags.Name{
-		{Flag: "--default-controller-name", Value: c.DefaultControllerName},
+func (c Config) validate(oracles []registry.ManagedBy, oracleErrs []error) error {
+	names := []registry.ManagedBy{
+		{Flag: "--controller-name", Value: c.DefaultControllerName},
 		{Flag: "--mirroring-controller-name", Value: c.MirroringControllerName},
 	}
 	var errs []error
 	for _, n := range names {
-		if err := controllerflags.ControllerName(n.Flag, n.Value); err != nil {
+		if err := registry.ControllerName(n.Flag, n.Value); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	errs = append(errs, oracleErrs...)
 	names = append(names, oracles...)
-	errs = append(errs, controllerflags.Distinct(names...)...)
-	if err := controllerflags.MaxEndpointsPerSlice(c.MaxEndpointsPerSlice); err != nil {
+	errs = append(errs, registry.Distinct(names...)...)
+	if err := registry.InRange("--max-endpoints-per-slice", c.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit); err != nil {
 		errs = append(errs, err)
 	}
-	if err := controllerflags.MirroringMaxEndpointsPerSubset(c.MirroringMaxEndpointsPerSubset); err != nil {
+	if err := registry.InRange("--mirroring-max-endpoints-per-subset", c.MirroringMaxEndpointsPerSubset, endpointsmirroring.MaxEndpointsPerSubsetLimit); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
@@ -219,6 +220,7 @@ func Check(ctx context.Context, inv *Inventory, cfg Config) *Report {
 		c.checkSlice(s)
 	}
 	c.checkServices()
+	c.checkMissingSlices()
 	c.checkSelectorLeftovers()
 	c.checkConsumers()
 
@@ -376,7 +378,7 @@ func (c *checker) skipped() []Skip {
 	}
 	var out []Skip
 	podRules := []RuleID{RuleEndpointPodMissing, RuleEndpointNotSelect, RuleEndpointTerminal, RuleEndpointAddress,
-		RuleEndpointConditions, RuleEndpointNodeName, RuleEndpointZone, RuleEndpointHostname, RuleEndpointMissing, RuleEmptySliceStale}
+		RuleEndpointConditions, RuleEndpointNodeName, RuleEndpointZone, RuleEndpointHostname, RuleEndpointMissing, RuleEmptySliceStale, RuleSlicesMissing}
 	if !c.inv.Have.Services {
 		rules := []RuleID{RuleOrphan, RuleOwnerMissing, RuleOwnerStaleUID, RuleOwnerMismatch, RuleExternalName, RuleDefaultNoSelec,
 			RuleDelegatedBuiltin, RuleDelegatedForeign, RuleMultipleManagers, RuleMirrorSelector, RuleMirrorIneligible, RuleMirrorDrift,

@@ -46,10 +46,12 @@
 //
 // # What is not a finding
 //
-// Missing slices: the check judges what exists, so a Service without any
-// slice of its controller ("before the controller ran") is clean unless it
-// holds stale, foreign, duplicate or malformed slices. Once a Service has
-// slices of its controller, a missing endpoint is a finding
+// Missing slices, mostly: the check judges what exists, so a Service
+// whose controller publishes no ready endpoint for it, or that has slices
+// of other writers only, is not judged for its controller's missing
+// slices. A Service without any slice at all although its controller
+// publishes ready endpoints is a warning (slices-missing); once a Service
+// has slices of its controller, a missing endpoint is a finding
 // (endpoint-missing). Rules that need a kind absent from the
 // input (for example Pods in a dump of slices only) are skipped and listed
 // in Report.Skipped. kube-apiserver's own default/kubernetes slice, which
@@ -97,6 +99,9 @@
 //     only judges Services
 //     that have at least one slice of that controller and are not being
 //     deleted.
+//   - slices-missing (missing.go, warning): a Service without any slice
+//     although its controller (the default one, or a pod-address
+//     controller the check knows) publishes ready endpoints for it.
 //   - endpoint-pod-missing, endpoint-pod-not-selected, endpoint-pod-terminal,
 //     endpoint-address-not-pod-ip, endpoint-conditions, endpoint-nodename,
 //     endpoint-zone, endpoint-hostname: selector-derived endpoints against

@@ -55,7 +55,7 @@ func ExampleCheck() {
 	// error     delegated-builtin-slice  EndpointSlice shop/web-abc  stale: Service web is labelled service.kubernetes.io/endpoint-controller-name="custom.example.com" (KEP-4770) but this slice is still managed by endpointslice-controller.k8s.io; hint: if the built-in controllers cannot be turned off (managed clusters), use the selectorless form: move spec.selector into the annotation slicekit.dev/selector and remove spec.selector (docs/managed-clusters.md)
 	//
 	// 1 error, 0 warnings: 1 EndpointSlice of 1 Service checked (read 0 Pods, 0 Nodes, 0 Endpoints objects) from example.
-	// Skipped endpoint-pod-missing, endpoint-pod-not-selected, endpoint-pod-terminal, endpoint-address-not-pod-ip, endpoint-conditions, endpoint-nodename, endpoint-zone, endpoint-hostname, endpoint-missing, empty-slice-stale: no Pods in the input (per-Pod port checks skipped too).
+	// Skipped endpoint-pod-missing, endpoint-pod-not-selected, endpoint-pod-terminal, endpoint-address-not-pod-ip, endpoint-conditions, endpoint-nodename, endpoint-zone, endpoint-hostname, endpoint-missing, empty-slice-stale, slices-missing: no Pods in the input (per-Pod port checks skipped too).
 	// Skipped mirror-ineligible, mirror-drift: no Endpoints in the input.
 	// exit status 1
 }

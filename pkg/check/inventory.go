@@ -38,6 +38,9 @@ type Kinds struct {
 	// ResourceClaims: the ResourceClaims are complete (the dra-network
 	// controller's slices can be judged for completeness).
 	ResourceClaims bool
+	// EndpointSlices: the EndpointSlices are complete (a Service without
+	// any can be told apart from a dump without slices).
+	EndpointSlices bool
 }
 
 // set marks kind ("Service", "Pod", "Node", "Endpoints", "ResourceClaim")
@@ -54,6 +57,8 @@ func (k *Kinds) set(kind string) {
 		k.Endpoints = true
 	case "ResourceClaim":
 		k.ResourceClaims = true
+	case "EndpointSlice":
+		k.EndpointSlices = true
 	}
 }
 
@@ -109,6 +114,7 @@ func (inv *Inventory) Add(obj runtime.Object) {
 		inv.Have.Endpoints = true
 	case *discovery.EndpointSlice:
 		inv.EndpointSlices = append(inv.EndpointSlices, o)
+		inv.Have.EndpointSlices = true
 	case *resourceapi.ResourceClaim:
 		inv.ResourceClaims = append(inv.ResourceClaims, o)
 		inv.Have.ResourceClaims = true

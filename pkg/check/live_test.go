@@ -142,6 +142,9 @@ func TestRunLive(t *testing.T) {
 		// Consumer rules, as in TestCases: pod-a1's podIP and its
 		// secondary address share svc-a's name...
 		"warning merged-networks Service " + ns + "/svc-a",
+		// svc-b selects a ready Pod of the default controller and has no
+		// slice (no controller runs in this test).
+		"warning slices-missing Service " + ns + "/svc-b",
 		// ... and the hand-loaded custom slice has no trigger time while
 		// its Service, stored by the API server, has a creationTimestamp.
 		"warning trigger-time EndpointSlice " + ns + "/svc-a-custom",

@@ -63,7 +63,9 @@ func TestRules(t *testing.T) {
 		{
 			name:   "missing service-name on a default-controller slice",
 			mutate: func(f *fixture) { delete(f.slice.Labels, discovery.LabelServiceName) },
-			want:   []string{"error missing-service-name " + webSlice},
+			// No slice names web any more: to consumers (and to KCM,
+			// which finds its slices by this label) web has none.
+			want: []string{"error missing-service-name " + webSlice, "warning slices-missing " + webSvc},
 		},
 		{
 			name: "missing service-name on a custom slice",
@@ -71,7 +73,7 @@ func TestRules(t *testing.T) {
 				delete(f.slice.Labels, discovery.LabelServiceName)
 				f.slice.Labels[discovery.LabelManagedBy] = custom
 			},
-			want: []string{"warning missing-service-name " + webSlice},
+			want: []string{"warning missing-service-name " + webSlice, "warning slices-missing " + webSvc},
 		},
 		{
 			name:   "headless label on a Service with a cluster IP",

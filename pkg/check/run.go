@@ -33,7 +33,6 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 
-	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/internal/inputfile"
 	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -147,8 +146,8 @@ func (o *Options) oracleControllers() []registry.Registration {
 
 // oracleNames returns the managed-by values (and their flags) of the
 // Controllers with an Oracle (Registration.ManagedBy).
-func (o *Options) oracleNames() []controllerflags.Name {
-	var out []controllerflags.Name
+func (o *Options) oracleNames() []registry.ManagedBy {
+	var out []registry.ManagedBy
 	for _, r := range o.oracleControllers() {
 		if r.ManagedBy != nil {
 			out = append(out, r.ManagedBy(registry.InitContext{Options: o.controllerOptions[r.Name]})...)
@@ -159,7 +158,7 @@ func (o *Options) oracleNames() []controllerflags.Name {
 
 // AddFlags registers the flags of `slicekit check` on fs: -f/--filename,
 // --kubeconfig, --context, -n/--namespace, -A/--all-namespaces,
-// -o/--output, --default-controller-name, --mirroring-controller-name,
+// -o/--output, --controller-name (deprecated alias --default-controller-name), --mirroring-controller-name,
 // --max-endpoints-per-slice, --mirroring-max-endpoints-per-subset,
 // --secondary-network-controller-name, --list-rules, and kubectl's other
 // connection flags (client-go's clientcmd.RecommendedConfigOverrideFlags,
@@ -176,8 +175,11 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.Namespace, "namespace", "n", o.Namespace, "Check this namespace only (default: the context's namespace for a cluster, all namespaces for files).")
 	fs.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Check every namespace of the cluster.")
 	fs.StringVarP(&o.Output, "output", "o", o.Output, "Output format: text or json.")
-	fs.StringVar(&o.DefaultControllerName, "default-controller-name", o.DefaultControllerName,
-		"The managed-by value of the default EndpointSlice controller, which serves Services without the KEP-4770 label.")
+	fs.StringVar(&o.DefaultControllerName, "controller-name", o.DefaultControllerName,
+		"The managed-by value of the default EndpointSlice controller, which serves Services without the KEP-4770 label (slicekit run's and render's --controller-name).")
+	// The flag's name until slicekit check took run's and render's.
+	fs.StringVar(&o.DefaultControllerName, "default-controller-name", o.DefaultControllerName, "")
+	_ = fs.MarkDeprecated("default-controller-name", "use --controller-name")
 	fs.StringVar(&o.MirroringControllerName, "mirroring-controller-name", o.MirroringControllerName,
 		"The managed-by value of the EndpointSlice mirroring controller.")
 	fs.Int32Var(&o.MaxEndpointsPerSlice, "max-endpoints-per-slice", o.MaxEndpointsPerSlice,
@@ -224,6 +226,27 @@ func (o *Options) connectionFlags() []string {
 	return set
 }
 
+// inputFlags returns the flags given that choose what to check (-f,
+// --kubeconfig, --context, -n, -A and the other connection flags).
+func (o *Options) inputFlags() []string {
+	var set []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"-f", len(o.Files) > 0},
+		{"--kubeconfig", o.Kubeconfig != ""},
+		{"--context", o.Context != ""},
+		{"--namespace", o.Namespace != ""},
+		{"--all-namespaces", o.AllNamespaces},
+	} {
+		if f.set {
+			set = append(set, f.name)
+		}
+	}
+	return append(set, o.connectionFlags()...)
+}
+
 // UsageError is an invalid option or combination of options (exit status
 // 2).
 type UsageError struct {
@@ -257,6 +280,16 @@ func (o *Options) Validate() error {
 	for _, f := range o.Files {
 		if f == "" {
 			errs = append(errs, errors.New("-f needs a file name"))
+		}
+	}
+	if given := o.inputFlags(); o.ListRules && len(given) > 0 {
+		errs = append(errs, fmt.Errorf("--list-rules prints the rules and checks nothing: it cannot be combined with %s", strings.Join(given, ", ")))
+	}
+	if t := o.overrides.Timeout; t != "" {
+		// client-go parses it only when it builds the client, and its
+		// error would read as the kubeconfig's.
+		if _, err := clientcmd.ParseTimeout(t); err != nil {
+			errs = append(errs, fmt.Errorf("--request-timeout %q is not a timeout: give whole seconds or a number with a unit (1s, 2m, 3h)", t))
 		}
 	}
 	// The flags' values as given: "" and 0 are invalid here, not defaults.
@@ -352,11 +385,11 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 			// An empty file, one of only "---", or an empty directory: not
 			// an input error (an empty cluster dump is a valid state), but
 			// the user likely gave the wrong file.
-			notes = append(notes, fmt.Sprintf("no objects read from %s: nothing to check", strings.Join(o.Files, ", ")))
+			notes = append(notes, fmt.Sprintf("no objects read from %s: nothing to check", inputfile.DisplayNames(o.Files)))
 		}
 		inv = NewInventory(r.objs).InNamespace(o.Namespace)
 		inv.Ignored += len(r.ignored)
-		source = strings.Join(o.Files, ", ")
+		source = inputfile.DisplayNames(o.Files)
 		if o.Namespace != "" {
 			source += " (namespace " + o.Namespace + ")"
 		}
@@ -522,7 +555,9 @@ would, each invalid object reported with file, document and field; objects of
 other kinds are listed as ignored on standard error; an object given twice
 must be identical). 'slicekit render --with-inputs' prints a complete state
 for -f.
-Missing slices are not findings: the check judges the slices that exist.
+A Service without any slice although its controller publishes ready endpoints
+for it is a warning (slices-missing); otherwise the check judges the slices
+that exist.
 --list-rules prints the rules.
 
 The summary and the exit status count every finding; the text output lists at

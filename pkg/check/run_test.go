@@ -126,7 +126,7 @@ func TestRun(t *testing.T) {
 		{name: "bad output", opts: func(o *Options) { o.Files = []string{"x"}; o.Output = "yaml" }, wantCode: ExitUsage, wantErr: `--output "yaml"`},
 		{name: "files and kubeconfig", opts: func(o *Options) { o.Files = []string{"x"}; o.Kubeconfig = "k" }, wantCode: ExitUsage, wantErr: "-f cannot be combined"},
 		{name: "namespace and all", opts: func(o *Options) { o.Namespace = "a"; o.AllNamespaces = true }, wantCode: ExitUsage, wantErr: "mutually exclusive"},
-		{name: "bad controller name", opts: func(o *Options) { o.DefaultControllerName = "a b" }, wantCode: ExitUsage, wantErr: `--default-controller-name "a b" is not a label value`},
+		{name: "bad controller name", opts: func(o *Options) { o.DefaultControllerName = "a b" }, wantCode: ExitUsage, wantErr: `--controller-name "a b" is not a label value`},
 		{name: "missing file", opts: func(o *Options) { o.Files = []string{"/nonexistent.yaml"} }, wantCode: ExitUsage, wantErr: "/nonexistent.yaml"},
 		{name: "invalid file", opts: func(o *Options) { o.Files = []string{"-"}; o.Stdin = strings.NewReader("kind: Pod\n") }, wantCode: ExitUsage, wantErr: "<stdin>: document 1"},
 		{
@@ -206,7 +206,7 @@ func TestAddFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	o.AddFlags(fs)
 	err := fs.Parse([]string{"-f", "a.yaml", "-f", "b.yaml", "-n", "ns", "-o", "json",
-		"--default-controller-name", "d.example.com", "--mirroring-controller-name", "m.example.com", "--context", "c", "--kubeconfig", "k", "-A", "--list-rules",
+		"--controller-name", "d.example.com", "--mirroring-controller-name", "m.example.com", "--context", "c", "--kubeconfig", "k", "-A", "--list-rules",
 		"--max-endpoints-per-slice", "7", "--mirroring-max-endpoints-per-subset", "9", "--secondary-network-controller-name", "s.example.com"})
 	if err != nil {
 		t.Fatal(err)
@@ -249,9 +249,18 @@ func TestAddFlags(t *testing.T) {
 	o = newBuiltinOptions()
 	fs = pflag.NewFlagSet("check", pflag.ContinueOnError)
 	o.AddFlags(fs)
-	if got := fs.Lookup("default-controller-name").DefValue; got != wellknown.EndpointSliceControllerName {
-		t.Errorf("--default-controller-name default = %q", got)
+	if got := fs.Lookup("controller-name").DefValue; got != wellknown.EndpointSliceControllerName {
+		t.Errorf("--controller-name default = %q", got)
 	}
+	// The flag's old name still works, deprecated.
+	o = NewOptions()
+	fs = pflag.NewFlagSet("check", pflag.ContinueOnError)
+	o.AddFlags(fs)
+	if err := fs.Parse([]string{"--default-controller-name", "old.example.com"}); err != nil || o.DefaultControllerName != "old.example.com" ||
+		fs.Lookup("default-controller-name").Deprecated == "" {
+		t.Errorf("--default-controller-name: %v, value %q, deprecated %q", err, o.DefaultControllerName, fs.Lookup("default-controller-name").Deprecated)
+	}
+	o = NewOptions()
 	if got := fs.Lookup("mirroring-controller-name").DefValue; got != wellknown.MirroringControllerName {
 		t.Errorf("--mirroring-controller-name default = %q", got)
 	}

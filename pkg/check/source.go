@@ -125,9 +125,23 @@ const listPageSize = 500
 // EndpointSlices that the caller may not list (Forbidden), or a declared
 // kind the cluster does not serve (NotFound), is left out and marked as
 // missing in Have, so that the rules needing it are skipped; any other
-// error is returned as an *InputError.
+// error is returned as an *InputError, and so is a namespace that does
+// not exist (when the caller may get Namespaces).
 func LoadCluster(ctx context.Context, client kubernetes.Interface, namespace string, kinds inputkinds.Table) (*Inventory, error) {
 	logger := klog.FromContext(ctx)
+	if namespace != "" {
+		// Lists in a namespace that does not exist are empty, which
+		// would read as a clean check.
+		_, err := client.CoreV1().Namespaces().Get(ctx, namespace, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			return nil, &InputError{File: "cluster", Err: fmt.Errorf("namespace %q does not exist", namespace)}
+		case err != nil:
+			// May not get Namespaces (a namespaced role): check what
+			// can be listed.
+			logger.V(2).Info("Cannot get the namespace, checking it anyway", "namespace", namespace, "err", err)
+		}
+	}
 	inv := &Inventory{}
 	table := orBuiltin(kinds)
 	extra := map[string]bool{}

@@ -189,7 +189,7 @@ func TestInventory(t *testing.T) {
 func TestLoadCluster(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	f := newFixture()
-	client := fake.NewClientset(f.objects()...)
+	client := fake.NewClientset(append(f.objects(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})...)
 	inv, err := LoadCluster(ctx, client, ns, builtinKinds())
 	if err != nil {
 		t.Fatal(err)
@@ -224,6 +224,42 @@ func TestLoadCluster(t *testing.T) {
 	var ie *InputError
 	if _, err := LoadCluster(ctx, client, "", builtinKinds()); !errors.As(err, &ie) {
 		t.Errorf("LoadCluster error = %v, want *InputError", err)
+	}
+}
+
+// TestLoadClusterNamespace: a namespace that does not exist is an error
+// (its lists would be empty, a clean check); one the caller may not get is
+// checked anyway.
+func TestLoadClusterNamespace(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	forbidden := func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "namespaces"}, ns, errors.New("no"))
+	}
+	for _, tc := range []struct {
+		name      string
+		namespace string
+		getNS     k8stesting.ReactionFunc
+		wantErr   string
+	}{
+		{name: "exists", namespace: ns},
+		{name: "does not exist", namespace: "no-such-ns", wantErr: `cluster: namespace "no-such-ns" does not exist`},
+		{name: "may not get it", namespace: "no-such-ns", getNS: forbidden},
+		{name: "all namespaces", namespace: ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client := fake.NewClientset(append(newFixture().objects(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})...)
+			if tc.getNS != nil {
+				client.PrependReactor("get", "namespaces", tc.getNS)
+			}
+			_, err := LoadCluster(ctx, client, tc.namespace, builtinKinds())
+			var ie *InputError
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("LoadCluster: %v", err)
+			case tc.wantErr != "" && (!errors.As(err, &ie) || err.Error() != tc.wantErr):
+				t.Errorf("LoadCluster error = %v, want *InputError %q", err, tc.wantErr)
+			}
+		})
 	}
 }
 

@@ -154,7 +154,7 @@ func Compose(reads ...Reads) Transforms {
 // Install sets each non-nil transform of t on the factory's informer,
 // requesting only informers present in t. The informers of the built-in
 // kinds are known; kinds holds the other kinds t may use (the Kinds of the
-// composed Reads; manager.InputKinds gives them all). It must be called
+// composed Reads; builtin.InputKinds gives them all). It must be called
 // before the factory starts (client-go refuses to change a running
 // informer's transform); it returns the refusals and unknown informers
 // joined, naming the informers. The controllers work without the

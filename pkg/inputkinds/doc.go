@@ -23,6 +23,6 @@
 // (for example ResourceClaims, pkg/controllers/dranetwork) declares a Kind
 // in its own package and names it in its registration's Reads
 // (informertransform.Reads.Kinds); the manager gathers every
-// registration's kinds into the table (manager.InputKinds), so that a new
+// registration's kinds into the table (builtin.InputKinds), so that a new
 // kind needs no change anywhere else.
 package inputkinds

@@ -25,8 +25,8 @@
 // --kube-api-burst, --min-resync-period), plus --controller-name (the
 // managed-by value), --metrics-bind-address, --health-probe-bind-address and
 // the logging flags of k8s.io/component-base/logs/api/v1. Use NewOptions,
-// AddFlags, Complete and Validate. ControllerOptions is the part that
-// `slicekit render` shares.
+// AddFlags, Complete and Validate. The embedded builtin.ControllerOptions
+// is the part that `slicekit render` shares.
 //
 // # Controllers
 //
@@ -37,16 +37,16 @@
 // settings, its own options, metrics registerer, event recorder), its RBAC
 // rules, the informers and fields it reads (informertransform.Reads), the
 // managed-by values it writes and its own command-line options. The
-// manager holds one list of them (controllers.go): adding a controller is
-// one package plus one line there.
+// list of them is pkg/controllers/builtin: adding a controller is one
+// package plus one line there.
 //
-// ControllerOptions compose --controllers, the shared settings
+// builtin.ControllerOptions compose --controllers, the shared settings
 // (registry.Shared) and every registered controller's own options; their
 // Validate asks each controller to validate its own, then checks across
 // the enabled controllers what the registrations declare (distinct
 // managed-by values, CheckManagedBy such as the CEL profile names).
 //
-// NewControllers installs, once and before it constructs the enabled
+// builtin.NewControllers installs, once and before it constructs the enabled
 // controllers, the informer transforms composed from what they read
 // (informertransform.Compose), so the shared caches keep what some enabled
 // controller reads, in any order; controllers install none themselves. The

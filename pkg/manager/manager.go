@@ -37,6 +37,7 @@ import (
 	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/ratelimit"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 )
@@ -89,7 +90,7 @@ type Manager struct {
 	preflightClient kubernetes.Interface
 	factory         informers.SharedInformerFactory
 	registry        *prometheus.Registry
-	controllers     []NamedController
+	controllers     []builtin.NamedController
 	identity        string
 
 	metricsListener net.Listener
@@ -175,7 +176,7 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 		m.permissions.missing.Store(&errPreflightPending)
 	}
 	m.factory = informers.NewSharedInformerFactory(m.client, resyncPeriod(opts.MinResyncPeriod))
-	if m.controllers, err = NewControllers(ctx, InitContext{
+	if m.controllers, err = builtin.NewControllers(ctx, builtin.InitContext{
 		Client:          m.client,
 		InformerFactory: m.factory,
 		Options:         &opts.ControllerOptions,

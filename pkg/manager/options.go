@@ -27,33 +27,17 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/leaderelection"
-	"k8s.io/component-base/featuregate"
 	logsapi "k8s.io/component-base/logs/api/v1"
 
 	// Registers the json logging format (--logging-format=json).
 	_ "k8s.io/component-base/logs/json/register"
 
-	"github.com/slicekit/slicekit/pkg/reconciler"
-	"github.com/slicekit/slicekit/pkg/registry"
-	"github.com/slicekit/slicekit/pkg/wellknown"
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 )
 
 // Defaults of the flags. Where kube-controller-manager (KCM) has the flag,
 // the default is KCM's.
 const (
-	// DefaultConcurrentServiceEndpointSyncs is the default of
-	// --concurrent-service-endpoint-syncs (KCM, behaviour C2).
-	DefaultConcurrentServiceEndpointSyncs = registry.DefaultConcurrentServiceEndpointSyncs
-	// MaxConcurrentServiceEndpointSyncs is the largest value KCM accepts for
-	// --concurrent-service-endpoint-syncs.
-	MaxConcurrentServiceEndpointSyncs = registry.MaxConcurrentServiceEndpointSyncs
-	// DefaultMaxEndpointsPerSlice is the default of --max-endpoints-per-slice
-	// (KCM, behaviour C1).
-	DefaultMaxEndpointsPerSlice = reconciler.DefaultMaxEndpointsPerSlice
-	// MaxMaxEndpointsPerSlice is the largest value KCM accepts for
-	// --max-endpoints-per-slice (the API's limit).
-	MaxMaxEndpointsPerSlice = reconciler.MaxEndpointsPerSliceLimit
-
 	// DefaultKubeAPIQPS and DefaultKubeAPIBurst are KCM's --kube-api-qps and
 	// --kube-api-burst defaults.
 	DefaultKubeAPIQPS   = 20
@@ -94,29 +78,9 @@ const (
 	UserAgent = "slicekit"
 )
 
-// ExternalEndpointController is the KEP-4770 feature gate (alpha and off in
-// the KEP; on by default in slicekit). With it off the Service label
-// service.kubernetes.io/endpoint-controller-name is ignored.
-const ExternalEndpointController featuregate.Feature = wellknown.ExternalEndpointController
-
-// SelectorRemovalCleanup is the feature gate (beta, default on) by which
-// slicekit's EndpointSlice and Endpoints controllers delete what they wrote
-// for a Service that no longer has a selector or became ExternalName, and
-// the mirroring controller does not mirror the Endpoints controller's
-// leftover (kubernetes#118376; pkg/policy/selectorless). Off:
-// kube-controller-manager's behaviour.
-const SelectorRemovalCleanup featuregate.Feature = wellknown.SelectorRemovalCleanup
-
 // serviceAccountNamespaceFile holds the namespace of the Pod slicekit runs
 // in; a variable for tests.
 var serviceAccountNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
-
-// NewFeatureGate returns a feature gate with slicekit's features
-// (ExternalEndpointController and SelectorRemovalCleanup, default true) and
-// the logging features of k8s.io/component-base/logs/api/v1
-// (registry.NewFeatureGate). Each call returns a new gate, so that options
-// never share global state.
-func NewFeatureGate() featuregate.MutableVersionedFeatureGate { return registry.NewFeatureGate() }
 
 // LeaderElectionOptions configure Lease-based leader election (KCM's
 // --leader-elect flags).
@@ -143,7 +107,7 @@ type LeaderElectionOptions struct {
 // Options configure `slicekit run`. Create them with NewOptions, add them
 // to a flag set with AddFlags, then call Complete and Validate.
 type Options struct {
-	ControllerOptions
+	builtin.ControllerOptions
 
 	// Kubeconfig is the kubeconfig file; "" means in-cluster configuration.
 	Kubeconfig string
@@ -189,7 +153,7 @@ type Options struct {
 // NewOptions returns the default options of `slicekit run`.
 func NewOptions() *Options {
 	return &Options{
-		ControllerOptions: *NewControllerOptions(),
+		ControllerOptions: *builtin.NewControllerOptions(),
 		KubeAPIQPS:        DefaultKubeAPIQPS,
 		KubeAPIBurst:      DefaultKubeAPIBurst,
 		MinResyncPeriod:   DefaultMinResyncPeriod,

@@ -23,6 +23,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/pflag"
+
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 )
 
 // parse returns completed options after parsing args, or the first error.
@@ -214,7 +216,7 @@ func TestValidateReportsEveryError(t *testing.T) {
 }
 
 func TestFeatureGateIsPerOptions(t *testing.T) {
-	a, b := NewControllerOptions(), NewControllerOptions()
+	a, b := builtin.NewControllerOptions(), builtin.NewControllerOptions()
 	if err := a.FeatureGates.Set("ExternalEndpointController=false"); err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func ControllerRBACRules(names ...string) ([]rbacv1.PolicyRule, error) {
 	for _, name := range names {
 		r, ok := builtin.Lookup(name)
 		if !ok {
-			return nil, fmt.Errorf("unknown controller %q; known controllers: %v", name, KnownControllers())
+			return nil, fmt.Errorf("unknown controller %q; known controllers: %v", name, builtin.KnownControllers())
 		}
 		if r.RBACRules == nil {
 			return nil, fmt.Errorf("controller %q declares no RBAC rules", r.Name)

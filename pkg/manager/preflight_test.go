@@ -28,6 +28,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/preflight"
 )
 
@@ -35,7 +36,7 @@ import (
 // declare its RBAC rules, without wildcards, so that the preflight and
 // config/rbac's test cover it.
 func TestRegistrationsDeclareRBACRules(t *testing.T) {
-	for _, name := range KnownControllers() {
+	for _, name := range builtin.KnownControllers() {
 		rules, err := ControllerRBACRules(name)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)

@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/flowcontrol"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/ratelimit"
 )
@@ -109,7 +110,7 @@ func TestMainClientRateLimiterIsThePacer(t *testing.T) {
 func TestInitContextCarriesThePacer(t *testing.T) {
 	o := NewOptions()
 	pacer := ratelimit.NewTokenBucket(1, 1)
-	ic := o.ControllerOptions.InitContextFor(endpointslice.RegistrationName, InitContext{Pacer: pacer})
+	ic := o.ControllerOptions.InitContextFor(endpointslice.RegistrationName, builtin.InitContext{Pacer: pacer})
 	if ic.Pacer != pacer {
 		t.Errorf("registry.InitContext.Pacer = %v, want the manager's", ic.Pacer)
 	}

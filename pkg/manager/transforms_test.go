@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -90,7 +91,7 @@ func TestNewControllersComposesTransforms(t *testing.T) {
 			)
 			factory := informers.NewSharedInformerFactory(client, 0)
 			defer func() { cancel(); factory.Shutdown() }()
-			o := NewControllerOptions()
+			o := builtin.NewControllerOptions()
 			o.Controllers = tc.controllers
 			if slices.Contains(tc.controllers, celprofiles.RegistrationName) {
 				o.For(celprofiles.RegistrationName).(*celprofiles.Flags).ConfigFile = "../../examples/cel/profiles.yaml"
@@ -98,7 +99,7 @@ func TestNewControllersComposesTransforms(t *testing.T) {
 			if err := o.Validate(); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := NewControllers(ctx, InitContext{Client: client, InformerFactory: factory, Options: o}); err != nil {
+			if _, err := builtin.NewControllers(ctx, builtin.InitContext{Client: client, InformerFactory: factory, Options: o}); err != nil {
 				t.Fatal(err)
 			}
 			factory.Start(ctx.Done())

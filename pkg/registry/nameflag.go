@@ -18,8 +18,6 @@ import (
 	"context"
 
 	"github.com/spf13/pflag"
-
-	"github.com/slicekit/slicekit/internal/controllerflags"
 )
 
 // NameFlag is the Options of a labelled controller whose only own flag is
@@ -66,7 +64,7 @@ func (f *NameFlag) Validate(enabled bool) error {
 	if !enabled {
 		return nil
 	}
-	return controllerflags.ControllerName(f.Flag(), f.ControllerName)
+	return ControllerName(f.Flag(), f.ControllerName)
 }
 
 // ManagedBy returns the managed-by value the flag sets, for

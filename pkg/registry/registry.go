@@ -25,7 +25,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/internal/required"
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/informertransform"
@@ -67,12 +66,6 @@ type Options interface {
 	// sense without it).
 	Validate(enabled bool) error
 }
-
-// ManagedBy is a managed-by value (label
-// endpointslice.kubernetes.io/managed-by) a controller writes and what sets
-// it: a flag ("--controller-name") or a description ("the mirroring
-// controller's managed-by value").
-type ManagedBy = controllerflags.Name
 
 // InitContext is what a Registration's functions receive.
 type InitContext struct {

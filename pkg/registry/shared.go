@@ -23,7 +23,6 @@ import (
 	"k8s.io/component-base/featuregate"
 	logsapi "k8s.io/component-base/logs/api/v1"
 
-	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -170,13 +169,13 @@ func (s *Shared) Complete() error {
 // Validate reports every invalid shared setting, joined.
 func (s *Shared) Validate() error {
 	var errs []error
-	if err := controllerflags.ControllerName("--controller-name", s.ControllerName); err != nil {
+	if err := ControllerName("--controller-name", s.ControllerName); err != nil {
 		errs = append(errs, err)
 	}
 	if err := WorkerCount("--concurrent-service-endpoint-syncs", s.ConcurrentServiceEndpointSyncs); err != nil {
 		errs = append(errs, err)
 	}
-	if err := controllerflags.MaxEndpointsPerSlice(s.MaxEndpointsPerSlice); err != nil {
+	if err := InRange("--max-endpoints-per-slice", s.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit); err != nil {
 		errs = append(errs, err)
 	}
 	if err := NonNegative("--endpoint-updates-batch-period", s.EndpointUpdatesBatchPeriod); err != nil {
@@ -192,23 +191,6 @@ func (s *Shared) Validate() error {
 		errs = append(errs, fmt.Errorf("--feature-gates: %w", err))
 	}
 	return errors.Join(errs...)
-}
-
-// WorkerCount returns an error naming flag unless 1 <= n <=
-// MaxConcurrentServiceEndpointSyncs (KCM's range for its worker counts).
-func WorkerCount(flag string, n int32) error {
-	if n < 1 || n > MaxConcurrentServiceEndpointSyncs {
-		return fmt.Errorf("%s=%d must be between 1 and %d", flag, n, MaxConcurrentServiceEndpointSyncs)
-	}
-	return nil
-}
-
-// NonNegative returns an error naming flag when d is negative.
-func NonNegative(flag string, d time.Duration) error {
-	if d < 0 {
-		return fmt.Errorf("%s=%s must not be negative", flag, d)
-	}
-	return nil
 }
 
 // ExternalEndpointControllerEnabled reports the KEP-4770 feature gate.

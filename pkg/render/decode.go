@@ -103,6 +103,12 @@ func ReadFilesCompact(names []string, stdin io.Reader, copts *builtin.Controller
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	return readFilesCompact(names, stdin, kinds(), transforms)
+}
+
+// readFilesCompact is ReadFilesCompact with the kinds table and the
+// controllers' informer transforms given.
+func readFilesCompact(names []string, stdin io.Reader, kinds inputkinds.Table, transforms informertransform.Transforms) ([]Object, []Ignored, int, error) {
 	transform := transforms[informertransform.Informer(inputkinds.Pods)]
 	// defaulted counts the ports defaulted per compacted Pod, so that
 	// copies dropped as duplicates are not counted.
@@ -127,7 +133,7 @@ func ReadFilesCompact(names []string, stdin io.Reader, copts *builtin.Controller
 		}
 		return out
 	}
-	objs, ignored, err := inputfile.ReadObjectsWith(names, stdin, kinds(), inputfile.ReadOptions{Compact: compact})
+	objs, ignored, err := inputfile.ReadObjectsWith(names, stdin, kinds, inputfile.ReadOptions{Compact: compact})
 	if err != nil {
 		return nil, nil, 0, err
 	}

@@ -44,16 +44,6 @@ import (
 // DefaultMaxPasses is the default Options.MaxPasses.
 const DefaultMaxPasses = 10
 
-// Options configure Render.
-type Options struct {
-	// Controllers selects and configures the controllers, as for `slicekit
-	// run`; nil means builtin.NewControllerOptions(). Render validates them.
-	Controllers *builtin.ControllerOptions
-	// MaxPasses is the most passes before Render gives up; 0 means
-	// DefaultMaxPasses.
-	MaxPasses int
-}
-
 // Event is an Event a controller recorded during the render.
 type Event struct {
 	// Object is "Kind namespace/name" of the object the event is about.
@@ -113,19 +103,40 @@ type Result struct {
 // started: before each controller's SyncAll, Render replaces the indexers
 // of the input kinds' informers that the controllers wrote to since the
 // last replacement (all of them the first time) with the clientset's
-// current objects, so the caches are never stale. A pass calls SyncAll of every controller in name order; Render
-// stops after the first pass that changed nothing and fails when MaxPasses
-// passes did not reach that point.
+// current objects, so the caches are never stale. A pass calls SyncAll of
+// every controller in name order; Render stops after the first pass that
+// changed nothing (Result.Passes counts it) and fails when MaxPasses
+// passes wrote and the next one wrote again: a render that one pass
+// settles succeeds with MaxPasses 1.
 //
 // Topology-aware hints (topology-mode: Auto) are computed from the Nodes
 // of the input, as a running controller that has seen those Nodes does
 // (the EndpointSlice controller's SyncAll feeds them to its topology
 // cache). Not modelled offline: anything that depends on time.
+//
+// opts.Controllers (nil: builtin.NewControllerOptions()) and
+// opts.MaxPasses are read; Render validates the controller options.
 func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, error) {
 	copts := opts.Controllers
 	if copts == nil {
 		copts = builtin.NewControllerOptions()
 	}
+	kinds, err := builtin.InputKinds()
+	if err != nil {
+		return nil, err
+	}
+	transforms, err := copts.Transforms()
+	if err != nil {
+		return nil, err
+	}
+	return render(ctx, objs, copts, opts.MaxPasses, kinds, transforms)
+}
+
+// render is Render with the kinds table and the informer transforms of
+// copts computed by the caller, once per run (Run reads the input with
+// them too).
+func render(ctx context.Context, objs []runtime.Object, copts *builtin.ControllerOptions, maxPasses int,
+	kinds inputkinds.Table, transforms informertransform.Transforms) (*Result, error) {
 	if copts.AddressGuard.ServiceClusterIPRange == "" {
 		// Offline there are no ServiceCIDR objects: the pod-address
 		// controllers' address guard refuses the ranges render allocates
@@ -137,12 +148,8 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if err := copts.Validate(); err != nil {
 		return nil, err
 	}
-	maxPasses := cmp.Or(opts.MaxPasses, DefaultMaxPasses)
+	maxPasses = cmp.Or(maxPasses, DefaultMaxPasses)
 
-	kinds, err := builtin.InputKinds()
-	if err != nil {
-		return nil, err
-	}
 	seed, held, err := prepareSeed(objs, kinds)
 	if err != nil {
 		return nil, err
@@ -159,11 +166,9 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 		InformerFactory: factory,
 		Options:         copts,
 		EventRecorder:   rec,
+		Kinds:           kinds,
+		Transforms:      transforms,
 	})
-	if err != nil {
-		return nil, err
-	}
-	transforms, err := copts.Transforms()
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +181,9 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	for pass := 1; pass <= maxPasses; pass++ {
+	// maxPasses bounds the passes that write; one more pass, which writes
+	// nothing, shows the fixed point.
+	for pass := 1; pass <= maxPasses+1; pass++ {
 		var errs []error
 		for _, c := range controllers {
 			if _, err := caches.refresh(ctx); err != nil {
@@ -204,7 +211,7 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 		}
 		prev = cur
 	}
-	return nil, fmt.Errorf("no fixed point after %d passes: the controllers keep writing", maxPasses)
+	return nil, fmt.Errorf("no fixed point: the controllers still wrote in pass %d, after --max-passes=%d passes that wrote", maxPasses+1, maxPasses)
 }
 
 // writtenKinds are the resources the controllers write: only these are

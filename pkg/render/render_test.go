@@ -409,6 +409,30 @@ func TestRenderOptions(t *testing.T) {
 	}
 }
 
+// TestRenderMaxPasses: MaxPasses bounds the passes that write; the pass
+// that shows the fixed point is not one of them, so one pass is enough
+// for a scene one pass settles.
+func TestRenderMaxPasses(t *testing.T) {
+	for _, tc := range []struct {
+		maxPasses  int
+		wantPasses int
+	}{
+		{maxPasses: 1, wantPasses: 2},
+		{maxPasses: 2, wantPasses: 2},
+		{maxPasses: 0, wantPasses: 2}, // DefaultMaxPasses
+	} {
+		t.Run(fmt.Sprint(tc.maxPasses), func(t *testing.T) {
+			res, err := Render(testContext(t), scene(3), Options{MaxPasses: tc.maxPasses})
+			if err != nil {
+				t.Fatalf("MaxPasses %d: %v", tc.maxPasses, err)
+			}
+			if res.Passes != tc.wantPasses || len(res.EndpointSlices) != 1 {
+				t.Errorf("MaxPasses %d: %d passes, %d slices; want %d passes, 1 slice", tc.maxPasses, res.Passes, len(res.EndpointSlices), tc.wantPasses)
+			}
+		})
+	}
+}
+
 func TestRenderInvalidOptions(t *testing.T) {
 	copts := builtin.NewControllerOptions()
 	copts.MaxEndpointsPerSlice = 0

@@ -52,5 +52,8 @@ func newCheckCommand(s Streams) *cobra.Command {
 		},
 	}
 	o.AddFlags(cmd.Flags())
+	// pflag's notes (a deprecated flag) go to standard error, not among
+	// the report on standard output, where cobra would print them.
+	cmd.Flags().SetOutput(s.Err)
 	return cmd
 }

@@ -22,6 +22,9 @@ import (
 	"testing"
 )
 
+// stdinService is a Service, read from standard input.
+const stdinService = "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: default}\nspec: {clusterIP: None, selector: {app: web}}\n"
+
 // TestCheckFlagsAndInput: slicekit check refuses the flag values run and
 // render refuse, with the same words; -o json reports input errors on
 // standard output as JSON; input without objects draws a note.
@@ -38,6 +41,7 @@ func TestCheckFlagsAndInput(t *testing.T) {
 	tests := []struct {
 		name       string
 		args       []string
+		stdin      string
 		wantCode   int
 		wantStderr string
 		// wantJSON, when set, is a key the JSON document on stdout must
@@ -51,10 +55,12 @@ func TestCheckFlagsAndInput(t *testing.T) {
 			wantStderr: "--max-endpoints-per-slice=1001 must be between 1 and 1000"},
 		{name: "mirroring max endpoints per subset 0", args: []string{"check", "-f", empty, "--mirroring-max-endpoints-per-subset=0"}, wantCode: ExitUsage,
 			wantStderr: "--mirroring-max-endpoints-per-subset=0 must be between 1 and 1000"},
-		{name: "empty default controller name", args: []string{"check", "-f", empty, "--default-controller-name="}, wantCode: ExitUsage,
-			wantStderr: `--default-controller-name "" must be a non-empty label value`},
+		{name: "empty default controller name", args: []string{"check", "-f", empty, "--controller-name="}, wantCode: ExitUsage,
+			wantStderr: `--controller-name "" must be a non-empty label value`},
+		{name: "deprecated name of --controller-name", args: []string{"check", "-f", empty, "--default-controller-name=a b"}, wantCode: ExitUsage,
+			wantStderr: `Flag --default-controller-name has been deprecated, use --controller-name`},
 		{name: "secondary name is the default controller's", args: []string{"check", "-f", empty, "--secondary-network-controller-name=endpointslice-controller.k8s.io"},
-			wantCode: ExitUsage, wantStderr: `--default-controller-name and --secondary-network-controller-name are both "endpointslice-controller.k8s.io"`},
+			wantCode: ExitUsage, wantStderr: `--controller-name and --secondary-network-controller-name are both "endpointslice-controller.k8s.io"`},
 		{name: "secondary name is the mirroring controller's", args: []string{"check", "-f", empty, "--secondary-network-controller-name=endpointslicemirroring-controller.k8s.io"},
 			wantCode: ExitUsage, wantStderr: `--mirroring-controller-name and --secondary-network-controller-name are both`},
 		{name: "list rules as JSON", args: []string{"check", "--list-rules", "-o", "json"}, wantCode: ExitOK, wantJSON: "rules", wantStdout: `"id": "endpoint-hints"`},
@@ -69,11 +75,25 @@ func TestCheckFlagsAndInput(t *testing.T) {
 			wantJSON: "notes", wantStdout: "no objects read from"},
 		{name: "render of an empty file", args: []string{"render", "-f", empty}, wantCode: ExitOK, wantStderr: "slicekit render: note: no objects read from " + empty + ": nothing to render"},
 		{name: "render of an empty directory", args: []string{"render", "-f", emptyDir}, wantCode: ExitOK, wantStderr: "slicekit render: note: no objects read from " + emptyDir},
+		{name: "list rules with -f", args: []string{"check", "--list-rules", "-f", empty}, wantCode: ExitUsage,
+			wantStderr: "slicekit check: --list-rules prints the rules and checks nothing: it cannot be combined with -f"},
+		{name: "list rules with a namespace", args: []string{"check", "--list-rules", "-n", "shop"}, wantCode: ExitUsage,
+			wantStderr: "it cannot be combined with --namespace"},
+		{name: "request timeout not a duration", args: []string{"check", "--request-timeout", "abc"}, wantCode: ExitUsage,
+			wantStderr: `slicekit check: --request-timeout "abc" is not a timeout: give whole seconds or a number with a unit (1s, 2m, 3h)`},
+		{name: "stdin named as in errors", args: []string{"check", "-f", "-"}, stdin: stdinService, wantCode: ExitOK,
+			wantStdout: "from <stdin>."},
+		{name: "stdin named as in errors, JSON", args: []string{"check", "-f", "-", "-o", "json"}, stdin: stdinService, wantCode: ExitOK,
+			wantJSON: "source", wantStdout: `"source": "\u003cstdin\u003e"`},
+		{name: "empty stdin named as in errors", args: []string{"check", "-f", "-"}, stdin: "---\n", wantCode: ExitOK,
+			wantStderr: "note: no objects read from <stdin>: nothing to check"},
+		{name: "render: empty stdin named as in errors", args: []string{"render", "-f", "-"}, stdin: "---\n", wantCode: ExitOK,
+			wantStderr: "note: no objects read from <stdin>: nothing to render"},
 		{name: "a dump with objects draws no note", args: []string{"check", "-f", "testdata/check-stale.yaml"}, wantCode: ExitFailure, wantStderr: "found errors"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := runMain(t, "", tc.args...)
+			code, stdout, stderr := runMain(t, tc.stdin, tc.args...)
 			if code != tc.wantCode {
 				t.Errorf("exit code = %d, want %d; stderr:\n%s", code, tc.wantCode, stderr)
 			}

@@ -44,13 +44,7 @@ with exit status 2 and names the rule to add (--preflight=fail, the default),
 or is logged at error level while /readyz fails (--preflight=warn).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Complete(); err != nil {
-				return usageError(cmd, err)
-			}
-			if err := o.Validate(); err != nil {
-				return usageError(cmd, err)
-			}
-			if err := logsapi.ValidateAndApply(o.Logs, o.FeatureGates); err != nil {
+			if err := completeRunOptions(o); err != nil {
 				return usageError(cmd, err)
 			}
 			defer klog.Flush()
@@ -59,7 +53,6 @@ or is logged at error level while /readyz fails (--preflight=warn).`,
 			bi := manager.ReadBuildInfo()
 			logger.Info("Starting slicekit", "version", bi.Version, "revision", bi.Revision, "modified", bi.Modified,
 				"goVersion", bi.GoVersion, "platform", bi.Platform)
-			manager.LogFlags(logger, cmd.Flags())
 			m, err := manager.New(ctx, o)
 			if cfgErr := (*manager.ClientConfigError)(nil); errors.As(err, &cfgErr) {
 				// Exit status 2: no usable kubeconfig is a configuration error.
@@ -68,6 +61,9 @@ or is logged at error level while /readyz fails (--preflight=warn).`,
 			if err != nil {
 				return fmt.Errorf("starting the manager: %w", err)
 			}
+			// Once the configuration holds: a start that fails says why
+			// without a page of flags before it.
+			manager.LogFlags(logger, cmd.Flags())
 			err = m.Run(ctx)
 			if preflight.IsMissingPermissions(err) {
 				// Exit status 2: a configuration error, in the RBAC rules.
@@ -78,4 +74,16 @@ or is logged at error level while /readyz fails (--preflight=warn).`,
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
+}
+
+// completeRunOptions completes and validates o and applies its logging
+// configuration; the error is a usage error.
+func completeRunOptions(o *manager.Options) error {
+	if err := o.Complete(); err != nil {
+		return err
+	}
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	return logsapi.ValidateAndApply(o.Logs, o.FeatureGates)
 }

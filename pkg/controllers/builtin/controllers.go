@@ -28,6 +28,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/inputkinds"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/registry"
 )
@@ -54,6 +55,12 @@ type InitContext struct {
 	// Pacer tells when Client's rate limiter has a token available
 	// (registry.InitContext.Pacer); nil means none.
 	Pacer reconciler.Pacer
+	// Kinds and Transforms, when set, are InputKinds() and
+	// Options.Transforms() as the caller computed them once for its run
+	// (render reads its input with them); nil means NewControllers
+	// computes them.
+	Kinds      inputkinds.Table
+	Transforms informertransform.Transforms
 }
 
 // byName maps a --controllers name to its registration.
@@ -172,13 +179,16 @@ func NewControllers(ctx context.Context, ic InitContext) ([]NamedController, err
 	if err := validateRegistrations(); err != nil {
 		return nil, err
 	}
-	transforms, err := ic.Options.Transforms()
-	if err != nil {
-		return nil, err
+	transforms, kinds := ic.Transforms, ic.Kinds
+	if transforms == nil {
+		if transforms, err = ic.Options.Transforms(); err != nil {
+			return nil, err
+		}
 	}
-	kinds, err := InputKinds()
-	if err != nil {
-		return nil, err
+	if kinds == nil {
+		if kinds, err = InputKinds(); err != nil {
+			return nil, err
+		}
 	}
 	if err := transforms.Install(ic.InformerFactory, kinds.Extra()...); err != nil {
 		// The informers already run: they work untransformed, only with

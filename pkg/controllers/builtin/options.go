@@ -22,7 +22,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/registry"
 )
@@ -147,7 +146,7 @@ func (o *ControllerOptions) validateManagedBy(enabled []string, valid map[string
 			names = append(names, own[name]...)
 		}
 	}
-	errs := controllerflags.Distinct(names...)
+	errs := registry.Distinct(names...)
 	for _, name := range enabled {
 		r := byName[name]
 		if r.CheckManagedBy == nil || !valid[name] {

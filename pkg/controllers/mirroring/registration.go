@@ -21,9 +21,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/slicekit/slicekit/internal/controllerflags"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/registry"
+	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -73,7 +73,7 @@ func (f *Flags) AddRenderFlags(fs *pflag.FlagSet) {
 // controller is enabled (as KCM validates its configuration).
 func (f *Flags) Validate(bool) error {
 	return errors.Join(
-		controllerflags.MirroringMaxEndpointsPerSubset(f.MaxEndpointsPerSubset),
+		registry.InRange("--mirroring-max-endpoints-per-subset", f.MaxEndpointsPerSubset, endpointsmirroring.MaxEndpointsPerSubsetLimit),
 		registry.WorkerCount("--mirroring-concurrent-service-endpoint-syncs", f.ConcurrentServiceEndpointSyncs),
 		registry.NonNegative("--mirroring-endpointslice-updates-batch-period", f.EndpointSliceUpdatesBatchPeriod),
 	)

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package controllerflags
+package registry
 
 import (
 	"errors"
@@ -26,18 +26,21 @@ func TestValidation(t *testing.T) {
 		err     error
 		wantErr string // "" for no error
 	}{
-		{"max endpoints 1", MaxEndpointsPerSlice(1), ""},
-		{"max endpoints 1000", MaxEndpointsPerSlice(1000), ""},
-		{"max endpoints 0", MaxEndpointsPerSlice(0), "--max-endpoints-per-slice=0 must be between 1 and 1000"},
-		{"max endpoints 1001", MaxEndpointsPerSlice(1001), "--max-endpoints-per-slice=1001 must be between 1 and 1000"},
-		{"mirroring 1000", MirroringMaxEndpointsPerSubset(1000), ""},
-		{"mirroring 0", MirroringMaxEndpointsPerSubset(0), "--mirroring-max-endpoints-per-subset=0 must be between 1 and 1000"},
-		{"mirroring -1", MirroringMaxEndpointsPerSubset(-1), "--mirroring-max-endpoints-per-subset=-1 must be between 1 and 1000"},
+		{"max endpoints 1", InRange("--max-endpoints-per-slice", 1, 1000), ""},
+		{"max endpoints 1000", InRange("--max-endpoints-per-slice", 1000, 1000), ""},
+		{"max endpoints 0", InRange("--max-endpoints-per-slice", 0, 1000), "--max-endpoints-per-slice=0 must be between 1 and 1000"},
+		{"max endpoints 1001", InRange("--max-endpoints-per-slice", 1001, 1000), "--max-endpoints-per-slice=1001 must be between 1 and 1000"},
+		{"mirroring 1000", InRange("--mirroring-max-endpoints-per-subset", 1000, 1000), ""},
+		{"mirroring 0", InRange("--mirroring-max-endpoints-per-subset", 0, 1000), "--mirroring-max-endpoints-per-subset=0 must be between 1 and 1000"},
+		{"mirroring -1", InRange("--mirroring-max-endpoints-per-subset", -1, 1000), "--mirroring-max-endpoints-per-subset=-1 must be between 1 and 1000"},
 		{"name ok", ControllerName("--x", "a.example.com"), ""},
 		{"name empty", ControllerName("--x", ""), `--x "" must be a non-empty label value`},
 		{"name invalid", ControllerName("--x", "a b"), `--x "a b" is not a label value (63 characters at most, alphanumerics with -, _ or . inside): `},
-		{"distinct", errors.Join(Distinct(Name{"--a", "x"}, Name{"--b", "y"}, Name{"--c", ""}, Name{"--d", ""})...), ""},
-		{"clash", errors.Join(Distinct(Name{"--a", "x"}, Name{"--b", "y"}, Name{"--c", "x"})...), `--a and --c are both "x"`},
+		{"workers 50", WorkerCount("--w", 50), ""},
+		{"workers 51", WorkerCount("--w", 51), "--w=51 must be between 1 and 50"},
+		{"negative period", NonNegative("--p", -1), "--p=-1ns must not be negative"},
+		{"distinct", errors.Join(Distinct(ManagedBy{"--a", "x"}, ManagedBy{"--b", "y"}, ManagedBy{"--c", ""}, ManagedBy{"--d", ""})...), ""},
+		{"clash", errors.Join(Distinct(ManagedBy{"--a", "x"}, ManagedBy{"--b", "y"}, ManagedBy{"--c", "x"})...), `--a and --c are both "x"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
