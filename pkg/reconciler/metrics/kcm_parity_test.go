@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,6 +41,7 @@ import (
 // KCM's collectors are process globals: this must stay the only test that
 // registers them.
 func TestKCMParity(t *testing.T) {
+	requireKCMAtLeast(t, 37)
 	kcmRegistry := k8smetrics.NewKubeRegistry()
 	kcmRegistry.MustRegister(
 		kcm.EndpointsAddedPerSync,
@@ -142,4 +144,36 @@ func exposition(g prometheus.Gatherer) ([]byte, error) {
 		}
 	}
 	return buf.Bytes(), nil
+}
+
+// requireKCMAtLeast skips the test when the k8s.io/endpointslice this test
+// binary was built with is older than v0.<minor>: this package follows
+// KCM's metrics of k8s.io/endpointslice v0.37.2, and older KCMs expose
+// other help texts (endpoints_added_per_sync and the gauges were ALPHA
+// before they became BETA). The library's own go.mod requires the oldest
+// k8s.io it supports; `make test-library-matrix` runs this test at v0.37.
+func requireKCMAtLeast(t *testing.T, minor int) {
+	t.Helper()
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("no build information in the test binary")
+	}
+	for _, d := range bi.Deps {
+		if d.Path != "k8s.io/endpointslice" {
+			continue
+		}
+		v := d.Version
+		if d.Replace != nil {
+			v = d.Replace.Version
+		}
+		var got int
+		if _, err := fmt.Sscanf(v, "v0.%d.", &got); err != nil {
+			t.Fatalf("k8s.io/endpointslice version %q: %v", v, err)
+		}
+		if got < minor {
+			t.Skipf("KCM's metrics of k8s.io/endpointslice %s differ from v0.%d's, which this package follows", v, minor)
+		}
+		return
+	}
+	t.Fatal("k8s.io/endpointslice is not in the test binary's build information")
 }

@@ -81,6 +81,13 @@ type Options struct {
 	// EndpointSliceMirroring controller uses
 	// "endpoint_slice_mirroring_controller".
 	Subsystem string
+	// ConstLabels are labels with a fixed value added to every series, so
+	// that several reconcilers of one process report on one Registerer
+	// without colliding: give each the same label names with its own
+	// values (e.g. {"controller": "linkerd-external"}); Prometheus refuses
+	// two collectors of one name with equal constant labels, or with
+	// different label names. Default: none (KCM's series).
+	ConstLabels prometheus.Labels
 }
 
 // Metrics holds the metrics of KCM's EndpointSlice controller, registered on
@@ -159,7 +166,7 @@ func New(reg prometheus.Registerer, opts Options) (*Metrics, error) {
 		subsystem = DefaultSubsystem
 	}
 
-	b := &builder{subsystem: subsystem}
+	b := &builder{subsystem: subsystem, constLabels: opts.ConstLabels}
 	m := &Metrics{
 		endpointsAddedPerSync: b.histogramVec("endpoints_added_per_sync", beta,
 			"Number of endpoints added on each Service sync", perSyncBuckets()),
@@ -194,8 +201,9 @@ func New(reg prometheus.Registerer, opts Options) (*Metrics, error) {
 // builder creates collectors with a common subsystem and registers them
 // together.
 type builder struct {
-	subsystem  string
-	collectors []namedCollector
+	subsystem   string
+	constLabels prometheus.Labels
+	collectors  []namedCollector
 }
 
 type namedCollector struct {
@@ -212,10 +220,11 @@ func (b *builder) add(name string, c prometheus.Collector) {
 
 func (b *builder) histogramVec(name string, level stabilityLevel, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
 	v := prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Subsystem: b.subsystem,
-		Name:      name,
-		Help:      annotateHelp(level, help),
-		Buckets:   buckets,
+		Subsystem:   b.subsystem,
+		Name:        name,
+		Help:        annotateHelp(level, help),
+		Buckets:     buckets,
+		ConstLabels: b.constLabels,
 	}, labels)
 	b.add(name, v)
 	return v
@@ -224,7 +233,7 @@ func (b *builder) histogramVec(name string, level stabilityLevel, help string, b
 // opts returns the options of the family name: b's subsystem and help
 // annotated with level.
 func (b *builder) opts(name string, level stabilityLevel, help string) prometheus.Opts {
-	return prometheus.Opts{Subsystem: b.subsystem, Name: name, Help: annotateHelp(level, help)}
+	return prometheus.Opts{Subsystem: b.subsystem, Name: name, Help: annotateHelp(level, help), ConstLabels: b.constLabels}
 }
 
 func (b *builder) gaugeVec(name string, level stabilityLevel, help string, labels ...string) *prometheus.GaugeVec {
