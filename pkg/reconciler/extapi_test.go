@@ -55,8 +55,8 @@ func newExtReconciler(t *testing.T, cfg Config, opts ...Option) (*Reconciler, *f
 	return r, client
 }
 
-// sync lists the owner's slices as an informer would and reconciles.
-func sync(t *testing.T, r *Reconciler, client *fake.Clientset, owner Owner, desired *Desired) {
+// syncOwner lists the owner's slices as an informer would and reconciles.
+func syncOwner(t *testing.T, r *Reconciler, client *fake.Clientset, owner Owner, desired *Desired) {
 	t.Helper()
 	ctx := context.Background()
 	lister, err := reconcilertest.Lister(ctx, client)
@@ -85,7 +85,7 @@ func TestSliceNamePrefix(t *testing.T) {
 	svc := testService()
 	http := []discovery.EndpointPort{tcpPort("http", 80)}
 	r, client := newExtReconciler(t, Config{SliceNamePrefix: func(o Owner, _ string) string { return "linkerd-external-" + o.GetName() + "-" }})
-	sync(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
+	syncOwner(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
 	for _, s := range allSlices(t, client) {
 		if !strings.HasPrefix(s.Name, "linkerd-external-svc-") {
 			t.Errorf("slice %s: want the prefix linkerd-external-svc-", s.Name)
@@ -101,7 +101,7 @@ func TestTrackerResetAndReplace(t *testing.T) {
 	svc := testService()
 	http := []discovery.EndpointPort{tcpPort("http", 80)}
 	r, client := newExtReconciler(t, Config{})
-	sync(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
+	syncOwner(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
 	// Another leader deleted the slice meanwhile: the tracker, which
 	// remembers our write, reports a stale cache until it is reset.
 	for _, s := range allSlices(t, client) {
@@ -122,7 +122,7 @@ func TestTrackerResetAndReplace(t *testing.T) {
 	if err := r.ReplaceTracker(fresh); err != nil {
 		t.Fatal(err)
 	}
-	sync(t, r, client, svc, ipv4(http, eps(1, "10.0.0.")...))
+	syncOwner(t, r, client, svc, ipv4(http, eps(1, "10.0.0.")...))
 	if r.Tracker() != fresh || !fresh.Has(&allSlices(t, client)[0]) {
 		t.Error("writes after ReplaceTracker are not recorded in the new tracker")
 	}
@@ -147,9 +147,9 @@ func TestSliceSets(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := r.ForSet("cluster-b")
-	sync(t, a, client, svc, ipv4(http, eps(2, "10.1.0.")...))
-	sync(t, b, client, svc, ipv4(http, eps(3, "10.2.0.")...))
-	sync(t, a, client, svc, ipv4(http, eps(2, "10.1.0.")...)) // no-op
+	syncOwner(t, a, client, svc, ipv4(http, eps(2, "10.1.0.")...))
+	syncOwner(t, b, client, svc, ipv4(http, eps(3, "10.2.0.")...))
+	syncOwner(t, a, client, svc, ipv4(http, eps(2, "10.1.0.")...)) // no-op
 
 	perSet := map[string]int{}
 	for _, s := range allSlices(t, client) {
@@ -311,8 +311,8 @@ func TestServiceNameLabel(t *testing.T) {
 	svc := testService()
 	http := []discovery.EndpointPort{tcpPort("http", 80)}
 	r, client := newExtReconciler(t, Config{ServiceNameLabel: key})
-	sync(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
-	sync(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
+	syncOwner(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
+	syncOwner(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
 	slices := allSlices(t, client)
 	if len(slices) != 1 {
 		t.Fatalf("%d slices, want 1", len(slices))
@@ -336,7 +336,7 @@ func TestDisableBlockOwnerDeletion(t *testing.T) {
 	http := []discovery.EndpointPort{tcpPort("http", 80)}
 	for _, disable := range []bool{false, true} {
 		r, client := newExtReconciler(t, Config{DisableBlockOwnerDeletion: disable})
-		sync(t, r, client, svc, ipv4(http, eps(1, "10.0.0.")...))
+		syncOwner(t, r, client, svc, ipv4(http, eps(1, "10.0.0.")...))
 		ref := allSlices(t, client)[0].OwnerReferences[0]
 		if got := ref.BlockOwnerDeletion != nil && *ref.BlockOwnerDeletion; got == disable {
 			t.Errorf("DisableBlockOwnerDeletion=%v: blockOwnerDeletion %v", disable, ref.BlockOwnerDeletion)
@@ -359,11 +359,11 @@ func TestOwnerLabelChangeReachesSlices(t *testing.T) {
 	svc.ResourceVersion = "1"
 	svc.Labels["team"] = "a"
 	r, client := newExtReconciler(t, Config{})
-	sync(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
+	syncOwner(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
 	svc2 := svc.DeepCopy()
 	svc2.ResourceVersion = "2"
 	delete(svc2.Labels, "team")
-	sync(t, r, client, svc2, ipv4(http, eps(2, "10.0.0.")...))
+	syncOwner(t, r, client, svc2, ipv4(http, eps(2, "10.0.0.")...))
 	if l := allSlices(t, client)[0].Labels; l["team"] != "" {
 		t.Errorf("full planner: label team still on the slice: %v", l)
 	}
@@ -416,8 +416,8 @@ func TestMetricsConstLabelsTwoReconcilers(t *testing.T) {
 		r, c := newExtReconciler(t, Config{ControllerName: name + ".example.com"}, WithMetrics(m))
 		rs, clients = append(rs, r), append(clients, c)
 	}
-	sync(t, rs[0], clients[0], svc, ipv4(http, eps(2, "10.0.0.")...))
-	sync(t, rs[1], clients[1], svc, ipv4(http, eps(250, "10.0.")...))
+	syncOwner(t, rs[0], clients[0], svc, ipv4(http, eps(2, "10.0.0.")...))
+	syncOwner(t, rs[1], clients[1], svc, ipv4(http, eps(250, "10.0.")...))
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
