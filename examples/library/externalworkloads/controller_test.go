@@ -23,6 +23,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/fake"
 
@@ -40,7 +41,7 @@ func service() *corev1.Service {
 }
 
 func workload(name, addr string, ready bool) ExternalWorkload {
-	return ExternalWorkload{Namespace: "ns", Name: name, UID: "uid-" + name, Labels: map[string]string{"app": "web"},
+	return ExternalWorkload{Namespace: "ns", Name: name, UID: types.UID("uid-" + name), Labels: map[string]string{"app": "web"},
 		Addresses: []string{addr}, Ports: map[string]int32{"http": 8080}, Ready: ready}
 }
 

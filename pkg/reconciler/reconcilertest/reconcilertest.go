@@ -29,6 +29,7 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	k8stesting "k8s.io/client-go/testing"
@@ -38,8 +39,8 @@ import (
 // NewClientset returns a fake clientset holding objects, with reactors that
 // do for EndpointSlices what the API server does: a create with
 // generateName and no name gets the name generateName followed by a
-// five-digit counter (the API server appends five random characters), and
-// generation 1; an update gets the generation of the stored slice plus one.
+// five-digit counter (the API server appends five random characters), a
+// UID (the tracker tells slices apart by UID), and generation 1; an update gets the generation of the stored slice plus one.
 func NewClientset(objects ...runtime.Object) *fake.Clientset {
 	client := fake.NewClientset(objects...)
 	var n atomic.Int64
@@ -48,8 +49,12 @@ func NewClientset(objects ...runtime.Object) *fake.Clientset {
 		if !ok {
 			return false, nil, nil
 		}
+		i := n.Add(1)
 		if s.Name == "" && s.GenerateName != "" {
-			s.Name = fmt.Sprintf("%s%05d", s.GenerateName, n.Add(1))
+			s.Name = fmt.Sprintf("%s%05d", s.GenerateName, i)
+		}
+		if s.UID == "" {
+			s.UID = types.UID(fmt.Sprintf("00000000-0000-4000-8000-%012d", i))
 		}
 		s.Generation = 1
 		return false, nil, nil
