@@ -25,6 +25,9 @@
 #   hack/library.sh tidy            fail when go mod tidy would change the
 #                                   library's or an example's go.mod or go.sum
 #   hack/library.sh vet             go vet on the library and the examples
+#   hack/library.sh check           `slicekit check` on the slices each example
+#                                   writes in its test (SLICEKIT: the binary;
+#                                   default bin/slicekit, built when missing)
 set -o errexit -o nounset -o pipefail
 cd "$(dirname "$0")/.."
 
@@ -69,5 +72,18 @@ tidy)
 vet)
   for m in "$library" $examples; do (cd "$m" && go vet ./...); done
   ;;
-*) echo "usage: hack/library.sh [test|matrix [VERSION...]|tidy|vet]" >&2; exit 2 ;;
+check)
+  slicekit=${SLICEKIT:-bin/slicekit}
+  if [ ! -x "$slicekit" ]; then go build -o "$slicekit" ./cmd/slicekit; fi
+  dumps=$(mktemp -d)
+  trap 'rm -rf "$dumps"' EXIT
+  for e in $examples; do (cd "$e" && SLICEKIT_EXAMPLE_DUMP="$dumps" go test -count=1 -run '^TestSync$' ./... >/dev/null); done
+  fail=0
+  for f in "$dumps"/*.json; do
+    echo "== examples/library/$(basename "$f" .json): slicekit check"
+    "$slicekit" check -f "$f" || fail=1
+  done
+  exit "$fail"
+  ;;
+*) echo "usage: hack/library.sh [test|matrix [VERSION...]|tidy|vet|check]" >&2; exit 2 ;;
 esac

@@ -12,7 +12,6 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 // Package externalworkloads is an example external EndpointSlice controller
 // built on github.com/slicekit/slicekit/pkg/reconciler: Services select
 // workloads that are not Pods (virtual machines, described by a custom

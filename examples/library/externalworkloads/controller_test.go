@@ -12,11 +12,12 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 package externalworkloads
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,6 +90,7 @@ func TestSync(t *testing.T) {
 		}
 	}
 
+	dumpState(t, client, svc)
 	// A label removed from the Service leaves the slices at the next sync,
 	// though no workload changed.
 	delete(svc.Labels, "team")
@@ -109,5 +111,16 @@ func TestSync(t *testing.T) {
 	svc.Spec.Selector = nil
 	if slices := sync(t, c, client, svc, ws); len(slices) != 0 {
 		t.Errorf("%d slices left without a selector", len(slices))
+	}
+}
+
+// dumpState writes the Service and the slices for `slicekit check -f`
+// when $SLICEKIT_EXAMPLE_DUMP names a folder (hack/library.sh check).
+func dumpState(t *testing.T, client *fake.Clientset, svc *corev1.Service) {
+	t.Helper()
+	if dir := os.Getenv("SLICEKIT_EXAMPLE_DUMP"); dir != "" {
+		if err := reconcilertest.WriteState(context.Background(), client, filepath.Join(dir, "externalworkloads.json"), svc); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

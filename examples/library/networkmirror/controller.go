@@ -12,7 +12,6 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 // Package networkmirror is an example external EndpointSlice controller
 // built on github.com/slicekit/slicekit/pkg/reconciler, in the shape of a
 // secondary-network mirror: every EndpointSlice the cluster's EndpointSlice

@@ -12,11 +12,12 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 package networkmirror
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -98,6 +99,7 @@ func TestSync(t *testing.T) {
 	if len(got) != 2 || strings.Join(got["web-abcde"], ",") != "192.168.1.1,192.168.1.2" || strings.Join(got["web-fghij"], ",") != "192.168.1.3" {
 		t.Errorf("mirrors %v", got)
 	}
+	dumpState(t, client, svc)
 	// A Pod moves from one source slice to the other; the mirror follows.
 	a2, b2 := source("web-abcde", "pod-1"), source("web-fghij", "pod-3", "pod-2")
 	got = mirrors(t, c, client, a2, b2)
@@ -109,5 +111,16 @@ func TestSync(t *testing.T) {
 	got = mirrors(t, c, client, b2)
 	if _, ok := got["web-abcde"]; ok || len(got) != 1 {
 		t.Errorf("mirrors after web-abcde went %v", got)
+	}
+}
+
+// dumpState writes the Service and the slices for `slicekit check -f`
+// when $SLICEKIT_EXAMPLE_DUMP names a folder (hack/library.sh check).
+func dumpState(t *testing.T, client *fake.Clientset, svc *corev1.Service) {
+	t.Helper()
+	if dir := os.Getenv("SLICEKIT_EXAMPLE_DUMP"); dir != "" {
+		if err := reconcilertest.WriteState(context.Background(), client, filepath.Join(dir, "networkmirror.json"), svc); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

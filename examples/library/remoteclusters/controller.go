@@ -12,7 +12,6 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 // Package remoteclusters is an example external EndpointSlice controller
 // built on github.com/slicekit/slicekit/pkg/reconciler, in the shape of a
 // multi-cluster service mesh: the endpoints of a Service in each remote

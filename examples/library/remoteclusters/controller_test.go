@@ -12,12 +12,13 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-
 package remoteclusters
 
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -80,6 +81,7 @@ func TestSync(t *testing.T) {
 	if got["east"] != 3 || got["west"] != 150 {
 		t.Errorf("endpoints per cluster %v", got)
 	}
+	dumpState(t, client, svc)
 	// west shrinks, east is unchanged: only west's slices are written.
 	client.ClearActions()
 	got = perCluster(t, c, client, svc, map[string][]RemoteEndpoints{"east": endpoints("10.1.0.", 3), "west": endpoints("10.2.0.", 2)})
@@ -103,4 +105,15 @@ func TestSync(t *testing.T) {
 		t.Errorf("the local controller's slice: %v", err)
 	}
 	c.Forget("ns", "db")
+}
+
+// dumpState writes the Service and the slices for `slicekit check -f`
+// when $SLICEKIT_EXAMPLE_DUMP names a folder (hack/library.sh check).
+func dumpState(t *testing.T, client *fake.Clientset, svc *corev1.Service) {
+	t.Helper()
+	if dir := os.Getenv("SLICEKIT_EXAMPLE_DUMP"); dir != "" {
+		if err := reconcilertest.WriteState(context.Background(), client, filepath.Join(dir, "remoteclusters.json"), svc); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
