@@ -24,22 +24,34 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/slicekit/slicekit/pkg/reconciler/reconcilertest"
 )
 
-var svc = &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", UID: "uid-web", Labels: map[string]string{"app": "web"}}}
+var svc = &corev1.Service{
+	ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", UID: "uid-web", Labels: map[string]string{"app": "web"}},
+	Spec: corev1.ServiceSpec{ClusterIP: "10.96.0.10", Selector: map[string]string{"app": "web"},
+		Ports: []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(8080)}}},
+}
+
+var (
+	http, port, tcp, ready = "http", int32(8080), corev1.ProtocolTCP, true
+)
 
 // source is a slice of the cluster's EndpointSlice controller.
 func source(name string, pods ...string) *discovery.EndpointSlice {
 	s := &discovery.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, Labels: map[string]string{
-			discovery.LabelServiceName: "web", discovery.LabelManagedBy: SourceController}},
+			discovery.LabelServiceName: "web", discovery.LabelManagedBy: SourceController, "app": "web"},
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(svc, corev1.SchemeGroupVersion.WithKind("Service"))}},
 		AddressType: discovery.AddressTypeIPv4,
+		Ports:       []discovery.EndpointPort{{Name: &http, Port: &port, Protocol: &tcp}},
 	}
 	for _, p := range pods {
-		s.Endpoints = append(s.Endpoints, discovery.Endpoint{Addresses: []string{"10.244.0.1"}, TargetRef: &corev1.ObjectReference{Kind: "Pod", Namespace: "ns", Name: p}})
+		s.Endpoints = append(s.Endpoints, discovery.Endpoint{Addresses: []string{"10.244.0." + strings.NewReplacer("pod-", "", "x", "99").Replace(p)},
+			Conditions: discovery.EndpointConditions{Ready: &ready}, TargetRef: &corev1.ObjectReference{Kind: "Pod", Namespace: "ns", Name: p}})
 	}
 	return s
 }

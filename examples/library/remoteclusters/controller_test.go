@@ -25,6 +25,7 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/slicekit/slicekit/pkg/reconciler/reconcilertest"
@@ -67,11 +68,14 @@ func perCluster(t *testing.T, c *Controller, client *fake.Clientset, svc *corev1
 func TestSync(t *testing.T) {
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "db", UID: "uid-db"},
-		Spec:       corev1.ServiceSpec{IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol}},
+		Spec: corev1.ServiceSpec{ClusterIP: "10.96.0.20", Selector: map[string]string{"app": "db"}, IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
+			Ports: []corev1.ServicePort{{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(8080)}}},
 	}
 	// A slice of the local controller is never touched.
 	local := &discovery.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "db-local", Labels: map[string]string{
-		discovery.LabelServiceName: "db", discovery.LabelManagedBy: "endpointslice-controller.k8s.io"}}, AddressType: discovery.AddressTypeIPv4}
+		discovery.LabelServiceName: "db", discovery.LabelManagedBy: "endpointslice-controller.k8s.io"},
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(svc, corev1.SchemeGroupVersion.WithKind("Service"))}},
+		AddressType: discovery.AddressTypeIPv4, Ports: endpoints("", 0)[0].Ports, Endpoints: []discovery.Endpoint{}}
 	client := reconcilertest.NewClientset(local)
 	c, err := New(client)
 	if err != nil {
