@@ -63,7 +63,7 @@
 // own through ForSet; Config.ServiceNameLabel and
 // Config.DisableBlockOwnerDeletion adapt the labels and owner references;
 // Tracker.Reset (or ReplaceTracker) starts a leadership term afresh;
-// metrics.Options.ConstLabels tells apart the metrics of several
+// metrics.NewWithConstLabels tells apart the metrics of several
 // reconcilers of one process. Desired is plain data, so any source of
 // endpoints works, Pods or not. Package reconcilertest tests such a
 // controller on client-go's fake clientset.

@@ -83,14 +83,14 @@ func allSlices(t *testing.T, client *fake.Clientset) []discovery.EndpointSlice {
 func TestSliceNamePrefix(t *testing.T) {
 	svc := testService()
 	http := []discovery.EndpointPort{tcpPort("http", 80)}
-	r, client := newExtReconciler(t, Config{SliceNamePrefix: func(o Owner, _ string) string { return "linkerd-external-" + o.GetName() + "-" }})
+	r, client := newExtReconciler(t, Config{SliceNamePrefix: SliceNamePrefixFunc(func(o Owner, _ string) string { return "linkerd-external-" + o.GetName() + "-" })})
 	syncOwner(t, r, client, svc, ipv4(http, eps(2, "10.0.0.")...))
 	for _, s := range allSlices(t, client) {
 		if !strings.HasPrefix(s.Name, "linkerd-external-svc-") {
 			t.Errorf("slice %s: want the prefix linkerd-external-svc-", s.Name)
 		}
 	}
-	bad, _ := newExtReconciler(t, Config{SliceNamePrefix: func(Owner, string) string { return "Not_Valid-" }})
+	bad, _ := newExtReconciler(t, Config{SliceNamePrefix: SliceNamePrefixFunc(func(Owner, string) string { return "Not_Valid-" })})
 	if _, err := bad.Plan(context.Background(), svc, ipv4(http), nil); err == nil || !strings.Contains(err.Error(), "invalid prefix") {
 		t.Errorf("Plan with an invalid prefix: err = %v, want an invalid prefix error", err)
 	}
@@ -408,7 +408,7 @@ func TestMetricsConstLabelsTwoReconcilers(t *testing.T) {
 	var rs []*Reconciler
 	var clients []*fake.Clientset
 	for _, name := range []string{"linkerd", "cilium"} {
-		m, err := metrics.New(reg, metrics.Options{ConstLabels: prometheus.Labels{"controller": name}})
+		m, err := metrics.NewWithConstLabels(reg, metrics.Options{}, prometheus.Labels{"controller": name})
 		if err != nil {
 			t.Fatalf("metrics of %s: %v", name, err)
 		}
@@ -435,7 +435,7 @@ func TestMetricsConstLabelsTwoReconcilers(t *testing.T) {
 	if diff := cmp.Diff(map[string]float64{"linkerd": 2, "cilium": 250}, got); diff != "" {
 		t.Errorf("endpoints_desired per controller (-want +got):\n%s", diff)
 	}
-	if _, err := metrics.New(reg, metrics.Options{ConstLabels: prometheus.Labels{"controller": "linkerd"}}); !errors.As(err, new(prometheus.AlreadyRegisteredError)) {
+	if _, err := metrics.NewWithConstLabels(reg, metrics.Options{}, prometheus.Labels{"controller": "linkerd"}); !errors.As(err, new(prometheus.AlreadyRegisteredError)) {
 		t.Errorf("same constant labels twice: err = %v, want AlreadyRegisteredError", err)
 	}
 }

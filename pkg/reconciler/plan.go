@@ -673,7 +673,7 @@ func (r *Reconciler) checkNamePrefix(owner Owner) error {
 	if r.cfg.SliceNamePrefix == nil {
 		return nil
 	}
-	p := r.cfg.SliceNamePrefix(owner, r.set)
+	p := r.cfg.SliceNamePrefix.SliceNamePrefix(owner, r.set)
 	if errs := apimachineryvalidation.NameIsDNSSubdomain(p, true); p == "" || len(errs) > 0 {
 		return fmt.Errorf("reconciler: SliceNamePrefix gives %s %s the invalid prefix %q: %s", r.cfg.OwnerGVK.Kind, klog.KObj(owner), p, strings.Join(errs, "; "))
 	}
@@ -683,7 +683,7 @@ func (r *Reconciler) checkNamePrefix(owner Owner) error {
 // generateName is the generateName of a new slice of owner.
 func (r *Reconciler) generateName(owner Owner) string {
 	if r.cfg.SliceNamePrefix != nil {
-		return r.cfg.SliceNamePrefix(owner, r.set)
+		return r.cfg.SliceNamePrefix.SliceNamePrefix(owner, r.set)
 	}
 	return generateNamePrefix(owner.GetName())
 }

@@ -92,9 +92,10 @@ type Config struct {
 	// caller's MaxEndpointsPerSlice bounds each slice.
 	OneSlicePerGroup bool
 
-	// SliceNamePrefix, when not nil, returns the metadata.generateName of
-	// the new slices of owner; set is the slice set (ForSet; "" without
-	// SetLabel). The API server appends five random characters, after
+	// SliceNamePrefix, when not nil, gives the metadata.generateName of
+	// the new slices of owner (its SliceNamePrefix method; set is the slice
+	// set, ForSet, "" without SetLabel; SliceNamePrefixFunc adapts a
+	// function). The API server appends five random characters, after
 	// cutting the prefix to 58 characters. The result must be a valid
 	// generateName prefix (a DNS subdomain name once the random suffix is
 	// added): Plan returns an error otherwise. nil means KCM's rule
@@ -102,7 +103,7 @@ type Config struct {
 	// utils.go getEndpointSlicePrefix, C22). Names are not identities: the
 	// reconciler finds its slices by labels, so changing the prefix renames
 	// only slices created afterwards.
-	SliceNamePrefix func(owner Owner, set string) string
+	SliceNamePrefix SliceNamer
 	// ServiceNameLabel is the label that names the owner on every slice
 	// written, by which OwnerSlices lists them and the Tracker groups them.
 	// "" means kubernetes.io/service-name (KCM): the slices are then the
@@ -142,6 +143,19 @@ type Config struct {
 	// reconciler rewrites it.
 	DisableBlockOwnerDeletion bool
 }
+
+// SliceNamer names new slices: SliceNamePrefix returns the generateName of
+// the new slices of owner in the slice set set ("" without
+// Config.SetLabel).
+type SliceNamer interface {
+	SliceNamePrefix(owner Owner, set string) string
+}
+
+// SliceNamePrefixFunc is a function that is a SliceNamer.
+type SliceNamePrefixFunc func(owner Owner, set string) string
+
+// SliceNamePrefix implements SliceNamer.
+func (f SliceNamePrefixFunc) SliceNamePrefix(owner Owner, set string) string { return f(owner, set) }
 
 // Option configures optional behaviour of a Reconciler.
 type Option func(*Reconciler)

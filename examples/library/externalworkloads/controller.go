@@ -65,7 +65,7 @@ func New(client kubernetes.Interface, opts ...reconciler.Option) (*Controller, e
 		ControllerName:   ControllerName,
 		OwnerGVK:         reconciler.ServiceGVK,
 		EnforceOwnership: true,
-		SliceNamePrefix:  func(o reconciler.Owner, _ string) string { return "external-" + o.GetName() + "-" },
+		SliceNamePrefix:  reconciler.SliceNamePrefixFunc(func(o reconciler.Owner, _ string) string { return "external-" + o.GetName() + "-" }),
 	}, opts...)
 	if err != nil {
 		return nil, err

@@ -86,7 +86,7 @@ func New(client kubernetes.Interface, network string, address Addresser, opts ..
 		SetLabel:                  SourceLabel,
 		DisableBlockOwnerDeletion: true,
 		Metadata:                  networkMetadata{network: network},
-		SliceNamePrefix:           func(o reconciler.Owner, _ string) string { return o.GetName() + "-" + network + "-" },
+		SliceNamePrefix:           reconciler.SliceNamePrefixFunc(func(o reconciler.Owner, _ string) string { return o.GetName() + "-" + network + "-" }),
 	}, opts...)
 	if err != nil {
 		return nil, err

@@ -62,9 +62,9 @@ func New(client kubernetes.Interface, opts ...reconciler.Option) (*Controller, e
 		OwnerGVK:         reconciler.ServiceGVK,
 		EnforceOwnership: true,
 		SetLabel:         ClusterLabel,
-		SliceNamePrefix: func(o reconciler.Owner, cluster string) string {
+		SliceNamePrefix: reconciler.SliceNamePrefixFunc(func(o reconciler.Owner, cluster string) string {
 			return o.GetName() + "-" + cluster + "-"
-		},
+		}),
 	}, opts...)
 	if err != nil {
 		return nil, err

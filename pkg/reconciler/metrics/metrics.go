@@ -81,13 +81,6 @@ type Options struct {
 	// EndpointSliceMirroring controller uses
 	// "endpoint_slice_mirroring_controller".
 	Subsystem string
-	// ConstLabels are labels with a fixed value added to every series, so
-	// that several reconcilers of one process report on one Registerer
-	// without colliding: give each the same label names with its own
-	// values (e.g. {"controller": "linkerd-external"}); Prometheus refuses
-	// two collectors of one name with equal constant labels, or with
-	// different label names. Default: none (KCM's series).
-	ConstLabels prometheus.Labels
 }
 
 // Metrics holds the metrics of KCM's EndpointSlice controller, registered on
@@ -158,6 +151,17 @@ func perSyncBuckets() []float64 { return prometheus.ExponentialBuckets(2, 2, 15)
 //
 // Source: k8s.io/endpointslice metrics/metrics.go (RegisterMetrics).
 func New(reg prometheus.Registerer, opts Options) (*Metrics, error) {
+	return NewWithConstLabels(reg, opts, nil)
+}
+
+// NewWithConstLabels is New with constLabels, labels with a fixed value,
+// added to every series, so that several reconcilers of one process report
+// on one Registerer without colliding: give each the same label names with
+// its own values (e.g. {"controller": "mesh"}). Prometheus refuses two
+// collectors of one name with equal constant labels (the error wraps a
+// prometheus.AlreadyRegisteredError), or with other label names. nil
+// constLabels is New.
+func NewWithConstLabels(reg prometheus.Registerer, opts Options, constLabels prometheus.Labels) (*Metrics, error) {
 	if reg == nil {
 		return nil, errors.New("metrics: nil prometheus.Registerer")
 	}
@@ -166,7 +170,7 @@ func New(reg prometheus.Registerer, opts Options) (*Metrics, error) {
 		subsystem = DefaultSubsystem
 	}
 
-	b := &builder{subsystem: subsystem, constLabels: opts.ConstLabels}
+	b := &builder{subsystem: subsystem, constLabels: constLabels}
 	m := &Metrics{
 		endpointsAddedPerSync: b.histogramVec("endpoints_added_per_sync", beta,
 			"Number of endpoints added on each Service sync", perSyncBuckets()),
