@@ -59,10 +59,23 @@ test: controlplane verify ## Everything CI runs: verify, all tests (unit, fuzz s
 	@# The differential test against KCM, verbose so the log shows its step count and writes.
 	$(GO) test -count=1 -v ./test/differential/ 2>&1 | grep -E '^(--- |ok|FAIL|PASS|panic)|differential \(|difference|check oracle|consumer oracle'
 	$(MAKE) test-mirroring
+	$(MAKE) test-library
 	$(MAKE) test-image
 	$(MAKE) test-deploy
 	@# README.md's Quick start, run as written in a fresh clone of HEAD.
 	hack/quickstart.sh
+
+# The k8s.io versions test-library-matrix runs the library's tests against
+# (the newest patch of each minor the library supports).
+LIBRARY_K8S_VERSIONS ?= v0.34.13 v0.35.10 v0.36.6 v0.37.2
+
+.PHONY: test-library
+test-library: ## The reconciler library module's tests (pkg/reconciler, at its go.mod's k8s.io versions) and the example controllers' (examples/library/*).
+	hack/library.sh test
+
+.PHONY: test-library-matrix
+test-library-matrix: ## The library module's tests against each k8s.io version of LIBRARY_K8S_VERSIONS, each in a temporary copy of the module.
+	LIBRARY_K8S_VERSIONS='$(LIBRARY_K8S_VERSIONS)' hack/library.sh matrix
 
 E2E_MODES ?= slicekit,none
 E2E_FLAGS ?=

@@ -24,6 +24,9 @@ for f in $files; do
 done
 
 go vet ./...
+# The reconciler library (pkg/reconciler) and the example controllers
+# (examples/library/*) are modules of their own, outside ./... above.
+hack/library.sh vet
 
 # Layering: every package of the module in a declared layer, imports only
 # going down the layers, the rules beyond them (hack/layers/layers.go), and
@@ -55,6 +58,13 @@ lint_version=${GOLANGCI_LINT_VERSION:-$(sed -n 's/^GOLANGCI_LINT_VERSION ?= *//p
 if ! go run "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${lint_version}" run ./...; then
   echo "golangci-lint ${lint_version} found issues (configuration: .golangci.yml)"; fail=1
 fi
+# The same configuration on the library module and the examples, modules of
+# their own (golangci-lint finds .golangci.yml in a parent folder).
+for m in pkg/reconciler examples/library/*/; do
+  if ! (cd "$m" && go run "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${lint_version}" run ./...); then
+    echo "golangci-lint ${lint_version} found issues in the module $m"; fail=1
+  fi
+done
 
 # The library's API (what custom controllers import) against the recorded
 # baseline (golang.org/x/exp/cmd/apidiff; api/BASELINE, CHANGELOG.md).
@@ -73,6 +83,7 @@ rm -f /tmp/verify-go.mod.$$ /tmp/verify-go.sum.$$
 # The modules that use this checkout's packages (replace => ../..) must stay
 # tidy when those packages gain imports: a missing go.sum line fails them
 # only when their tests run.
+if ! hack/library.sh tidy; then fail=1; fi
 for m in test/mirroring tools/deploytest tools/dataplane tools/dataplane/coredns; do
   if ! (cd "$m" && go mod tidy -diff >/dev/null 2>&1); then
     echo "$m: go mod tidy changes its go.mod or go.sum: run (cd $m && go mod tidy)"; fail=1

@@ -23,7 +23,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/slicekit/slicekit/internal/labelindex"
+	"github.com/slicekit/slicekit/pkg/reconciler/labelindex"
 )
 
 // LabelIndex is the name of the index AddLabelIndex adds to a Pod

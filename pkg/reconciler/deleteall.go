@@ -39,6 +39,9 @@ import (
 // managed-by value, or already pending deletion, are skipped: this never
 // deletes another controller's slice.
 //
+// A Reconciler of a slice set (ForSet) deletes only the slices of its set,
+// and forgets only that set.
+//
 // It returns the number of slices deleted by this call and the failures,
 // joined and wrapped with the slice names. The caller checks the tracker
 // for a stale cache (Tracker.StaleSlices) before calling, and records its
@@ -47,7 +50,7 @@ func (r *Reconciler) DeleteAll(ctx context.Context, namespace, name string, exis
 	r.DeleteOwner(namespace, name)
 	own := make([]*discovery.EndpointSlice, 0, len(existing))
 	for _, s := range existing {
-		if s == nil || s.DeletionTimestamp != nil || s.Labels[discovery.LabelManagedBy] != r.cfg.ControllerName {
+		if s == nil || s.DeletionTimestamp != nil || s.Labels[discovery.LabelManagedBy] != r.cfg.ControllerName || !r.inSet(s) {
 			continue
 		}
 		own = append(own, s)
@@ -65,10 +68,10 @@ func (r *Reconciler) DeleteAll(ctx context.Context, namespace, name string, exis
 		switch {
 		case err == nil:
 			deleted++
-			r.tracker.ExpectDeletion(s)
+			r.trk().ExpectDeletion(s)
 			r.metrics.IncEndpointSliceChanges("delete")
 		case apierrors.IsNotFound(err):
-			r.tracker.ExpectDeletion(s)
+			r.trk().ExpectDeletion(s)
 		default:
 			errs = append(errs, fmt.Errorf("deleting EndpointSlice %s/%s: %w", s.Namespace, s.Name, err))
 		}

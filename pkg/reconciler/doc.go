@@ -57,6 +57,21 @@
 // readiness flip reads about the same memory at 1,000 and at 50,000
 // endpoints.
 //
+// For controllers of other projects: Config.SliceNamePrefix names the
+// slices; Config.SetLabel keeps several slice sets per owner (one per
+// remote cluster or network), each planned, tracked and released on its
+// own through ForSet; Config.ServiceNameLabel and
+// Config.DisableBlockOwnerDeletion adapt the labels and owner references;
+// Tracker.Reset (or ReplaceTracker) starts a leadership term afresh;
+// metrics.NewWithConstLabels tells apart the metrics of several
+// reconcilers of one process. Desired is plain data, so any source of
+// endpoints works, Pods or not. Package reconcilertest tests such a
+// controller on client-go's fake clientset.
+//
+// This package is the Go module github.com/slicekit/slicekit/pkg/reconciler,
+// which requires only k8s.io/api, apimachinery, client-go, klog and the
+// Prometheus client (docs/library.md in the repository).
+//
 // The package never builds clients, informers or queues: controllers own
 // those (see pkg/controllers). Slices whose managed-by label names another
 // controller are never written, even when handed in by mistake.

@@ -50,6 +50,9 @@ const (
 	// (Config.OneSlicePerGroup, mirroring), which the incremental planner
 	// does not implement.
 	FullReasonPacking = "one-slice-per-group"
+	// FullReasonOwner: the owner changed (another resourceVersion) since
+	// the last plan; its labels and annotations may reach every slice.
+	FullReasonOwner = "owner-changed"
 )
 
 // Item is what one item of an owner (for a Service: one Pod) contributes to
@@ -83,6 +86,8 @@ type Index struct {
 	addressTypes []discovery.AddressType
 	hints        Hints
 	fullReason   string
+	// ownerStamp is the owner's UID and resourceVersion at the last plan.
+	ownerStamp string
 
 	items map[string]*indexedItem
 	// portKeys counts the present items per port key; portsByKey is the

@@ -52,7 +52,34 @@ func (r *Reconciler) PlanIndexed(ctx context.Context, owner Owner, x *Index, exi
 	if x == nil {
 		return nil, nil, "", fmt.Errorf("plan: index is nil")
 	}
+	if err := r.needsSet("PlanIndexed"); err != nil {
+		return nil, nil, "", err
+	}
+	if err := r.checkNamePrefix(owner); err != nil {
+		return nil, nil, "", err
+	}
+	var otherSets []*discovery.EndpointSlice
+	if r.bound {
+		mine := make([]*discovery.EndpointSlice, 0, len(existing))
+		for _, s := range existing {
+			if s != nil && !r.inSet(s) {
+				otherSets = append(otherSets, s)
+				continue
+			}
+			mine = append(mine, s)
+		}
+		existing = mine
+	}
 	reason := x.fullReason
+	// The owner's labels and annotations reach its slices through the
+	// metadata policy: a changed owner (another resourceVersion) is
+	// planned in full, so that they do at this sync even when no endpoint
+	// changed and the caller did not Reset the index.
+	stamp := string(owner.GetUID()) + "/" + owner.GetResourceVersion()
+	if reason == "" && owner.GetResourceVersion() != "" && x.ownerStamp != "" && x.ownerStamp != stamp {
+		reason = FullReasonOwner
+	}
+	x.ownerStamp = stamp
 	var ignored []*discovery.EndpointSlice
 	if reason == "" {
 		ignored, reason = x.observe(r, owner, existing)
@@ -66,10 +93,11 @@ func (r *Reconciler) PlanIndexed(ctx context.Context, owner Owner, x *Index, exi
 		if err != nil {
 			return nil, nil, reason, err
 		}
+		plan.Ignored = append(plan.Ignored, otherSets...)
 		x.rebuildSlices(ctx, r, owner, existing)
 		return plan, desired, reason, nil
 	}
-	plan := &Plan{Ignored: ignored}
+	plan := &Plan{Ignored: append(ignored, otherSets...)}
 	for _, at := range x.addressTypes {
 		atp, events := r.planAddressTypeIndexed(ctx, owner, x, at)
 		plan.AddressTypes = append(plan.AddressTypes, atp)
@@ -428,7 +456,7 @@ func (r *Reconciler) evaluateSlice(ctx context.Context, owner Owner, ai *atIndex
 			consumed[k] = true
 		}
 	}
-	labels, labelsChanged := r.cfg.Metadata.Labels(ctx, owner, s.Labels)
+	labels, labelsChanged := r.sliceLabels(ctx, owner, s.Labels)
 	annotations, annotationsChanged := r.cfg.Metadata.Annotations(ctx, owner, s.Annotations)
 	if !r.cfg.EnforceOwnership && r.ownerRefStale(s, owner) {
 		annotationsChanged = true

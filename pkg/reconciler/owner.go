@@ -87,11 +87,21 @@ func SyncResult(err error) string {
 // It returns a wrapped lister error, or a *StaleInformerCacheError (OwnerKind
 // from Config.OwnerGVK) when the tracker has seen newer writes for the owner
 // than the cache holds (C13). Slices of other controllers are never listed.
+//
+// With Config.ServiceNameLabel, slices are selected by that label instead
+// of kubernetes.io/service-name. With Config.SetLabel, a Reconciler of a
+// set (ForSet) lists the slices of that set (SetLabel=set) and checks the
+// tracker for that set alone; the Reconciler New returned lists the slices
+// of every set of the owner (and of none) and checks them all.
 func (r *Reconciler) OwnerSlices(lister discoverylisters.EndpointSliceLister, namespace, name string) ([]*discovery.EndpointSlice, error) {
-	selector := labels.Set{
-		discovery.LabelServiceName: name,
-		discovery.LabelManagedBy:   r.cfg.ControllerName,
-	}.AsSelectorPreValidated()
+	sel := labels.Set{
+		r.cfg.ServiceNameLabel:   name,
+		discovery.LabelManagedBy: r.cfg.ControllerName,
+	}
+	if r.bound {
+		sel[r.cfg.SetLabel] = r.set
+	}
+	selector := sel.AsSelectorPreValidated()
 	cached, err := lister.EndpointSlices(namespace).List(selector)
 	if err != nil {
 		return nil, fmt.Errorf("listing EndpointSlices of %s %s/%s: %w", r.cfg.OwnerGVK.Kind, namespace, name, err)
@@ -109,7 +119,13 @@ func (r *Reconciler) OwnerSlices(lister discoverylisters.EndpointSliceLister, na
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b *discovery.EndpointSlice) int { return strings.Compare(a.Name, b.Name) })
-	if r.tracker.StaleSlices(namespace, name, out) {
+	stale := false
+	if r.bound {
+		stale = r.trk().StaleSetSlices(namespace, name, r.set, out)
+	} else {
+		stale = r.trk().StaleSlices(namespace, name, out)
+	}
+	if stale {
 		return nil, &StaleInformerCacheError{OwnerKind: r.cfg.OwnerGVK.Kind, Owner: namespace + "/" + name}
 	}
 	return out, nil
@@ -130,4 +146,33 @@ func (r *Reconciler) Release(ctx context.Context, lister discoverylisters.Endpoi
 		return 0, err
 	}
 	return r.DeleteAll(ctx, namespace, name, existing)
+}
+
+// OwnerSets lists from lister the slice sets (Config.SetLabel values) that
+// this reconciler's slices of the owner namespace/name carry, sorted, so
+// that a controller can release the sets it no longer writes (a remote
+// cluster gone while it was not running): ForSet(set), then Release. A
+// slice of the owner without the set label is reported as the set "".
+// It returns an error without Config.SetLabel, and the lister's, wrapped.
+// It does not check the tracker: Release does.
+func (r *Reconciler) OwnerSets(lister discoverylisters.EndpointSliceLister, namespace, name string) ([]string, error) {
+	if r.cfg.SetLabel == "" {
+		return nil, errors.New("reconciler: OwnerSets needs Config.SetLabel")
+	}
+	selector := labels.Set{
+		r.cfg.ServiceNameLabel:   name,
+		discovery.LabelManagedBy: r.cfg.ControllerName,
+	}.AsSelectorPreValidated()
+	cached, err := lister.EndpointSlices(namespace).List(selector)
+	if err != nil {
+		return nil, fmt.Errorf("listing EndpointSlices of %s %s/%s: %w", r.cfg.OwnerGVK.Kind, namespace, name, err)
+	}
+	var sets []string
+	for _, s := range cached {
+		if v := s.Labels[r.cfg.SetLabel]; !slices.Contains(sets, v) {
+			sets = append(sets, v)
+		}
+	}
+	slices.Sort(sets)
+	return sets, nil
 }

@@ -17,11 +17,14 @@ package reconciler
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 
@@ -151,6 +154,12 @@ func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, ex
 	if owner == nil {
 		return nil, fmt.Errorf("plan: owner is nil")
 	}
+	if err := r.needsSet("Plan"); err != nil {
+		return nil, err
+	}
+	if err := r.checkNamePrefix(owner); err != nil {
+		return nil, err
+	}
 	if desired == nil {
 		desired = &Desired{}
 	}
@@ -174,6 +183,11 @@ func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, ex
 			plan.Ignored = append(plan.Ignored, s)
 			continue
 		}
+		if !r.inSet(s) {
+			logger.V(2).Info("Ignoring EndpointSlice of another slice set", "endpointSlice", klog.KObj(s), "setLabel", r.cfg.SetLabel, "set", s.Labels[r.cfg.SetLabel])
+			plan.Ignored = append(plan.Ignored, s)
+			continue
+		}
 		own = append(own, s)
 	}
 	var extras []*discovery.EndpointSlice
@@ -185,7 +199,7 @@ func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, ex
 	for _, s := range own {
 		if !containsAddressType(supported, s.AddressType) {
 			if r.topologyCache != nil {
-				r.topologyCache.RemoveHints(ownerKey(owner), s.AddressType)
+				r.topologyCache.RemoveHints(r.ownerKey(owner), s.AddressType)
 			}
 			plan.DeleteUnsupported = append(plan.DeleteUnsupported, s)
 			continue
@@ -264,9 +278,23 @@ func containsAddressType(list []discovery.AddressType, at discovery.AddressType)
 	return false
 }
 
-// ownerKey is the key of the owner in the topology cache and in metrics.
-func ownerKey(owner Owner) string {
+// ownerKey is the key of the owner's slice set in the topology cache:
+// "namespace/name", and "/set" for a set (ForSet).
+func (r *Reconciler) ownerKey(owner Owner) string {
+	if r.bound {
+		return owner.GetNamespace() + "/" + owner.GetName() + "/" + r.set
+	}
 	return owner.GetNamespace() + "/" + owner.GetName()
+}
+
+// inSet reports whether s belongs to r's slice set: always without
+// Config.SetLabel; for a set (ForSet), when it carries SetLabel=set.
+func (r *Reconciler) inSet(s *discovery.EndpointSlice) bool {
+	if r.cfg.SetLabel == "" || !r.bound {
+		return true
+	}
+	v, ok := s.Labels[r.cfg.SetLabel]
+	return ok && v == r.set
 }
 
 // portGroup is the desired state of one port group while planning.
@@ -374,7 +402,7 @@ func (r *Reconciler) finishAddressType(ctx context.Context, owner Owner, hints H
 	at := atp.AddressType
 	var events []Event
 	// Hints (KCM reconcileByAddressType, after packing).
-	key := ownerKey(owner)
+	key := r.ownerKey(owner)
 	useTD := hints.TrafficDistribution != nil && !hints.TopologyAuto
 	si := &topology.SliceInfo{
 		ServiceKey:  key,
@@ -483,7 +511,7 @@ func (r *Reconciler) planPortGroup(ctx context.Context, owner Owner, at discover
 				desired.deleteKey(k)
 			}
 		}
-		labels, labelsChanged := r.cfg.Metadata.Labels(ctx, owner, s.Labels)
+		labels, labelsChanged := r.sliceLabels(ctx, owner, s.Labels)
 		annotations, annotationsChanged := r.cfg.Metadata.Annotations(ctx, owner, s.Annotations)
 		// Without enforced ownership, a slice still pointing at an earlier
 		// owner of the same kind and name is adopted: rewritten with the
@@ -577,8 +605,87 @@ func (r *Reconciler) setMetadata(s *discovery.EndpointSlice, owner Owner, labels
 	s.Labels = labels
 	s.Annotations = annotations
 	if s.Name != "" && !r.cfg.EnforceOwnership && r.ownerRefStale(s, owner) {
-		s.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(owner, r.cfg.OwnerGVK)}
+		s.OwnerReferences = []metav1.OwnerReference{r.controllerRef(owner)}
 	}
+}
+
+// controllerRef is the controller owner reference of the owner's slices
+// (blockOwnerDeletion unless Config.DisableBlockOwnerDeletion).
+func (r *Reconciler) controllerRef(owner Owner) metav1.OwnerReference {
+	ref := *metav1.NewControllerRef(owner, r.cfg.OwnerGVK)
+	if r.cfg.DisableBlockOwnerDeletion {
+		ref.BlockOwnerDeletion = nil
+	}
+	return ref
+}
+
+// sliceLabels returns the labels of a slice of owner whose labels are
+// current (nil: a new slice) and whether they need an update: the
+// MetadataPolicy's labels, with the labels the reconciler owns set over
+// them (managed-by, the service-name label, the set label; without
+// kubernetes.io/service-name when Config.ServiceNameLabel is another key).
+// The policy's verdict stands, except that a change it reports is none
+// when current already equals the result (the policy compared labels the
+// reconciler owns, such as an owner label with the set label's key), and
+// that a wrong label of the reconciler's is always a change.
+func (r *Reconciler) sliceLabels(ctx context.Context, owner Owner, current map[string]string) (map[string]string, bool) {
+	labels, changed := r.cfg.Metadata.Labels(ctx, owner, current)
+	custom := r.cfg.ServiceNameLabel != discovery.LabelServiceName
+	if !custom && r.cfg.SetLabel == "" {
+		return labels, changed // KCM's labels, as the policy says
+	}
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[discovery.LabelManagedBy] = r.cfg.ControllerName
+	labels[r.cfg.ServiceNameLabel] = owner.GetName()
+	if custom {
+		delete(labels, discovery.LabelServiceName)
+	}
+	if r.cfg.SetLabel != "" {
+		if r.bound {
+			labels[r.cfg.SetLabel] = r.set
+		} else {
+			delete(labels, r.cfg.SetLabel)
+		}
+	}
+	if current == nil {
+		return labels, changed
+	}
+	if changed && maps.Equal(current, labels) {
+		changed = false
+	}
+	if current[r.cfg.ServiceNameLabel] != owner.GetName() {
+		changed = true
+	}
+	if _, ok := current[discovery.LabelServiceName]; ok && custom {
+		changed = true
+	}
+	if r.cfg.SetLabel != "" && current[r.cfg.SetLabel] != labels[r.cfg.SetLabel] {
+		changed = true
+	}
+	return labels, changed
+}
+
+// checkNamePrefix returns an error when Config.SliceNamePrefix gives owner
+// an invalid generateName prefix.
+func (r *Reconciler) checkNamePrefix(owner Owner) error {
+	if r.cfg.SliceNamePrefix == nil {
+		return nil
+	}
+	p := r.cfg.SliceNamePrefix.SliceNamePrefix(owner, r.set)
+	if errs := apimachineryvalidation.NameIsDNSSubdomain(p, true); p == "" || len(errs) > 0 {
+		return fmt.Errorf("reconciler: SliceNamePrefix gives %s %s the invalid prefix %q: %s", r.cfg.OwnerGVK.Kind, klog.KObj(owner), p, strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// generateName is the generateName of a new slice of owner.
+func (r *Reconciler) generateName(owner Owner) string {
+	if r.cfg.SliceNamePrefix != nil {
+		return r.cfg.SliceNamePrefix.SliceNamePrefix(owner, r.set)
+	}
+	return generateNamePrefix(owner.GetName())
 }
 
 // newSlice returns a new, empty slice of owner (KCM utils.go
@@ -586,13 +693,13 @@ func (r *Reconciler) setMetadata(s *discovery.EndpointSlice, owner Owner, labels
 // valid prefix), the owner's namespace, a controller owner reference, the
 // policy's labels and annotations, and endpoints [] (never nil).
 func (r *Reconciler) newSlice(ctx context.Context, owner Owner, at discovery.AddressType, ports []discovery.EndpointPort) *discovery.EndpointSlice {
-	labels, _ := r.cfg.Metadata.Labels(ctx, owner, nil)
+	labels, _ := r.sliceLabels(ctx, owner, nil)
 	annotations, _ := r.cfg.Metadata.Annotations(ctx, owner, nil)
 	s := &discovery.EndpointSlice{
 		ObjectMeta: metav1.ObjectMeta{
-			GenerateName:    generateNamePrefix(owner.GetName()),
+			GenerateName:    r.generateName(owner),
 			Namespace:       owner.GetNamespace(),
-			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(owner, r.cfg.OwnerGVK)},
+			OwnerReferences: []metav1.OwnerReference{r.controllerRef(owner)},
 		},
 		AddressType: at,
 		Ports:       ports,

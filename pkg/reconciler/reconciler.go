@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -90,7 +91,71 @@ type Config struct {
 	// else is noticed. Packing into a slice itself is unchanged: the
 	// caller's MaxEndpointsPerSlice bounds each slice.
 	OneSlicePerGroup bool
+
+	// SliceNamePrefix, when not nil, gives the metadata.generateName of
+	// the new slices of owner (its SliceNamePrefix method; set is the slice
+	// set, ForSet, "" without SetLabel; SliceNamePrefixFunc adapts a
+	// function). The API server appends five random characters, after
+	// cutting the prefix to 58 characters. The result must be a valid
+	// generateName prefix (a DNS subdomain name once the random suffix is
+	// added): Plan returns an error otherwise. nil means KCM's rule
+	// "<owner name>-" (or the name alone when that is not valid; KCM
+	// utils.go getEndpointSlicePrefix, C22). Names are not identities: the
+	// reconciler finds its slices by labels, so changing the prefix renames
+	// only slices created afterwards.
+	SliceNamePrefix SliceNamer
+	// ServiceNameLabel is the label that names the owner on every slice
+	// written, by which OwnerSlices lists them and the Tracker groups them.
+	// "" means kubernetes.io/service-name (KCM): the slices are then the
+	// owner's endpoints for every consumer (kube-proxy, CoreDNS, ...) when
+	// the owner is a Service of that name. Another key makes slices that no
+	// such consumer reads as a Service's (a second network's copy, for
+	// instance); the reconciler then removes kubernetes.io/service-name
+	// from the labels the MetadataPolicy returns, so that a slice is never
+	// found by both keys (a Service's consumers would take its addresses
+	// as the Service's). The key must be a valid label key and differ from
+	// endpointslice.kubernetes.io/managed-by and SetLabel. The index of
+	// AddServiceNameIndex files slices by kubernetes.io/service-name only:
+	// with another key, NewSliceLister lists a namespace's slices.
+	ServiceNameLabel string
+	// SetLabel, when not empty, is the key of a label that tells apart
+	// several slice sets of one owner (one per remote cluster, e.g.
+	// multicluster.kubernetes.io/source-cluster, or one per network). A
+	// Reconciler with a SetLabel plans and applies one set at a time,
+	// through ForSet(value); every slice it writes carries SetLabel=value;
+	// a set's OwnerSlices, stale-cache detection (the tracker keys by the
+	// set), Release, DeleteAll, metrics and topology hints see only the
+	// set's slices; slices of other sets handed to Plan are Ignored, never
+	// written. The Reconciler New returns (no set) lists and releases every
+	// set of an owner, and handles the slice informer's events of all sets.
+	// The key must be a valid label key and differ from
+	// endpointslice.kubernetes.io/managed-by, kubernetes.io/service-name
+	// and ServiceNameLabel.
+	SetLabel string
+	// DisableBlockOwnerDeletion, when true, writes the owner reference of
+	// new and adopted slices without blockOwnerDeletion (KCM sets it). The
+	// owner's foreground deletion then does not wait for its slices; the
+	// garbage collector still deletes them. Setting blockOwnerDeletion needs
+	// the update permission on the owner's finalizers subresource (the
+	// OwnerReferencesPermissionEnforcement admission plugin), which a
+	// controller of a custom resource or of another project's Services may
+	// not have. Existing slices keep the owner reference they have until the
+	// reconciler rewrites it.
+	DisableBlockOwnerDeletion bool
 }
+
+// SliceNamer names new slices: SliceNamePrefix returns the generateName of
+// the new slices of owner in the slice set set ("" without
+// Config.SetLabel).
+type SliceNamer interface {
+	SliceNamePrefix(owner Owner, set string) string
+}
+
+// SliceNamePrefixFunc is a function that is a SliceNamer.
+type SliceNamePrefixFunc func(owner Owner, set string) string
+
+// SliceNamePrefix implements SliceNamer.
+func (f SliceNamePrefixFunc) SliceNamePrefix(owner Owner, set string) string { return f(owner, set) }
 
 // Option configures optional behaviour of a Reconciler.
 type Option func(*Reconciler)
@@ -145,9 +210,16 @@ func WithEventRecorder(rec record.EventRecorder) Option {
 // It owns the diff and the writes; callers own informers, queues and
 // retries. A Reconciler is safe for concurrent use on different owners.
 type Reconciler struct {
-	client        kubernetes.Interface
-	cfg           Config
-	tracker       *Tracker
+	client kubernetes.Interface
+	cfg    Config
+	// tracker is the tracker an Option chose, until New moves it to
+	// trackerRef, which the Reconcilers of ForSet share.
+	tracker    *Tracker
+	trackerRef *atomic.Pointer[Tracker]
+	// set is the slice set of a Reconciler returned by ForSet; bound tells
+	// it is one.
+	set           string
+	bound         bool
 	topologyCache *topology.TopologyCache
 	metrics       *metrics.Metrics
 	metricsCache  *metrics.Cache
@@ -180,21 +252,139 @@ func New(client kubernetes.Interface, cfg Config, opts ...Option) (*Reconciler, 
 	if cfg.Metadata == nil {
 		cfg.Metadata = ServiceMetadata{}
 	}
+	if err := validateLabels(&cfg); err != nil {
+		return nil, err
+	}
 	r := &Reconciler{client: client, cfg: cfg}
 	for _, o := range opts {
 		o(r)
 	}
 	if r.tracker == nil {
-		r.tracker = NewTracker()
+		r.tracker = NewTrackerForLabels(cfg.ServiceNameLabel, cfg.SetLabel)
 	}
+	if err := r.checkTracker(r.tracker); err != nil {
+		return nil, err
+	}
+	r.trackerRef = &atomic.Pointer[Tracker]{}
+	r.trackerRef.Store(r.tracker)
+	r.tracker = nil
 	return r, nil
+}
+
+// validateLabels checks Config.ServiceNameLabel and Config.SetLabel and
+// sets the default ServiceNameLabel.
+func validateLabels(cfg *Config) error {
+	if cfg.ServiceNameLabel == "" {
+		cfg.ServiceNameLabel = discovery.LabelServiceName
+	}
+	if errs := validation.IsQualifiedName(cfg.ServiceNameLabel); len(errs) > 0 {
+		return fmt.Errorf("reconciler: ServiceNameLabel %q is not a valid label key: %s", cfg.ServiceNameLabel, strings.Join(errs, "; "))
+	}
+	if cfg.ServiceNameLabel == discovery.LabelManagedBy {
+		return fmt.Errorf("reconciler: ServiceNameLabel cannot be %s", discovery.LabelManagedBy)
+	}
+	if cfg.SetLabel == "" {
+		return nil
+	}
+	if errs := validation.IsQualifiedName(cfg.SetLabel); len(errs) > 0 {
+		return fmt.Errorf("reconciler: SetLabel %q is not a valid label key: %s", cfg.SetLabel, strings.Join(errs, "; "))
+	}
+	switch cfg.SetLabel {
+	case discovery.LabelManagedBy, discovery.LabelServiceName, cfg.ServiceNameLabel:
+		return fmt.Errorf("reconciler: SetLabel cannot be %s", cfg.SetLabel)
+	}
+	return nil
+}
+
+// checkTracker reports an error when t groups slices by other labels than
+// the configuration's.
+func (r *Reconciler) checkTracker(t *Tracker) error {
+	if t == nil {
+		return errors.New("reconciler: tracker is nil")
+	}
+	if sn, set := t.Labels(); sn != r.cfg.ServiceNameLabel || set != r.cfg.SetLabel {
+		return fmt.Errorf("reconciler: the tracker groups slices by the labels %q and %q, the configuration by %q and %q (NewTrackerForLabels)", sn, set, r.cfg.ServiceNameLabel, r.cfg.SetLabel)
+	}
+	return nil
+}
+
+// ForSet returns a Reconciler for the slice set value of every owner
+// (Config.SetLabel): its slices carry SetLabel=value, and its Plan, Apply,
+// Reconcile, OwnerSlices, Release, DeleteAll and DeleteOwner concern that
+// set only. It shares the client, the tracker, the metrics and every
+// option with r; it is cheap, and may be called per sync. It returns an
+// error when the configuration has no SetLabel, when r is already bound to
+// a set, or when value is empty or not a valid label value.
+func (r *Reconciler) ForSet(value string) (*Reconciler, error) {
+	if r.cfg.SetLabel == "" {
+		return nil, errors.New("reconciler: ForSet needs Config.SetLabel")
+	}
+	if r.bound {
+		return nil, fmt.Errorf("reconciler: this reconciler is bound to the set %q already", r.set)
+	}
+	if value == "" {
+		return nil, errors.New("reconciler: a set value cannot be empty")
+	}
+	if errs := validation.IsValidLabelValue(value); len(errs) > 0 {
+		return nil, fmt.Errorf("reconciler: set %q is not a valid label value: %s", value, strings.Join(errs, "; "))
+	}
+	v := *r
+	v.set, v.bound = value, true
+	return &v, nil
+}
+
+// Set returns the slice set this reconciler is bound to (ForSet), and
+// whether it is bound to one.
+func (r *Reconciler) Set() (string, bool) { return r.set, r.bound }
+
+// needsSet returns an error when the configuration has a SetLabel and r is
+// not bound to a set: planning and writing are per set.
+func (r *Reconciler) needsSet(what string) error {
+	if r.cfg.SetLabel != "" && !r.bound {
+		return fmt.Errorf("reconciler: %s needs a slice set: Config.SetLabel is %s, call ForSet first", what, r.cfg.SetLabel)
+	}
+	return nil
 }
 
 // ControllerName returns the managed-by value this reconciler writes.
 func (r *Reconciler) ControllerName() string { return r.cfg.ControllerName }
 
 // Tracker returns the generation tracker the reconciler records writes in.
-func (r *Reconciler) Tracker() *Tracker { return r.tracker }
+func (r *Reconciler) Tracker() *Tracker { return r.trackerRef.Load() }
+
+// trk is Tracker, for the reconciler's own use.
+func (r *Reconciler) trk() *Tracker { return r.trackerRef.Load() }
+
+// ReplaceTracker makes r, and every Reconciler of its sets (ForSet), record
+// its writes in t from now on; Tracker().Reset() is the same with a new
+// tracker of one's own. Do it when this process starts to write again (a
+// leader election won) and no sync is running: writes of a sync running
+// meanwhile may be recorded in the previous tracker. It returns an error
+// when t is nil or groups slices by other labels than the configuration
+// (NewTrackerForLabels).
+func (r *Reconciler) ReplaceTracker(t *Tracker) error {
+	if err := r.checkTracker(t); err != nil {
+		return err
+	}
+	r.trackerRef.Store(t)
+	return nil
+}
+
+// ServiceNameLabel returns the label key that names the owner on the slices
+// (Config.ServiceNameLabel; kubernetes.io/service-name by default).
+func (r *Reconciler) ServiceNameLabel() string { return r.cfg.ServiceNameLabel }
+
+// SliceOwner returns the owner and the set of slice as its labels name them
+// (the service-name label, and Config.SetLabel; set is "" without one), and
+// whether slice carries this reconciler's managed-by value and names an
+// owner: the key an informer event handler queues.
+func (r *Reconciler) SliceOwner(slice *discovery.EndpointSlice) (namespace, name, set string, ok bool) {
+	name = slice.Labels[r.cfg.ServiceNameLabel]
+	if r.cfg.SetLabel != "" {
+		set = slice.Labels[r.cfg.SetLabel]
+	}
+	return slice.Namespace, name, set, name != "" && r.ManagedByController(slice)
+}
 
 // ManagedByController reports whether slice carries this reconciler's
 // managed-by value.
@@ -203,9 +393,11 @@ func (r *Reconciler) ManagedByController(slice *discovery.EndpointSlice) bool {
 }
 
 // Reconcile plans and applies: it brings the owner's slices from existing to
-// desired and records metrics and events. triggerTime, when non-zero, is
-// written as the endpoints.kubernetes.io/last-change-trigger-time annotation
-// on every created or updated slice, and removed when zero (C25). It returns
+// desired and records metrics and events. triggerTime is optional: when
+// non-zero, it is written as the endpoints.kubernetes.io/last-change-trigger-time
+// annotation on every created or updated slice; the zero time.Time (a
+// caller that does not know when the change happened) removes it, as KCM
+// does when it has none (C25). It returns
 // the first write error of each address type, aggregated and wrapped with
 // the owner's identity.
 func (r *Reconciler) Reconcile(ctx context.Context, owner Owner, desired *Desired, existing []*discovery.EndpointSlice, triggerTime time.Time) error {
@@ -267,6 +459,9 @@ func IsSuperseded(err error) bool {
 // write; the writes made before are recorded. The first write does not
 // wait: the caller waits on the pacer before planning.
 func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, desired *Desired, triggerTime time.Time, superseded func() bool) error {
+	if err := r.needsSet("Apply"); err != nil {
+		return err
+	}
 	var gate *writeGate
 	if superseded != nil {
 		gate = &writeGate{superseded: superseded, pacer: r.pacer}
@@ -288,7 +483,7 @@ func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, de
 				pc.Set(string(plan.AddressTypes[i].AddressType)+"|"+g.Key, metrics.EfficiencyInfo{Endpoints: g.Endpoints, Slices: g.Slices})
 			}
 		}
-		r.metricsCache.UpdateServicePortCache(ownerNN(owner), pc)
+		r.metricsCache.UpdateServicePortCache(r.metricsKey(owner.GetNamespace(), owner.GetName()), pc)
 	}
 	for i := range plan.AddressTypes {
 		atp := &plan.AddressTypes[i]
@@ -321,7 +516,7 @@ func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, de
 		if !hints.TopologyAuto {
 			td = hints.TrafficDistribution
 		}
-		r.metricsCache.UpdateTrafficDistributionForService(ownerNN(owner), td)
+		r.metricsCache.UpdateTrafficDistributionForService(r.metricsKey(owner.GetNamespace(), owner.GetName()), td)
 	}
 	for _, s := range plan.DeleteUnsupported {
 		if gate.stop(ctx) {
@@ -346,8 +541,8 @@ func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, de
 	// tracked").
 	for i := range plan.AddressTypes {
 		for _, s := range plan.AddressTypes[i].Unchanged {
-			if !r.tracker.Has(s) {
-				r.tracker.Update(s)
+			if !r.trk().Has(s) {
+				r.trk().Update(s)
 			}
 		}
 	}
@@ -367,8 +562,14 @@ func (r *Reconciler) stopped(owner Owner, gate *writeGate, errs []error) error {
 	return &SupersededError{Written: gate.written}
 }
 
-func ownerNN(owner Owner) types.NamespacedName {
-	return types.NamespacedName{Namespace: owner.GetNamespace(), Name: owner.GetName()}
+// metricsKey is the key of the owner's slice set in the metrics cache: the
+// owner's namespace and name, the name followed by "/set" for a set
+// (ForSet; no object name holds a "/").
+func (r *Reconciler) metricsKey(namespace, name string) types.NamespacedName {
+	if r.bound {
+		name += "/" + r.set
+	}
+	return types.NamespacedName{Namespace: namespace, Name: name}
 }
 
 // applyAddressType writes one address type's plan and reports whether every
@@ -388,7 +589,7 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 				}
 				return false, fmt.Errorf("creating EndpointSlice for %s %s: %w", r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
 			}
-			r.tracker.Update(created)
+			r.trk().Update(created)
 			r.metrics.IncEndpointSliceChanges("create")
 		}
 	}
@@ -401,7 +602,7 @@ func (r *Reconciler) applyAddressType(ctx context.Context, owner Owner, atp *Add
 		if err != nil {
 			return false, fmt.Errorf("updating EndpointSlice %s for %s %s: %w", s.Name, r.cfg.OwnerGVK.Kind, klog.KObj(owner), err)
 		}
-		r.tracker.Update(updated)
+		r.trk().Update(updated)
 		r.metrics.IncEndpointSliceChanges("update")
 	}
 	for _, s := range atp.Delete {
@@ -433,7 +634,7 @@ func (r *Reconciler) delete(ctx context.Context, s *discovery.EndpointSlice) err
 	if err != nil {
 		return err
 	}
-	r.tracker.ExpectDeletion(s)
+	r.trk().ExpectDeletion(s)
 	r.metrics.IncEndpointSliceChanges("delete")
 	return nil
 }
@@ -452,11 +653,28 @@ func setTriggerTime(s *discovery.EndpointSlice, t time.Time) {
 }
 
 // DeleteOwner forgets the owner namespace/name in the tracker and the
-// metrics; call it when the owner is gone.
+// metrics; call it when the owner is gone. A Reconciler of a set (ForSet)
+// forgets that set of the owner; the Reconciler New returned forgets every
+// set of it.
 func (r *Reconciler) DeleteOwner(namespace, name string) {
-	r.tracker.DeleteOwner(namespace, name)
-	if r.metricsCache != nil {
-		r.metricsCache.DeleteService(types.NamespacedName{Namespace: namespace, Name: name})
+	switch {
+	case r.bound:
+		r.trk().DeleteOwnerSet(namespace, name, r.set)
+		if r.metricsCache != nil {
+			r.metricsCache.DeleteService(r.metricsKey(namespace, name))
+		}
+	case r.cfg.SetLabel != "":
+		r.trk().DeleteOwner(namespace, name)
+		if r.metricsCache != nil {
+			r.metricsCache.DeleteServices(func(k types.NamespacedName) bool {
+				return k.Namespace == namespace && (k.Name == name || strings.HasPrefix(k.Name, name+"/"))
+			})
+		}
+	default:
+		r.trk().DeleteOwner(namespace, name)
+		if r.metricsCache != nil {
+			r.metricsCache.DeleteService(types.NamespacedName{Namespace: namespace, Name: name})
+		}
 	}
 }
 

@@ -29,7 +29,7 @@ import discovery "k8s.io/api/discovery/v1"
 // carries this reconciler's managed-by value and is not the echo of a write
 // of this reconciler (Tracker.ShouldSync).
 func (r *Reconciler) SliceAdded(slice *discovery.EndpointSlice) bool {
-	return r.ManagedByController(slice) && r.tracker.ShouldSync(slice)
+	return r.ManagedByController(slice) && r.trk().ShouldSync(slice)
 }
 
 // SliceUpdated reports whether an updated slice needs a sync of its owner
@@ -39,7 +39,7 @@ func (r *Reconciler) SliceAdded(slice *discovery.EndpointSlice) bool {
 // reconciler's and is not the echo of a write of this reconciler.
 func (r *Reconciler) SliceUpdated(prev, cur *discovery.EndpointSlice) bool {
 	return r.ManagedByController(prev) != r.ManagedByController(cur) ||
-		(r.ManagedByController(cur) && r.tracker.ShouldSync(cur))
+		(r.ManagedByController(cur) && r.trk().ShouldSync(cur))
 }
 
 // SliceDeleted reports whether a deleted slice needs a sync of its owner: it
@@ -48,5 +48,5 @@ func (r *Reconciler) SliceUpdated(prev, cur *discovery.EndpointSlice) bool {
 // deletion in the tracker (Tracker.HandleDeletion), so call it once per
 // delete event.
 func (r *Reconciler) SliceDeleted(slice *discovery.EndpointSlice) bool {
-	return r.ManagedByController(slice) && r.tracker.Has(slice) && !r.tracker.HandleDeletion(slice)
+	return r.ManagedByController(slice) && r.trk().Has(slice) && !r.trk().HandleDeletion(slice)
 }

@@ -22,7 +22,7 @@ import (
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/slicekit/slicekit/internal/labelindex"
+	"github.com/slicekit/slicekit/pkg/reconciler/labelindex"
 )
 
 // ServiceNameIndex is the name of the index AddServiceNameIndex adds to an

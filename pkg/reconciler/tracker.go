@@ -15,6 +15,7 @@
 package reconciler
 
 import (
+	"maps"
 	"sync"
 
 	discovery "k8s.io/api/discovery/v1"
@@ -32,8 +33,11 @@ const deletionExpected = -1
 // (ShouldSync). It is KCM's EndpointSliceTracker
 // (k8s.io/endpointslice util/endpointslice_tracker.go, behaviour C33).
 //
-// Slices are grouped by namespace and their kubernetes.io/service-name label,
-// which the reconciler sets on every slice it writes.
+// Slices are grouped by namespace and their kubernetes.io/service-name label
+// (or the key given to NewTrackerForLabels), which the reconciler sets on
+// every slice it writes, and, for a tracker with a set label
+// (NewTrackerForLabels; Config.SetLabel), by the value of that label: each
+// slice set of an owner is tracked on its own.
 //
 // No-op writes are safe (edge case E5 of KEP-4770 spec): an update that
 // changes nothing returns the same generation, which is recorded as it is; a
@@ -41,19 +45,71 @@ const deletionExpected = -1
 // strictly "cache older than tracked".
 //
 // A Tracker is safe for concurrent use. The zero value is not usable; call
-// NewTracker.
+// NewTracker or NewTrackerForLabels.
 type Tracker struct {
-	mu    sync.Mutex
-	byKey map[types.NamespacedName]map[types.UID]int64
+	serviceNameLabel string
+	setLabel         string
+
+	mu sync.Mutex
+	// byOwner holds, per owner, the tracked generations of each set
+	// ("" without a set label) by slice UID.
+	byOwner map[types.NamespacedName]map[string]map[types.UID]int64
 }
 
-// NewTracker returns an empty Tracker.
+// NewTracker returns an empty Tracker that groups slices by their
+// kubernetes.io/service-name label, for a reconciler with the default
+// Config.ServiceNameLabel and no Config.SetLabel.
 func NewTracker() *Tracker {
-	return &Tracker{byKey: map[types.NamespacedName]map[types.UID]int64{}}
+	return NewTrackerForLabels("", "")
 }
 
-func sliceOwnerKey(s *discovery.EndpointSlice) types.NamespacedName {
-	return types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[discovery.LabelServiceName]}
+// NewTrackerForLabels returns an empty Tracker that groups slices by the
+// label serviceNameLabel ("" means kubernetes.io/service-name) and, when
+// setLabel is not empty, by the value of the label setLabel: the tracker of
+// a reconciler whose Config has these ServiceNameLabel and SetLabel (New
+// refuses a tracker whose labels differ from its Config's).
+func NewTrackerForLabels(serviceNameLabel, setLabel string) *Tracker {
+	if serviceNameLabel == "" {
+		serviceNameLabel = discovery.LabelServiceName
+	}
+	return &Tracker{
+		serviceNameLabel: serviceNameLabel,
+		setLabel:         setLabel,
+		byOwner:          map[types.NamespacedName]map[string]map[types.UID]int64{},
+	}
+}
+
+// Labels returns the labels the tracker groups slices by: the service-name
+// label key and the set label key ("" for none).
+func (t *Tracker) Labels() (serviceNameLabel, setLabel string) {
+	return t.serviceNameLabel, t.setLabel
+}
+
+// Reset forgets everything tracked, as a new Tracker would. Call it when
+// this process starts (again) to write, for instance on every leader
+// election won: generations recorded during an earlier term may be older
+// than what another leader wrote since, and would report a stale cache
+// until the owner's slices were written again.
+func (t *Tracker) Reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.byOwner = map[types.NamespacedName]map[string]map[types.UID]int64{}
+}
+
+// sliceKey returns the owner and the set of slice.
+func (t *Tracker) sliceKey(s *discovery.EndpointSlice) (types.NamespacedName, string) {
+	set := ""
+	if t.setLabel != "" {
+		set = s.Labels[t.setLabel]
+	}
+	return types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[t.serviceNameLabel]}, set
+}
+
+// gens returns the generations tracked for slice's owner and set (nil when
+// none). t.mu must be held.
+func (t *Tracker) gens(s *discovery.EndpointSlice) map[types.UID]int64 {
+	owner, set := t.sliceKey(s)
+	return t.byOwner[owner][set]
 }
 
 // Has reports whether slice is tracked (written or deleted by us and not yet
@@ -61,7 +117,7 @@ func sliceOwnerKey(s *discovery.EndpointSlice) types.NamespacedName {
 func (t *Tracker) Has(slice *discovery.EndpointSlice) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, ok := t.byKey[sliceOwnerKey(slice)][slice.UID]
+	_, ok := t.gens(slice)[slice.UID]
 	return ok
 }
 
@@ -71,7 +127,7 @@ func (t *Tracker) Has(slice *discovery.EndpointSlice) bool {
 func (t *Tracker) ShouldSync(slice *discovery.EndpointSlice) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	g, ok := t.byKey[sliceOwnerKey(slice)][slice.UID]
+	g, ok := t.gens(slice)[slice.UID]
 	return !ok || slice.Generation > g
 }
 
@@ -80,14 +136,42 @@ func (t *Tracker) ShouldSync(slice *discovery.EndpointSlice) bool {
 // slice has a lower generation than tracked or was deleted by us, or a slice
 // we wrote (and did not delete) is missing. The caller should then retry
 // later instead of acting on old data (KCM returns a StaleInformerCache
-// error and counts syncs{result="stale"}).
+// error and counts syncs{result="stale"}). With a set label, slices are
+// those of every set of the owner (StaleSetSlices checks one set).
 func (t *Tracker) StaleSlices(namespace, name string, slices []*discovery.EndpointSlice) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	gens, ok := t.byKey[types.NamespacedName{Namespace: namespace, Name: name}]
+	sets, ok := t.byOwner[types.NamespacedName{Namespace: namespace, Name: name}]
 	if !ok {
 		return false
 	}
+	if len(sets) == 1 {
+		for _, gens := range sets {
+			return stale(gens, slices)
+		}
+	}
+	all := map[types.UID]int64{}
+	for _, gens := range sets {
+		maps.Copy(all, gens)
+	}
+	return stale(all, slices)
+}
+
+// StaleSetSlices is StaleSlices for one set of the owner: slices are the
+// owner's slices whose set label has the value set, as listed from the
+// informer cache. Without a set label, set must be "".
+func (t *Tracker) StaleSetSlices(namespace, name, set string, slices []*discovery.EndpointSlice) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	gens, ok := t.byOwner[types.NamespacedName{Namespace: namespace, Name: name}][set]
+	if !ok {
+		return false
+	}
+	return stale(gens, slices)
+}
+
+// stale is StaleSlices' rule over the tracked generations gens.
+func stale(gens map[types.UID]int64, slices []*discovery.EndpointSlice) bool {
 	listed := make(map[types.UID]struct{}, len(slices))
 	for _, s := range slices {
 		listed[s.UID] = struct{}{}
@@ -119,11 +203,16 @@ func (t *Tracker) ExpectDeletion(slice *discovery.EndpointSlice) {
 func (t *Tracker) set(slice *discovery.EndpointSlice, g int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	key := sliceOwnerKey(slice)
-	gens, ok := t.byKey[key]
+	owner, set := t.sliceKey(slice)
+	sets, ok := t.byOwner[owner]
+	if !ok {
+		sets = map[string]map[types.UID]int64{}
+		t.byOwner[owner] = sets
+	}
+	gens, ok := sets[set]
 	if !ok {
 		gens = map[types.UID]int64{}
-		t.byKey[key] = gens
+		sets[set] = gens
 	}
 	gens[slice.UID] = g
 }
@@ -136,8 +225,8 @@ func (t *Tracker) set(slice *discovery.EndpointSlice, g int64) {
 func (t *Tracker) HandleDeletion(slice *discovery.EndpointSlice) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	gens, ok := t.byKey[sliceOwnerKey(slice)]
-	if ok {
+	gens := t.gens(slice)
+	if gens != nil {
 		g, tracked := gens[slice.UID]
 		delete(gens, slice.UID)
 		if tracked && g != deletionExpected {
@@ -147,9 +236,23 @@ func (t *Tracker) HandleDeletion(slice *discovery.EndpointSlice) bool {
 	return true
 }
 
-// DeleteOwner forgets everything tracked for the owner namespace/name.
+// DeleteOwner forgets everything tracked for the owner namespace/name (every
+// set of it).
 func (t *Tracker) DeleteOwner(namespace, name string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	delete(t.byKey, types.NamespacedName{Namespace: namespace, Name: name})
+	delete(t.byOwner, types.NamespacedName{Namespace: namespace, Name: name})
+}
+
+// DeleteOwnerSet forgets everything tracked for one set of the owner
+// namespace/name.
+func (t *Tracker) DeleteOwnerSet(namespace, name, set string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	key := types.NamespacedName{Namespace: namespace, Name: name}
+	sets := t.byOwner[key]
+	delete(sets, set)
+	if len(sets) == 0 {
+		delete(t.byOwner, key)
+	}
 }

@@ -103,6 +103,7 @@ require (
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/shopspring/decimal v1.4.0 // indirect
+	github.com/slicekit/slicekit/pkg/reconciler v0.0.0-00010101000000-000000000000 // indirect
 	github.com/spf13/cast v1.7.0 // indirect
 	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
@@ -145,3 +146,5 @@ require (
 )
 
 replace github.com/slicekit/slicekit => ../..
+
+replace github.com/slicekit/slicekit/pkg/reconciler => ../../pkg/reconciler

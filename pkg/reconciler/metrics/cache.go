@@ -21,6 +21,7 @@ package metrics
 
 import (
 	"math"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -228,6 +229,33 @@ func (c *Cache) DeleteService(serviceNN types.NamespacedName) {
 		c.numSlicesActual -= actualSlices
 		c.updateMetrics()
 		delete(c.cache, serviceNN)
+	}
+}
+
+// DeleteServices is DeleteService for every owner key match accepts (the
+// slice sets of one owner, which a reconciler with sets keys
+// "namespace/name/set").
+func (c *Cache) DeleteServices(match func(types.NamespacedName) bool) {
+	if c == nil {
+		return
+	}
+	c.lock.Lock()
+	var keys []types.NamespacedName
+	for k := range c.cache {
+		if match(k) {
+			keys = append(keys, k)
+		}
+	}
+	for _, serviceSet := range c.servicesByTrafficDistribution {
+		for k := range serviceSet {
+			if match(k) && !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	c.lock.Unlock()
+	for _, k := range keys {
+		c.DeleteService(k)
 	}
 }
 

@@ -151,6 +151,17 @@ func perSyncBuckets() []float64 { return prometheus.ExponentialBuckets(2, 2, 15)
 //
 // Source: k8s.io/endpointslice metrics/metrics.go (RegisterMetrics).
 func New(reg prometheus.Registerer, opts Options) (*Metrics, error) {
+	return NewWithConstLabels(reg, opts, nil)
+}
+
+// NewWithConstLabels is New with constLabels, labels with a fixed value,
+// added to every series, so that several reconcilers of one process report
+// on one Registerer without colliding: give each the same label names with
+// its own values (e.g. {"controller": "mesh"}). Prometheus refuses two
+// collectors of one name with equal constant labels (the error wraps a
+// prometheus.AlreadyRegisteredError), or with other label names. nil
+// constLabels is New.
+func NewWithConstLabels(reg prometheus.Registerer, opts Options, constLabels prometheus.Labels) (*Metrics, error) {
 	if reg == nil {
 		return nil, errors.New("metrics: nil prometheus.Registerer")
 	}
@@ -159,7 +170,7 @@ func New(reg prometheus.Registerer, opts Options) (*Metrics, error) {
 		subsystem = DefaultSubsystem
 	}
 
-	b := &builder{subsystem: subsystem}
+	b := &builder{subsystem: subsystem, constLabels: constLabels}
 	m := &Metrics{
 		endpointsAddedPerSync: b.histogramVec("endpoints_added_per_sync", beta,
 			"Number of endpoints added on each Service sync", perSyncBuckets()),
@@ -194,8 +205,9 @@ func New(reg prometheus.Registerer, opts Options) (*Metrics, error) {
 // builder creates collectors with a common subsystem and registers them
 // together.
 type builder struct {
-	subsystem  string
-	collectors []namedCollector
+	subsystem   string
+	constLabels prometheus.Labels
+	collectors  []namedCollector
 }
 
 type namedCollector struct {
@@ -212,10 +224,11 @@ func (b *builder) add(name string, c prometheus.Collector) {
 
 func (b *builder) histogramVec(name string, level stabilityLevel, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
 	v := prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Subsystem: b.subsystem,
-		Name:      name,
-		Help:      annotateHelp(level, help),
-		Buckets:   buckets,
+		Subsystem:   b.subsystem,
+		Name:        name,
+		Help:        annotateHelp(level, help),
+		Buckets:     buckets,
+		ConstLabels: b.constLabels,
 	}, labels)
 	b.add(name, v)
 	return v
@@ -224,7 +237,7 @@ func (b *builder) histogramVec(name string, level stabilityLevel, help string, b
 // opts returns the options of the family name: b's subsystem and help
 // annotated with level.
 func (b *builder) opts(name string, level stabilityLevel, help string) prometheus.Opts {
-	return prometheus.Opts{Subsystem: b.subsystem, Name: name, Help: annotateHelp(level, help)}
+	return prometheus.Opts{Subsystem: b.subsystem, Name: name, Help: annotateHelp(level, help), ConstLabels: b.constLabels}
 }
 
 func (b *builder) gaugeVec(name string, level stabilityLevel, help string, labels ...string) *prometheus.GaugeVec {

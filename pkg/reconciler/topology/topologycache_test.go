@@ -570,15 +570,17 @@ func TestTopologyCacheRace(t *testing.T) {
 
 	logger, _ := ktesting.NewTestContext(t)
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		cache.SetNodes(logger, nodes)
-	})
-	wg.Go(func() {
-		cache.AddHints(logger, sliceInfo)
-	})
-	wg.Go(func() {
-		cache.HasPopulatedHints(sliceInfo.ServiceKey)
-	})
+	for _, f := range []func(){
+		func() { cache.SetNodes(logger, nodes) },
+		func() { cache.AddHints(logger, sliceInfo) },
+		func() { cache.HasPopulatedHints(sliceInfo.ServiceKey) },
+	} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
 	wg.Wait()
 }
 
