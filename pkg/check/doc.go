@@ -112,6 +112,9 @@
 //   - admission-policy-missing (live clusters only, admission.go): the
 //     secondary-network controller's slices exist but slicekit's admission
 //     policies (docs/security.md) are not installed and bound.
+//   - controller-api-missing (live clusters only, apis.go): a Service asks
+//     for a controller whose API the server does not serve (dra-network
+//     before Kubernetes 1.34); `slicekit run` leaves it out.
 //   - port-mismatch: slice ports against the Service's ports (name,
 //     protocol, number, appProtocol) and the Pods' container ports.
 //   - endpoint-hints: hints the default controller would remove or set

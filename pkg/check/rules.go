@@ -229,5 +229,8 @@ func Rules() []Rule {
 		{RuleAdmissionPolicy, "warning",
 			"Live clusters only: the secondary-network controller's slices exist but slicekit's admission policies are not installed and bound (or cannot be listed): whoever may edit the Pods chooses their network-status addresses, and any EndpointSlice writer may change the slices (docs/security.md).",
 			"CVE-2021-25740 (kubernetes#103675); config/components/admission-policies"},
+		{RuleControllerAPIMissing, "warning",
+			"Live clusters only: a Service asks for a controller (or slices carry its managed-by value) that reads an API the server does not serve, such as the dra-network controller's resource.k8s.io/v1 resourceclaims before Kubernetes 1.34: `slicekit run` leaves that controller out, so the Service gets no slices from it.",
+			"docs/compatibility.md; registry.Registration.Needs"},
 	}
 }

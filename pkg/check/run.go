@@ -358,7 +358,7 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 		inv    *Inventory
 		source string
 		notes  []string
-		// admission: live clusters only (AdmissionFindings).
+		// admission: live clusters only (AdmissionFindings, APIFindings).
 		admission []Finding
 	)
 	if len(o.Files) > 0 {
@@ -410,6 +410,7 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 			return ExitUsage, err
 		}
 		admission = AdmissionFindings(ctx, client, inv, o.Config)
+		admission = append(admission, APIFindings(client.Discovery(), inv, o.Controllers, o.controllerOptions)...)
 		where := "all namespaces"
 		if ns != "" {
 			where = "namespace " + ns

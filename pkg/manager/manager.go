@@ -91,7 +91,10 @@ type Manager struct {
 	factory         informers.SharedInformerFactory
 	registry        *prometheus.Registry
 	controllers     []builtin.NamedController
-	identity        string
+	// disabled are the enabled controllers left out at start-up
+	// (UnservedAPIs).
+	disabled []DisabledController
+	identity string
 
 	metricsListener net.Listener
 	healthListener  net.Listener
@@ -175,6 +178,13 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 	if opts.Preflight != PreflightOff {
 		m.permissions.missing.Store(&errPreflightPending)
 	}
+	if err := m.disableUnserved(ctx); err != nil {
+		return nil, err
+	}
+	skip := make([]string, 0, len(m.disabled))
+	for _, d := range m.disabled {
+		skip = append(skip, d.Name)
+	}
 	m.factory = informers.NewSharedInformerFactory(m.client, resyncPeriod(opts.MinResyncPeriod))
 	if m.controllers, err = builtin.NewControllers(ctx, builtin.InitContext{
 		Client:          m.client,
@@ -182,6 +192,7 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 		Options:         &opts.ControllerOptions,
 		Registerer:      m.registry,
 		Pacer:           m.pacer,
+		Disabled:        skip,
 	}); err != nil {
 		return nil, err
 	}
@@ -195,6 +206,36 @@ func New(ctx context.Context, opts *Options) (*Manager, error) {
 	}
 	return m, nil
 }
+
+// disableUnserved finds the enabled controllers whose API the server does
+// not serve (UnservedAPIs, one discovery request), logs an error for each,
+// sets slicekit_controller_disabled and keeps them in m.disabled, so that
+// New leaves them out and /readyz does not wait for them. It returns an
+// error when discovery fails or when no enabled controller is left.
+func (m *Manager) disableUnserved(ctx context.Context) error {
+	logger := klog.FromContext(ctx)
+	regs, err := enabledRegistrations(&m.opts.ControllerOptions)
+	if err != nil {
+		return err
+	}
+	if m.disabled, err = UnservedAPIs(m.preflightClient.Discovery(), regs); err != nil {
+		return err
+	}
+	gauge := newDisabledGauge()
+	m.registry.MustRegister(gauge)
+	for _, d := range m.disabled {
+		logger.Error(nil, d.Message+": controller disabled", "controller", d.Name, "api", d.API.String(), "since", "Kubernetes "+d.API.Since)
+		gauge.WithLabelValues(d.Name, d.Reason).Set(1)
+	}
+	if len(m.disabled) > 0 && len(m.disabled) == len(regs) {
+		return fmt.Errorf("no enabled controller can run on this server: %s", m.disabled[0].Message)
+	}
+	return nil
+}
+
+// Disabled returns the enabled controllers New left out because the API
+// server does not serve an API they read, in name order.
+func (m *Manager) Disabled() []DisabledController { return m.disabled }
 
 // ClientConfigError is returned by New when no client configuration can be
 // built: --kubeconfig cannot be loaded, or there is none and slicekit does

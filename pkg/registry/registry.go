@@ -159,6 +159,14 @@ type Registration struct {
 	// the annotation-fed controllers' inputs and their slices. `slicekit
 	// run` warns, and reports it in a metric, when they are not installed.
 	AdmissionPolicies func(ic InitContext) []admissionpolicy.Need
+	// Needs lists the APIs the controller reads that not every supported
+	// Kubernetes release serves (the core ones every release serves need
+	// not be listed). `slicekit run` discovers them once at start-up and
+	// leaves out, with an error log and the slicekit_controller_disabled
+	// metric, a controller whose API the server does not serve, instead of
+	// an informer that retries forever and holds the replica's readiness;
+	// `slicekit check` warns about it.
+	Needs []API
 	// Oracle, when set, returns what `slicekit check` needs to judge the
 	// slices of the controller configured by ic.Options (one Oracle per
 	// controller name it answers to). check calls it with only Options

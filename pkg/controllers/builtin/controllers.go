@@ -61,6 +61,9 @@ type InitContext struct {
 	// computes them.
 	Kinds      inputkinds.Table
 	Transforms informertransform.Transforms
+	// Disabled names enabled controllers NewControllers leaves out (the
+	// manager's: their API is not served, Registration.Needs).
+	Disabled []string
 }
 
 // byName maps a --controllers name to its registration.
@@ -197,6 +200,9 @@ func NewControllers(ctx context.Context, ic InitContext) ([]NamedController, err
 	}
 	out := make([]NamedController, 0, len(names))
 	for _, name := range names {
+		if slices.Contains(ic.Disabled, name) {
+			continue
+		}
 		r := byName[name]
 		rc := ic.Options.InitContextFor(name, ic)
 		c, err := r.New(ctx, rc)

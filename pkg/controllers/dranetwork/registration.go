@@ -65,8 +65,14 @@ var Registration = registry.WithNameFlag(NewFlags, newFromRegistry, registry.Reg
 	Name:      RegistrationName,
 	RBACRules: RBACRules,
 	Reads:     reads(),
+	Needs:     []registry.API{ResourceClaimAPI},
 	Oracle:    oracle,
 })
+
+// ResourceClaimAPI is the API the controller reads ResourceClaims from:
+// resource.k8s.io/v1, served by default from Kubernetes 1.34 on. On an
+// older server the manager leaves the controller out (Registration.Needs).
+var ResourceClaimAPI = registry.API{Group: "resource.k8s.io", Version: "v1", Resource: "resourceclaims", Since: "1.34"}
 
 // oracle is Registration.Oracle: `slicekit check` runs networkdata.Source
 // over the input's ResourceClaims (none without them: the Services are
