@@ -187,6 +187,27 @@ skew_module() {
     echo "no staging replace block found in ${gomod}" >&2
     return 1
   fi
+  # The proxy does not serve every staging module at every patch (it has
+  # no k8s.io/endpointslice v0.32.13, say): use that module's newest served
+  # patch of the same minor below it, and say so.
+  local mod served
+  for mod in $(awk '$2 == "=>" { print $1 }' "${KUBE_MODULE_DIR}/go.mod"); do
+    if (cd "${KUBE_MODULE_DIR}" && go mod download "${mod}@${staging_version}" >/dev/null 2>&1); then
+      continue
+    fi
+    served="$(cd "${KUBE_MODULE_DIR}" && go list -m -versions "${mod}" 2>/dev/null | tr ' ' '\n' |
+      awk -v want="${staging_version}" '
+        BEGIN { split(want, w, "."); }
+        { split($1, v, "."); if (v[1] == w[1] && v[2] == w[2] && v[3] + 0 < w[3] + 0 && v[3] + 0 >= best) { best = v[3] + 0; out = $1 } }
+        END { print out }')"
+    if [[ -z "${served}" ]]; then
+      # Harmless unless the build imports it (go build then names it).
+      echo "the Go module proxy serves no ${mod} ${staging_version%.*}.x at or below ${staging_version}: left as it is"
+      continue
+    fi
+    echo "the Go module proxy has no ${mod} ${staging_version}: using ${served}"
+    sed -i "s#^\t${mod} => ${mod} ${staging_version}\$#\t${mod} => ${mod} ${served}#" "${KUBE_MODULE_DIR}/go.mod"
+  done
   local c
   for c in kube-apiserver kube-controller-manager kube-scheduler; do
     mkdir -p "${KUBE_MODULE_DIR}/${c}"

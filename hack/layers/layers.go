@@ -105,15 +105,16 @@ var layers = []layer{
 		patterns: []string{"pkg/source/...", "pkg/policy/..."},
 	},
 	{
-		name:     "planning",
-		what:     "the generic reconciler: pure planning apart from writing",
-		patterns: []string{"pkg/reconciler/..."},
+		name: "planning",
+		what: "the generic reconciler: pure planning apart from writing",
+		patterns: []string{"pkg/reconciler", "pkg/reconciler/metrics", "pkg/reconciler/topology",
+			"pkg/reconciler/trafficdist", "pkg/reconciler/reconcilertest"},
 	},
 	{
 		name: "foundation",
 		what: "names, input kinds, caches and indexes, informer transforms, API-client helpers, input files, the in-memory API server",
 		patterns: []string{"pkg/wellknown", "pkg/inputkinds", "pkg/podcache", "pkg/selectorindex", "pkg/informertransform",
-			"pkg/admissionpolicy", "pkg/preflight", "pkg/ratelimit", "internal/..."},
+			"pkg/admissionpolicy", "pkg/preflight", "pkg/ratelimit", "pkg/reconciler/labelindex", "internal/..."},
 	},
 }
 

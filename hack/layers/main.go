@@ -125,9 +125,14 @@ func main() {
 	}
 }
 
-// goList lists the packages of the module in dir.
+// nestedModules are the modules of this repository that the main module
+// requires through a replace directive (pkg/reconciler, the library): their
+// packages are drawn and checked as the main module's.
+var nestedModules = []string{"github.com/slicekit/slicekit/pkg/reconciler/..."}
+
+// goList lists the packages of the module in dir and of its nested modules.
 func goList(dir string) ([]pkg, error) {
-	cmd := exec.Command("go", "list", "-e", "-json", "./...")
+	cmd := exec.Command("go", append([]string{"list", "-e", "-json", "./..."}, nestedModules...)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
