@@ -199,7 +199,7 @@ skew_module() {
       awk -v want="${staging_version}" '
         BEGIN { split(want, w, "."); }
         { split($1, v, "."); if (v[1] == w[1] && v[2] == w[2] && v[3] + 0 < w[3] + 0 && v[3] + 0 >= best) { best = v[3] + 0; out = $1 } }
-        END { print out }')"
+        END { print out }')" || served=""
     if [[ -z "${served}" ]]; then
       # Harmless unless the build imports it (go build then names it).
       echo "the Go module proxy serves no ${mod} ${staging_version%.*}.x at or below ${staging_version}: left as it is"
