@@ -80,6 +80,12 @@ var EndpointSlicesResource = discovery.SchemeGroupVersion.WithResource("endpoint
 // copies); seeding counts it itself, so that it takes time linear in the
 // number of objects.
 //
+// Discovery lists networking.k8s.io/v1 servicecidrs, as the API server of
+// the Kubernetes release slicekit is built for (ServiceCIDR objects are GA
+// since 1.33): the pod-address controllers' address guard then watches
+// ServiceCIDR objects instead of failing closed for want of a Service CIDR.
+// No other resource is listed.
+//
 // The clientset is client-go's fake.NewSimpleClientset: its object tracker
 // stores what it is given, without field management (managedFields are
 // kept as written; client-go's field-managed tracker builds a REST mapper
@@ -104,6 +110,8 @@ type Options struct {
 // object cannot be stored (as client-go's NewClientset).
 func NewClientsetWithOptions(opts Options, objects ...runtime.Object) *fake.Clientset {
 	cs := fake.NewSimpleClientset()
+	cs.Resources = []*metav1.APIResourceList{{GroupVersion: "networking.k8s.io/v1",
+		APIResources: []metav1.APIResource{{Name: "servicecidrs", Kind: "ServiceCIDR", Verbs: metav1.Verbs{"get", "list", "watch"}}}}}
 	s := &server{tracker: cs.Tracker(), seedRV: map[schema.GroupVersionResource]int64{}, seedUID: opts.SeedUID,
 		lastRV: map[schema.GroupVersionResource]givenRV{}}
 	for _, o := range objects {

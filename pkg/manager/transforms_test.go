@@ -25,9 +25,9 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/builtin"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/podcache"
@@ -82,7 +82,7 @@ func TestNewControllersComposesTransforms(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ctx := ktesting.NewTestContext(t)
 			ctx, cancel := context.WithCancel(ctx)
-			client := fake.NewClientset(
+			client := memapi.NewClientset(
 				&corev1.Pod{ObjectMeta: meta("ns", "p"), Spec: corev1.PodSpec{NodeName: "n", Containers: []corev1.Container{{Name: "c", Image: "img"}}}},
 				&corev1.Service{ObjectMeta: meta("ns", "s")},
 				&corev1.Node{ObjectMeta: meta("", "n")},

@@ -26,12 +26,12 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
 
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -420,7 +420,7 @@ var _ managerController = (*Controller)(nil)
 
 func TestNewErrors(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	client := fake.NewClientset()
+	client := memapi.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	for name, opts := range map[string]Options{
 		"no name":        {Source: addrSource},

@@ -42,6 +42,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
@@ -76,7 +77,7 @@ type memSlices struct {
 
 func newMemSlices() (*memSlices, *fake.Clientset) {
 	m := &memSlices{objs: map[string]*discovery.EndpointSlice{}}
-	c := fake.NewClientset()
+	c := memapi.NewClientset()
 	c.PrependReactor("*", "endpointslices", m.react)
 	return m, c
 }

@@ -30,7 +30,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 
@@ -62,7 +61,7 @@ func writeConfig(t *testing.T, content string) string {
 
 func TestNewErrors(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	client := fake.NewClientset()
+	client := memapi.NewClientset()
 	newC := func(opts celprofiles.Options) error {
 		_, err := celprofiles.New(ctx, client, informers.NewSharedInformerFactory(client, 0), opts)
 		return err

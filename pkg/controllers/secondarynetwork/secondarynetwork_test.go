@@ -23,9 +23,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
@@ -94,7 +94,7 @@ func TestReadsKeepNetworkStatus(t *testing.T) {
 
 func TestNewDefaults(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	client := fake.NewClientset()
+	client := memapi.NewClientset()
 	c, err := secondarynetwork.New(ctx, client, informers.NewSharedInformerFactory(client, 0), secondarynetwork.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestNewDefaults(t *testing.T) {
 // on one registry, as in `slicekit run`.
 func TestSharedRegistry(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	client := fake.NewClientset()
+	client := memapi.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	reg := prometheus.NewRegistry()
 	if _, err := endpointslice.New(ctx, client, factory, endpointslice.Options{Registerer: reg}); err != nil {

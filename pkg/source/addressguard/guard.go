@@ -16,6 +16,7 @@ package addressguard
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -47,6 +48,17 @@ const (
 	ServiceCIDRGroupVersion = "networking.k8s.io/v1"
 	ServiceCIDRResource     = "servicecidrs"
 )
+
+// ErrNoServiceCIDRs is the error of New when no Service CIDR can be known:
+// the API server does not serve networking.k8s.io/v1 ServiceCIDR objects
+// (Kubernetes 1.32 and older, or the API turned off) and
+// Options.ServiceCIDRs is empty. The guard then could not refuse addresses
+// inside the Service range (every ClusterIP), so it fails closed instead
+// of running without that refusal.
+var ErrNoServiceCIDRs = errors.New("the API server does not serve " + ServiceCIDRGroupVersion + " " + ServiceCIDRResource +
+	" (Kubernetes 1.33 and later) and no Service CIDR is configured, so addresses inside the Service CIDRs could not be refused: " +
+	"set --service-cluster-ip-range to the cluster's Service CIDRs, the value of kube-apiserver's --service-cluster-ip-range " +
+	"(Helm chart: addressGuard.serviceClusterIPRange; library: addressguard.Options.ServiceCIDRs)")
 
 // Options configures New. The zero value refuses the addresses of the
 // ServiceCIDR objects (when served) and of the Nodes.
@@ -116,9 +128,10 @@ var _ source.AddressGuard = (*Guard)(nil)
 // Call it before the factory starts; wait for HasSynced before the first
 // CheckAddress. The Node informer must keep status.addresses: declare
 // informertransform.Reads.NodeAddresses (Reads does) when transforms are
-// installed. Errors: a discovery failure other than NotFound (the guard
-// would not know whether to watch ServiceCIDRs), or the informers refusing
-// the index or handler.
+// installed. Errors: ErrNoServiceCIDRs (wrapped) when the server serves
+// no ServiceCIDR objects and opts.ServiceCIDRs is empty; a discovery
+// failure other than NotFound (the guard would not know whether to watch
+// ServiceCIDRs); the informers refusing the index or handler.
 func New(ctx context.Context, client kubernetes.Interface, factory informers.SharedInformerFactory, controller string, opts Options) (*Guard, error) {
 	if client == nil || factory == nil {
 		return nil, fmt.Errorf("address guard of %s: client and informer factory are required", controller)
@@ -172,7 +185,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 			}
 			g.synced = append(g.synced, reg.HasSynced)
 		} else if len(g.static) == 0 {
-			logger.Info("The API server serves no ServiceCIDR objects and --service-cluster-ip-range is not set: addresses inside the Service CIDRs are not refused; set --service-cluster-ip-range", "controller", controller)
+			return nil, fmt.Errorf("address guard of %s: %w", controller, ErrNoServiceCIDRs)
 		}
 	}
 	return g, nil

@@ -108,7 +108,6 @@ func TestCheckAddress(t *testing.T) {
 		{"second ServiceCIDR object", true, "c", Options{}, pod, "10.100.0.200", source.ReasonAddressInServiceCIDR},
 		{"IPv6 ServiceCIDR", true, "c", Options{}, pod, "fd00:10:96::a", source.ReasonAddressInServiceCIDR},
 		{"IPv4-mapped IPv6 of a Service IP", true, "c", Options{}, pod, "::ffff:10.96.0.1", source.ReasonAddressInServiceCIDR},
-		{"objects not served: not refused", false, "c", Options{}, pod, "10.96.0.1", ""},
 		{"objects not served, static range", false, "c", Options{ServiceCIDRs: []netip.Prefix{netip.MustParsePrefix("10.96.0.0/12")}}, pod, "10.96.0.1", source.ReasonAddressInServiceCIDR},
 		{"objects ignored", true, "c", Options{IgnoreServiceCIDRObjects: true}, pod, "10.96.0.1", ""},
 		{"Node InternalIP", true, "c", Options{}, pod, "192.168.1.10", source.ReasonNodeAddress},
@@ -223,6 +222,34 @@ func TestNewErrors(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	if _, err := New(ctx, nil, nil, "c", Options{}); err == nil {
 		t.Error("New without client: no error")
+	}
+}
+
+// TestNoServiceCIDRsFailsClosed: on a server without networking.k8s.io/v1
+// servicecidrs (Kubernetes 1.32 and older, as the fake discovery here) and
+// no configured Service CIDR, New fails with ErrNoServiceCIDRs, whose
+// message names the flag, instead of returning a guard that lets Service
+// addresses through. With a configured range, or with the API served, it
+// succeeds.
+func TestNoServiceCIDRsFailsClosed(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	client := fake.NewClientset() // its discovery serves no servicecidrs
+	_, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), "c", Options{})
+	if !errors.Is(err, ErrNoServiceCIDRs) {
+		t.Fatalf("New without ServiceCIDR API or range: err = %v, want ErrNoServiceCIDRs", err)
+	}
+	for _, want := range []string{"--service-cluster-ip-range", "networking.k8s.io/v1 servicecidrs", "1.33", "address guard of c"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %q", err, want)
+		}
+	}
+	if _, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), "c",
+		Options{ServiceCIDRs: []netip.Prefix{netip.MustParsePrefix("10.96.0.0/12")}}); err != nil {
+		t.Errorf("with --service-cluster-ip-range: %v", err)
+	}
+	client.Resources = []*metav1.APIResourceList{{GroupVersion: ServiceCIDRGroupVersion, APIResources: []metav1.APIResource{{Name: ServiceCIDRResource}}}}
+	if _, err := New(ctx, client, informers.NewSharedInformerFactory(client, 0), "c", Options{}); err != nil {
+		t.Errorf("with the API served: %v", err)
 	}
 }
 
