@@ -125,6 +125,11 @@ var rules = []rule{
 		why:  "check judges slices through the oracles that registrations provide, never through a controller's package",
 	},
 	{
+		from: []string{"pkg/source/..."},
+		to:   []string{"pkg/source/servicepods"},
+		why:  "the source contract and the other sources share KCM's Pod rules through pkg/source/podendpoint, never through KCM's own source",
+	},
+	{
 		from:     []string{"cmd/...", "pkg/...", "internal/..."},
 		to:       []string{"k8s.io/kubernetes/..."},
 		external: true,

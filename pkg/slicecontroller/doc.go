@@ -25,7 +25,7 @@
 //
 //   - a source.Source (pkg/source): the desired endpoints of a Service
 //     from its selected Pods, plus per-Pod Problems. KCM's own is
-//     source.PodIPs; pod-address sources are a source.PodAddresses. Every
+//     servicepods.Source; pod-address sources are a source.PodAddresses. Every
 //     pod-address source (source.AddressGuarded) runs behind an address
 //     guard New builds from the factory (pkg/source/addressguard,
 //     Options.AddressGuard): addresses inside the Service CIDRs, Node
@@ -53,7 +53,7 @@
 //     drop-in; otherwise a subsystem and a controller label) and the event
 //     source component.
 //
-// The instances are pkg/controllers/endpointslice (drop-in, source.PodIPs),
+// The instances are pkg/controllers/endpointslice (drop-in, servicepods.Source),
 // pkg/controllers/secondarynetwork (Multus, pkg/source/networkstatus) and
 // pkg/controllers/celprofiles (one controller per CEL profile,
 // pkg/source/celpods). A new Pod-address source is one package (the
@@ -62,7 +62,7 @@
 //
 // # Incremental reconciliation
 //
-// A Source that implements source.IncrementalSource (source.PodIPs, hence
+// A Source that implements source.IncrementalSource (servicepods.Source, hence
 // the drop-in) is synced incrementally: the controller keeps a
 // ServiceIndex per Service (serviceindex.go): what changed since the
 // Service's last sync (the pending Pods, the burst wait, the carried

@@ -23,7 +23,7 @@ import (
 	"k8s.io/utils/ptr"
 )
 
-// TestIncrementalSyncPaths drives the drop-in (source.PodIPs, an
+// TestIncrementalSyncPaths drives the drop-in (servicepods.Source, an
 // IncrementalSource) through the events that keep its per-Service index and
 // checks, by <subsystem>_syncs_by_path_total, which syncs planned
 // incrementally and which fell back to the full planner, and that the
@@ -32,7 +32,7 @@ func TestIncrementalSyncPaths(t *testing.T) {
 	const metric = "endpoint_slice_controller_" + SyncsByPathMetricName
 	f := newDropInFixture(t, dropInOptions{})
 	if f.c.indexes == nil {
-		t.Fatal("the drop-in's source.PodIPs is not handled as an IncrementalSource")
+		t.Fatal("the drop-in's servicepods.Source is not handled as an IncrementalSource")
 	}
 	svc := newService("web")
 	node := newNode("node-1", "zone-a")

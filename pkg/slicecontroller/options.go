@@ -122,7 +122,7 @@ type Common struct {
 	// addresses outside it are refused (pkg/source/addressguard,
 	// docs/security.md). The zero value refuses the ServiceCIDR objects'
 	// and the Nodes' addresses. Ignored for other Sources
-	// (source.PodIPs).
+	// (servicepods.Source).
 	AddressGuard addressguard.Options
 
 	// Registerer receives the metrics; nil means none. With
@@ -166,7 +166,7 @@ type Options struct {
 	Ownership Ownership
 
 	// Source computes the desired endpoints of a Service from its selected
-	// Pods (source.PodIPs for KCM's rules, a source.PodAddresses for a
+	// Pods (servicepods.Source for KCM's rules, a source.PodAddresses for a
 	// pod-address source). Required.
 	Source source.Source
 

@@ -30,6 +30,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -187,7 +188,7 @@ func (x *ServiceIndex) Index() *reconciler.Index { return x.index }
 type IndexUpdate struct {
 	// Ready is true when the index is up to date and may be planned
 	// (reconciler.PlanIndexed), even with an error made only of
-	// *servicepods.SkippedPodError; false when a lookup failed (nothing
+	// *podendpoint.SkippedPodError; false when a lookup failed (nothing
 	// may be reconciled: return the error and retry).
 	Ready bool
 	// Rebuilt is the reason the index was rebuilt from every Pod (one of
@@ -244,10 +245,10 @@ func podListError(svc *corev1.Service, err error) error {
 // ExternalName, as for Desired. Errors: a failed List (a *PodListError),
 // Get or Node lookup returns the error and makes the next Update rebuild
 // (nothing may be reconciled); Pods skipped for a missing Node are
-// reported as joined *servicepods.SkippedPodError with a usable result, as
+// reported as joined *podendpoint.SkippedPodError with a usable result, as
 // Desired does: reconcile, then return the error so the Service is retried
 // (each retry looks them up again).
-func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes servicepods.NodeGetter) (IndexUpdate, error) {
+func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes podendpoint.NodeGetter) (IndexUpdate, error) {
 	if svc == nil || selector == nil || pods == nil || nodes == nil {
 		return IndexUpdate{}, errors.New("slicecontroller: ServiceIndex.Update needs a Service, a selector, a PodLister and a NodeGetter")
 	}
@@ -261,7 +262,7 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector
 	return u, err
 }
 
-func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes servicepods.NodeGetter) (IndexUpdate, error) {
+func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes podendpoint.NodeGetter) (IndexUpdate, error) {
 	x.mu.Lock()
 	pending, invalid := x.pending, x.invalid
 	x.pending, x.invalid = map[string]struct{}{}, ""
@@ -277,7 +278,7 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 	case x.uid != svc.UID || x.rv != svc.ResourceVersion:
 		reason = RebuildServiceChanged
 	}
-	cached := servicepods.CachedNodes(nodes)
+	cached := podendpoint.CachedNodes(nodes)
 	if reason != "" {
 		return x.rebuild(ctx, svc, pods, cached, selector, reason)
 	}
@@ -310,7 +311,7 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 		delete(x.skipped, name)
 		var item *reconciler.Item
 		if pod != nil {
-			var skip *servicepods.SkippedPodError
+			var skip *podendpoint.SkippedPodError
 			item, err = x.src.PodEndpoints(ctx, svc, pod, cached)
 			switch {
 			case errors.As(err, &skip):
@@ -348,7 +349,7 @@ type podNameLister interface {
 
 // rebuild lists every selected Pod and rebuilds the index, in Pod name
 // order.
-func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods PodLister, nodes servicepods.NodeGetter, selector labels.Selector, reason string) (IndexUpdate, error) {
+func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods PodLister, nodes podendpoint.NodeGetter, selector labels.Selector, reason string) (IndexUpdate, error) {
 	x.built = false
 	addressTypes, hints := x.src.SliceLayout(svc)
 	fail := func(err error) (IndexUpdate, error) {
@@ -405,7 +406,7 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 			podTimes[pod.Name] = pt
 		}
 		item, err := x.src.PodEndpoints(ctx, svc, pod, nodes)
-		var skip *servicepods.SkippedPodError
+		var skip *podendpoint.SkippedPodError
 		switch {
 		case errors.As(err, &skip):
 			x.skipped[pod.Name] = struct{}{}

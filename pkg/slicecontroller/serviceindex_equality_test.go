@@ -45,13 +45,14 @@ import (
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
-// podIPsIncremental returns the drop-in's source, source.PodIPs, as the
+// podIPsIncremental returns the drop-in's source, servicepods.Source, as the
 // source.IncrementalSource it is.
 func podIPsIncremental() source.IncrementalSource {
-	return source.PodIPs(servicepods.Options{}).(source.IncrementalSource)
+	return servicepods.Source(podendpoint.Options{}).(source.IncrementalSource)
 }
 
 // The equality test of the incremental path (issue 14): random event
@@ -535,7 +536,7 @@ func (w *idxWorld) step() bool {
 	w.steps++
 	existing := w.store.list(w.rnd)
 	pods := w.selected()
-	desired, derr := servicepods.Desired(w.ctx, w.svc, pods, w.nodes, servicepods.Options{})
+	desired, derr := servicepods.Desired(w.ctx, w.svc, pods, w.nodes, podendpoint.Options{})
 	if desired == nil {
 		w.t.Fatalf("step %d: Desired: %v", w.steps, derr)
 	}

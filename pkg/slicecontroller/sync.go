@@ -34,7 +34,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -502,7 +502,7 @@ func (c *Controller) SyncAll(ctx context.Context) error {
 }
 
 // anyTopologyAuto reports whether a cached Service asks for
-// topology-aware hints (servicepods.TopologyAuto), so that SyncAll feeds
+// topology-aware hints (podendpoint.TopologyAuto), so that SyncAll feeds
 // the topology cache (which logs about Nodes without CPU or zone) only
 // when hints are wanted.
 func (c *Controller) anyTopologyAuto() bool {
@@ -511,7 +511,7 @@ func (c *Controller) anyTopologyAuto() bool {
 		return true
 	}
 	for _, svc := range services {
-		if servicepods.TopologyAuto(svc.Annotations) {
+		if podendpoint.TopologyAuto(svc.Annotations) {
 			return true
 		}
 	}

@@ -44,6 +44,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -85,11 +86,11 @@ func (k *kcmBench) reconcile(svc *corev1.Service, pods []*corev1.Pod, existing [
 type ourBench struct {
 	ctx   context.Context
 	r     *reconciler.Reconciler
-	nodes servicepods.NodeGetter
+	nodes podendpoint.NodeGetter
 }
 
 func (o *ourBench) reconcile(svc *corev1.Service, pods []*corev1.Pod, existing []*discovery.EndpointSlice) error {
-	desired, err := servicepods.Desired(o.ctx, svc, pods, o.nodes, servicepods.Options{})
+	desired, err := servicepods.Desired(o.ctx, svc, pods, o.nodes, podendpoint.Options{})
 	if desired == nil {
 		return err
 	}
@@ -300,7 +301,7 @@ type podNotifier interface{ podChanged(name string) }
 type incrementalBench struct {
 	ctx   context.Context
 	r     *reconciler.Reconciler
-	nodes servicepods.NodeGetter
+	nodes podendpoint.NodeGetter
 	pods  benchPodLister
 	idx   *slicecontroller.ServiceIndex
 	full  int // syncs planned by the full planner
@@ -314,7 +315,7 @@ func newIncrementalBench(tb testing.TB, store *sliceStore, nodes []*corev1.Node,
 		lister[p.Name] = p
 	}
 	return &incrementalBench{ctx: side.ctx, r: side.r, nodes: side.nodes, pods: lister,
-		idx: slicecontroller.NewServiceIndex(source.PodIPs(servicepods.Options{}).(source.IncrementalSource))}
+		idx: slicecontroller.NewServiceIndex(servicepods.Source(podendpoint.Options{}).(source.IncrementalSource))}
 }
 
 func (o *incrementalBench) podChanged(name string) { o.idx.PodChanged(name) }

@@ -35,6 +35,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -79,7 +80,7 @@ func newIncCheck(ctx context.Context, maxPer int32) *incCheck {
 		incTopo:   topology.NewTopologyCache(),
 		nodes:     cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}),
 		fullTT:    servicepods.NewTriggerTimeTracker(),
-		idx:       slicecontroller.NewServiceIndex(source.PodIPs(servicepods.Options{}).(source.IncrementalSource)),
+		idx:       slicecontroller.NewServiceIndex(servicepods.Source(podendpoint.Options{}).(source.IncrementalSource)),
 		lastPods:  map[string]*corev1.Pod{},
 		sliceSeen: map[string]*discovery.EndpointSlice{},
 		sliceRV:   map[string]string{},
@@ -183,7 +184,7 @@ func (c *incCheck) check(in stepInput, handed []*discovery.EndpointSlice) string
 	nodes := corelisters.NewNodeLister(c.nodes)
 	podList := make([]*corev1.Pod, 0, len(in.pods))
 	podList = append(podList, in.pods...)
-	desired, derr := servicepods.Desired(c.ctx, svc, podList, nodes, servicepods.Options{})
+	desired, derr := servicepods.Desired(c.ctx, svc, podList, nodes, podendpoint.Options{})
 	var fullPlan *reconciler.Plan
 	if desired != nil {
 		var err error

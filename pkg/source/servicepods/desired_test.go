@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,10 +33,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
-
-// A NodeLister is a NodeGetter.
-var _ NodeGetter = corelisters.NodeLister(nil)
 
 func nodeLister(t *testing.T, nodes ...*corev1.Node) corelisters.NodeLister {
 	t.Helper()
@@ -106,7 +103,7 @@ func TestDesired(t *testing.T) {
 		svc         *corev1.Service
 		pods        []*corev1.Pod
 		want        *reconciler.Desired
-		wantSkipped []string // pod names with a SkippedPodError
+		wantSkipped []string // pod names with a podendpoint.SkippedPodError
 	}{{
 		name: "no pods: no groups",
 		svc:  service(),
@@ -235,7 +232,7 @@ func TestDesired(t *testing.T) {
 			for _, p := range tc.pods {
 				podsBefore = append(podsBefore, p.DeepCopy())
 			}
-			got, err := Desired(ctx, tc.svc, tc.pods, nodeLister(t, nodes...), Options{})
+			got, err := Desired(ctx, tc.svc, tc.pods, nodeLister(t, nodes...), podendpoint.Options{})
 			if got == nil {
 				t.Fatalf("Desired returned nil (error %v)", err)
 			}
@@ -244,7 +241,7 @@ func TestDesired(t *testing.T) {
 			}
 			var skipped []string
 			for _, e := range unjoin(err) {
-				var spe *SkippedPodError
+				var spe *podendpoint.SkippedPodError
 				if !errors.As(e, &spe) {
 					t.Errorf("unexpected error %v", e)
 					continue
@@ -285,27 +282,27 @@ func unjoin(err error) []error {
 func TestDesiredNodeLookupError(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	boom := errors.New("boom")
-	got, err := Desired(ctx, service(), []*corev1.Pod{pod("a1", withIPs("10.0.0.1"))}, failingNodes{boom}, Options{})
+	got, err := Desired(ctx, service(), []*corev1.Pod{pod("a1", withIPs("10.0.0.1"))}, failingNodes{boom}, podendpoint.Options{})
 	if got != nil {
 		t.Errorf("Desired = %+v, want nil on a lookup failure", got)
 	}
 	if !errors.Is(err, boom) {
 		t.Errorf("error %v does not wrap the lookup error", err)
 	}
-	var spe *SkippedPodError
+	var spe *podendpoint.SkippedPodError
 	if errors.As(err, &spe) {
 		t.Errorf("a lookup failure is not a skipped pod: %v", err)
 	}
 
 	// Pods that are left out before the lookup do not trigger it.
-	got, err = Desired(ctx, service(), []*corev1.Pod{pod("a1", withPhase(corev1.PodFailed), withIPs("10.0.0.1"))}, failingNodes{boom}, Options{})
+	got, err = Desired(ctx, service(), []*corev1.Pod{pod("a1", withPhase(corev1.PodFailed), withIPs("10.0.0.1"))}, failingNodes{boom}, podendpoint.Options{})
 	if err != nil || got == nil {
 		t.Errorf("Desired = %v, %v; want no lookup for a terminal pod", got, err)
 	}
 
 	// A NotFound from any getter is a missing node.
 	got, err = Desired(ctx, service(), []*corev1.Pod{pod("a1", withIPs("10.0.0.1"))},
-		failingNodes{apierrors.NewNotFound(corev1.Resource("nodes"), "node-a")}, Options{})
+		failingNodes{apierrors.NewNotFound(corev1.Resource("nodes"), "node-a")}, podendpoint.Options{})
 	if got == nil || !errors.As(err, &spe) {
 		t.Errorf("Desired = %v, %v; want a partial result and a SkippedPodError", got, err)
 	}
@@ -316,14 +313,14 @@ func TestDesiredNodeLookupError(t *testing.T) {
 
 func TestDesiredBadArguments(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	if d, err := Desired(ctx, nil, nil, nodeLister(t), Options{}); d != nil || err == nil {
+	if d, err := Desired(ctx, nil, nil, nodeLister(t), podendpoint.Options{}); d != nil || err == nil {
 		t.Errorf("nil Service: got %v, %v", d, err)
 	}
-	if d, err := Desired(ctx, service(), nil, nil, Options{}); d != nil || err == nil {
+	if d, err := Desired(ctx, service(), nil, nil, podendpoint.Options{}); d != nil || err == nil {
 		t.Errorf("nil NodeGetter: got %v, %v", d, err)
 	}
 	// nil pods are ignored.
-	if d, err := Desired(ctx, service(), []*corev1.Pod{nil, pod("a1", withIPs("10.0.0.1"))}, nodeLister(t, node("node-a", "zone-a")), Options{}); err != nil || len(d.Groups) != 1 {
+	if d, err := Desired(ctx, service(), []*corev1.Pod{nil, pod("a1", withIPs("10.0.0.1"))}, nodeLister(t, node("node-a", "zone-a")), podendpoint.Options{}); err != nil || len(d.Groups) != 1 {
 		t.Errorf("nil pod: got %v, %v", d, err)
 	}
 }
@@ -346,7 +343,7 @@ func TestDesiredIsDeterministic(t *testing.T) {
 		s.Spec.Ports[0].TargetPort = intstr.FromString("http")
 	})
 	nodes := nodeLister(t, node("node-a", "zone-a"))
-	want, err := Desired(ctx, svc, pods, nodes, Options{})
+	want, err := Desired(ctx, svc, pods, nodes, podendpoint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,22 +356,12 @@ func TestDesiredIsDeterministic(t *testing.T) {
 	for range 10 {
 		shuffled := append([]*corev1.Pod(nil), pods...)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		got, err := Desired(ctx, svc, shuffled, nodes, Options{})
+		got, err := Desired(ctx, svc, shuffled, nodes, podendpoint.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("Desired depends on pod order (-first +now):\n%s", diff)
 		}
-	}
-}
-
-func TestSkippedPodError(t *testing.T) {
-	e := &SkippedPodError{Pod: "p", Namespace: "ns", Service: "s", Node: "n"}
-	if got, want := e.Error(), "skipping Pod p for Service ns/s: Node n Not Found"; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
-	}
-	if !strings.Contains(errors.Join(e, e).Error(), "Node n Not Found") {
-		t.Error("joined message lost")
 	}
 }
