@@ -97,7 +97,7 @@ var layers = []layer{
 	{
 		name:     "Service controller engine",
 		what:     "the one Service → EndpointSlice controller and the queue scaffolding the controllers share",
-		patterns: []string{"pkg/slicecontroller", "internal/controllerkit", "internal/workqueuemetrics"},
+		patterns: []string{"pkg/slicecontroller", "internal/controllerkit", "internal/workqueuemetrics", "internal/serviceindex"},
 	},
 	{
 		name:     "sources and rules",

@@ -241,7 +241,7 @@ type Options struct {
 	// a burst of Pod events for its Service goes on: with two or more Pods
 	// pending and the latest event less than BurstQuietPeriod old, the
 	// plan waits for a pause of that length, at most ten of them after the
-	// first pending event (ServiceIndex.BurstWait). A single
+	// first pending event (serviceindex.Index.BurstWait). A single
 	// event (one readiness flip) is planned at once. slicekit's own (KCM
 	// has no such wait). Default 0: off. Must not be negative.
 	BurstQuietPeriod time.Duration

@@ -31,9 +31,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/serviceindex"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
-	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
@@ -49,7 +49,7 @@ import (
 //
 // The scenario hands over whole states, not events, so incCheck derives
 // the events a controller would see: the Pods that differ from the
-// previous step are given to ServiceIndex.PodChanged, a changed Service
+// previous step are given to serviceindex.Index.PodChanged, a changed Service
 // gets a new resourceVersion, changed Nodes call Invalidate. Slices get a
 // resourceVersion that changes exactly when their content does (hand
 // edits in the generator keep it), as the API server guarantees.
@@ -60,7 +60,7 @@ type incCheck struct {
 	incTopo    *topology.TopologyCache
 	nodes      cache.Indexer
 	fullTT     *servicepods.TriggerTimeTracker
-	idx        *slicecontroller.ServiceIndex
+	idx        *serviceindex.Index
 	lastPods   map[string]*corev1.Pod
 	lastSvc    *corev1.Service // the Service handed over, with our resourceVersion
 	lastSvcRaw *corev1.Service // the scenario's Service at the previous step
@@ -80,7 +80,7 @@ func newIncCheck(ctx context.Context, maxPer int32) *incCheck {
 		incTopo:   topology.NewTopologyCache(),
 		nodes:     cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}),
 		fullTT:    servicepods.NewTriggerTimeTracker(),
-		idx:       slicecontroller.NewServiceIndex(servicepods.Source(podendpoint.Options{}).(source.IncrementalSource)),
+		idx:       serviceindex.New(servicepods.Source(podendpoint.Options{}).(source.IncrementalSource)),
 		lastPods:  map[string]*corev1.Pod{},
 		sliceSeen: map[string]*discovery.EndpointSlice{},
 		sliceRV:   map[string]string{},
@@ -202,7 +202,7 @@ func (c *incCheck) check(in stepInput, handed []*discovery.EndpointSlice) string
 		c.reasons["source-error"]++
 		return ""
 	}
-	incPlan, _, reason, err := c.inc.PlanIndexed(c.ctx, svc, c.idx.Index(), existing)
+	incPlan, _, reason, err := c.inc.PlanIndexed(c.ctx, svc, c.idx.Endpoints(), existing)
 	if err != nil {
 		return "incremental plan: " + err.Error()
 	}
@@ -225,7 +225,7 @@ func (c *incCheck) check(in stepInput, handed []*discovery.EndpointSlice) string
 		stripHints(incPlan)
 	}
 	if d := incPlanDiff(fullPlan, incPlan); d != "" {
-		if got := c.idx.Index().Desired(); !apiequality.Semantic.DeepEqual(got, desired) {
+		if got := c.idx.Endpoints().Desired(); !apiequality.Semantic.DeepEqual(got, desired) {
 			d += fmt.Sprintf("\nIndex.Desired differs from Desired:\n%s\nvs\n%s", dumpJSON(got), dumpJSON(desired))
 		}
 		return fmt.Sprintf("plans differ (%s): %s", reason, d)

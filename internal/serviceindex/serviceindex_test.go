@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package slicecontroller
+package serviceindex
 
 import (
 	"context"
@@ -98,7 +98,7 @@ func TestServiceIndexBurstWait(t *testing.T) {
 		{name: "ten quiet periods reached", quiet: ms(20), events: []int{0, 100, 199}, at: 200, want: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			x := NewServiceIndex(podIPsIncremental())
+			x := New(podIPsIncremental())
 			var clock time.Time
 			x.now = func() time.Time { return clock }
 			for i, e := range tc.events {

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package slicecontroller
+package serviceindex
 
 import (
 	"context"
@@ -59,7 +59,7 @@ func podIPsIncremental() source.IncrementalSource {
 // sequences drive a Service, its Pods and Nodes; at every step the plan is
 // computed both ways from the same existing slices, the full planner
 // (Desired over every selected Pod, then Reconciler.Plan) and the
-// incremental one (ServiceIndex.Update, then Reconciler.PlanIndexed), and
+// incremental one (Index.Update, then Reconciler.PlanIndexed), and
 // any difference fails the test. One of the two plans is then applied
 // through Reconciler.Apply to an in-memory API (generated names, UIDs,
 // resource versions), so both paths always start from the same slices.
@@ -211,7 +211,7 @@ type idxWorld struct {
 	nodes    mapNodes
 	store    *memSlices
 	r        *reconciler.Reconciler
-	idx      *ServiceIndex
+	idx      *Index
 	ttFull   *servicepods.TriggerTimeTracker
 	podSeq   int
 	svcRV    int
@@ -280,7 +280,7 @@ func newIdxWorld(t testing.TB, rnd chooser) *idxWorld {
 		t.Fatal(err)
 	}
 	w.r = r
-	w.idx = NewServiceIndex(podIPsIncremental())
+	w.idx = New(podIPsIncremental())
 	w.ttFull = servicepods.NewTriggerTimeTracker()
 	n := 5 + rnd.Intn(25)
 	for i := 0; i < n; i++ {
@@ -551,7 +551,7 @@ func (w *idxWorld) step() bool {
 		w.t.Errorf("step %d (%s): errors differ: full %v, incremental %v", w.steps, w.lastStep, derr, uerr)
 		w.diffs++
 	}
-	inc, incDesired, reason, err := w.r.PlanIndexed(w.ctx, w.svc, w.idx.Index(), existing)
+	inc, incDesired, reason, err := w.r.PlanIndexed(w.ctx, w.svc, w.idx.Endpoints(), existing)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -572,7 +572,7 @@ func (w *idxWorld) step() bool {
 		return false
 	}
 	if w.steps%50 == 0 {
-		if got := w.idx.Index().Desired(); !apiequality.Semantic.DeepEqual(got, desired) {
+		if got := w.idx.Endpoints().Desired(); !apiequality.Semantic.DeepEqual(got, desired) {
 			w.t.Errorf("step %d: Index.Desired differs from Desired:\n%s", w.steps, dumpDesired(got)+"\nvs\n"+dumpDesired(desired))
 			w.diffs++
 		}
