@@ -21,85 +21,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/test/harness/testobjects"
 )
-
-const testNS = "ns-a"
-
-// pod returns a Running, Ready pod on node-a with IP 10.0.0.<n> and one
-// container port http=8080/TCP; opts adjust it.
-func pod(name string, opts ...func(*corev1.Pod)) *corev1.Pod {
-	p := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNS, UID: types.UID("uid-pod-" + name), Labels: map[string]string{"app": "a"}},
-		Spec: corev1.PodSpec{
-			NodeName: "node-a",
-			Containers: []corev1.Container{{
-				Name:  "app",
-				Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
-			}},
-		},
-		Status: corev1.PodStatus{
-			Phase:      corev1.PodRunning,
-			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
-		},
-	}
-	for _, o := range opts {
-		o(p)
-	}
-	return p
-}
-
-func withIPs(ips ...string) func(*corev1.Pod) {
-	return func(p *corev1.Pod) {
-		p.Status.PodIPs = nil
-		p.Status.PodIP = ""
-		for i, ip := range ips {
-			if i == 0 {
-				p.Status.PodIP = ip
-			}
-			p.Status.PodIPs = append(p.Status.PodIPs, corev1.PodIP{IP: ip})
-		}
-	}
-}
-
-func withReady(status corev1.ConditionStatus) func(*corev1.Pod) {
-	return func(p *corev1.Pod) {
-		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: status}}
-	}
-}
-
-func terminating(p *corev1.Pod) {
-	p.DeletionTimestamp = &metav1.Time{}
-}
-
-func withPhase(phase corev1.PodPhase) func(*corev1.Pod) {
-	return func(p *corev1.Pod) { p.Status.Phase = phase }
-}
-
-func onNode(n string) func(*corev1.Pod) { return func(p *corev1.Pod) { p.Spec.NodeName = n } }
-
-// service returns a ClusterIP IPv4 Service svc-a with port http 80 ->
-// targetPort; opts adjust it.
-func service(opts ...func(*corev1.Service)) *corev1.Service {
-	s := &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Name: "svc-a", Namespace: testNS, UID: "uid-svc-a"},
-		Spec: corev1.ServiceSpec{
-			ClusterIP:  "10.96.0.10",
-			IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol},
-			Selector:   map[string]string{"app": "a"},
-			Ports: []corev1.ServicePort{{
-				Name: "http", Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(8080),
-			}},
-		},
-	}
-	for _, o := range opts {
-		o(s)
-	}
-	return s
-}
 
 func TestAddressTypes(t *testing.T) {
 	v4, v6 := discovery.AddressTypeIPv4, discovery.AddressTypeIPv6
@@ -125,7 +52,7 @@ func TestAddressTypes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			svc := service(func(s *corev1.Service) { s.Spec.ClusterIP, s.Spec.IPFamilies = tc.clusterIP, tc.families })
+			svc := testobjects.RuleService(func(s *corev1.Service) { s.Spec.ClusterIP, s.Spec.IPFamilies = tc.clusterIP, tc.families })
 			if diff := cmp.Diff(tc.want, AddressTypes(svc)); diff != "" {
 				t.Errorf("AddressTypes (-want +got):\n%s", diff)
 			}
@@ -139,17 +66,17 @@ func TestShouldPodBeInEndpoints(t *testing.T) {
 		pod                   *corev1.Pod
 		withTerm, withoutTerm bool
 	}{
-		{name: "running with IP", pod: pod("p", withIPs("10.0.0.1")), withTerm: true, withoutTerm: true},
-		{name: "not ready is still included", pod: pod("p", withIPs("10.0.0.1"), withReady(corev1.ConditionFalse)), withTerm: true, withoutTerm: true},
-		{name: "pending with IP", pod: pod("p", withIPs("10.0.0.1"), withPhase(corev1.PodPending)), withTerm: true, withoutTerm: true},
-		{name: "unknown phase with IP", pod: pod("p", withIPs("10.0.0.1"), withPhase(corev1.PodUnknown)), withTerm: true, withoutTerm: true},
-		{name: "failed", pod: pod("p", withIPs("10.0.0.1"), withPhase(corev1.PodFailed))},
-		{name: "succeeded", pod: pod("p", withIPs("10.0.0.1"), withPhase(corev1.PodSucceeded))},
-		{name: "failed and terminating", pod: pod("p", withIPs("10.0.0.1"), withPhase(corev1.PodFailed), terminating)},
-		{name: "no IP", pod: pod("p")},
-		{name: "only status.podIP", pod: pod("p", func(p *corev1.Pod) { p.Status.PodIP = "10.0.0.1" }), withTerm: true, withoutTerm: true},
-		{name: "only status.podIPs", pod: pod("p", func(p *corev1.Pod) { p.Status.PodIPs = []corev1.PodIP{{IP: "10.0.0.1"}} }), withTerm: true, withoutTerm: true},
-		{name: "terminating", pod: pod("p", withIPs("10.0.0.1"), terminating), withTerm: true},
+		{name: "running with IP", pod: testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1")), withTerm: true, withoutTerm: true},
+		{name: "not ready is still included", pod: testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1"), testobjects.WithReady(corev1.ConditionFalse)), withTerm: true, withoutTerm: true},
+		{name: "pending with IP", pod: testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1"), testobjects.WithPhase(corev1.PodPending)), withTerm: true, withoutTerm: true},
+		{name: "unknown phase with IP", pod: testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1"), testobjects.WithPhase(corev1.PodUnknown)), withTerm: true, withoutTerm: true},
+		{name: "failed", pod: testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1"), testobjects.WithPhase(corev1.PodFailed))},
+		{name: "succeeded", pod: testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1"), testobjects.WithPhase(corev1.PodSucceeded))},
+		{name: "failed and terminating", pod: testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1"), testobjects.WithPhase(corev1.PodFailed), testobjects.Terminating)},
+		{name: "no IP", pod: testobjects.RulePod("p")},
+		{name: "only status.podIP", pod: testobjects.RulePod("p", func(p *corev1.Pod) { p.Status.PodIP = "10.0.0.1" }), withTerm: true, withoutTerm: true},
+		{name: "only status.podIPs", pod: testobjects.RulePod("p", func(p *corev1.Pod) { p.Status.PodIPs = []corev1.PodIP{{IP: "10.0.0.1"}} }), withTerm: true, withoutTerm: true},
+		{name: "terminating", pod: testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1"), testobjects.Terminating), withTerm: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,7 +109,7 @@ func TestIsPodReady(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := pod("p", func(p *corev1.Pod) { p.Status.Conditions = tc.conditions })
+			p := testobjects.RulePod("p", func(p *corev1.Pod) { p.Status.Conditions = tc.conditions })
 			if got := IsPodReady(p); got != tc.want {
 				t.Errorf("IsPodReady = %v, want %v", got, tc.want)
 			}
@@ -197,18 +124,18 @@ func TestShouldSetHostname(t *testing.T) {
 		podNS               string
 		want                bool
 	}{
-		{name: "hostname and matching subdomain", hostname: "db-0", subdomain: "svc-a", podNS: testNS, want: true},
-		{name: "no hostname", subdomain: "svc-a", podNS: testNS},
-		{name: "other subdomain", hostname: "db-0", subdomain: "other", podNS: testNS},
-		{name: "no subdomain", hostname: "db-0", podNS: testNS},
+		{name: "hostname and matching subdomain", hostname: "db-0", subdomain: "svc-a", podNS: testobjects.RuleNamespace, want: true},
+		{name: "no hostname", subdomain: "svc-a", podNS: testobjects.RuleNamespace},
+		{name: "other subdomain", hostname: "db-0", subdomain: "other", podNS: testobjects.RuleNamespace},
+		{name: "no subdomain", hostname: "db-0", podNS: testobjects.RuleNamespace},
 		{name: "other namespace", hostname: "db-0", subdomain: "svc-a", podNS: "ns-b"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := pod("p", func(p *corev1.Pod) {
+			p := testobjects.RulePod("p", func(p *corev1.Pod) {
 				p.Spec.Hostname, p.Spec.Subdomain, p.Namespace = tc.hostname, tc.subdomain, tc.podNS
 			})
-			if got := ShouldSetHostname(p, service()); got != tc.want {
+			if got := ShouldSetHostname(p, testobjects.RuleService()); got != tc.want {
 				t.Errorf("ShouldSetHostname = %v, want %v", got, tc.want)
 			}
 		})
@@ -234,31 +161,31 @@ func TestFindPort(t *testing.T) {
 		want    int32
 		wantErr bool
 	}{
-		{name: "int target", pod: pod("p"), target: intstr.FromInt32(9376), proto: corev1.ProtocolTCP, want: 9376},
-		{name: "int target needs no container port", pod: pod("p", containers()), target: intstr.FromInt32(80), proto: corev1.ProtocolUDP, want: 80},
-		{name: "named in a container", pod: pod("p"), target: intstr.FromString("http"), proto: corev1.ProtocolTCP, want: 8080},
-		{name: "named, protocol differs", pod: pod("p"), target: intstr.FromString("http"), proto: corev1.ProtocolUDP, wantErr: true},
-		{name: "named, protocol matches the second", pod: pod("p", containers(corev1.Container{Ports: []corev1.ContainerPort{
+		{name: "int target", pod: testobjects.RulePod("p"), target: intstr.FromInt32(9376), proto: corev1.ProtocolTCP, want: 9376},
+		{name: "int target needs no container port", pod: testobjects.RulePod("p", containers()), target: intstr.FromInt32(80), proto: corev1.ProtocolUDP, want: 80},
+		{name: "named in a container", pod: testobjects.RulePod("p"), target: intstr.FromString("http"), proto: corev1.ProtocolTCP, want: 8080},
+		{name: "named, protocol differs", pod: testobjects.RulePod("p"), target: intstr.FromString("http"), proto: corev1.ProtocolUDP, wantErr: true},
+		{name: "named, protocol matches the second", pod: testobjects.RulePod("p", containers(corev1.Container{Ports: []corev1.ContainerPort{
 			port("dns", 53, corev1.ProtocolTCP), port("dns", 5353, corev1.ProtocolUDP),
 		}})), target: intstr.FromString("dns"), proto: corev1.ProtocolUDP, want: 5353},
-		{name: "first container wins", pod: pod("p", containers(
+		{name: "first container wins", pod: testobjects.RulePod("p", containers(
 			corev1.Container{Ports: []corev1.ContainerPort{port("http", 1, corev1.ProtocolTCP)}},
 			corev1.Container{Ports: []corev1.ContainerPort{port("http", 2, corev1.ProtocolTCP)}},
 		)), target: intstr.FromString("http"), proto: corev1.ProtocolTCP, want: 1},
-		{name: "missing name", pod: pod("p"), target: intstr.FromString("https"), proto: corev1.ProtocolTCP, wantErr: true},
-		{name: "unnamed port does not match", pod: pod("p", containers(corev1.Container{Ports: []corev1.ContainerPort{port("", 8080, corev1.ProtocolTCP)}})),
+		{name: "missing name", pod: testobjects.RulePod("p"), target: intstr.FromString("https"), proto: corev1.ProtocolTCP, wantErr: true},
+		{name: "unnamed port does not match", pod: testobjects.RulePod("p", containers(corev1.Container{Ports: []corev1.ContainerPort{port("", 8080, corev1.ProtocolTCP)}})),
 			target: intstr.FromString("http"), proto: corev1.ProtocolTCP, wantErr: true},
-		{name: "restartable init container (sidecar)", pod: pod("p", inits(corev1.Container{RestartPolicy: always, Ports: []corev1.ContainerPort{port("https", 9443, corev1.ProtocolTCP)}})),
+		{name: "restartable init container (sidecar)", pod: testobjects.RulePod("p", inits(corev1.Container{RestartPolicy: always, Ports: []corev1.ContainerPort{port("https", 9443, corev1.ProtocolTCP)}})),
 			target: intstr.FromString("https"), proto: corev1.ProtocolTCP, want: 9443},
-		{name: "ordinary init container is ignored", pod: pod("p", inits(corev1.Container{Ports: []corev1.ContainerPort{port("metrics", 9100, corev1.ProtocolTCP)}})),
+		{name: "ordinary init container is ignored", pod: testobjects.RulePod("p", inits(corev1.Container{Ports: []corev1.ContainerPort{port("metrics", 9100, corev1.ProtocolTCP)}})),
 			target: intstr.FromString("metrics"), proto: corev1.ProtocolTCP, wantErr: true},
-		{name: "containers before sidecars", pod: pod("p", inits(corev1.Container{RestartPolicy: always, Ports: []corev1.ContainerPort{port("http", 1, corev1.ProtocolTCP)}})),
+		{name: "containers before sidecars", pod: testobjects.RulePod("p", inits(corev1.Container{RestartPolicy: always, Ports: []corev1.ContainerPort{port("http", 1, corev1.ProtocolTCP)}})),
 			target: intstr.FromString("http"), proto: corev1.ProtocolTCP, want: 8080},
-		{name: "sidecar protocol must match", pod: pod("p", inits(corev1.Container{RestartPolicy: always, Ports: []corev1.ContainerPort{port("https", 9443, corev1.ProtocolUDP)}})),
+		{name: "sidecar protocol must match", pod: testobjects.RulePod("p", inits(corev1.Container{RestartPolicy: always, Ports: []corev1.ContainerPort{port("https", 9443, corev1.ProtocolUDP)}})),
 			target: intstr.FromString("https"), proto: corev1.ProtocolTCP, wantErr: true},
-		{name: "protocols compared as written", pod: pod("p", containers(corev1.Container{Ports: []corev1.ContainerPort{port("http", 8080, "")}})),
+		{name: "protocols compared as written", pod: testobjects.RulePod("p", containers(corev1.Container{Ports: []corev1.ContainerPort{port("http", 8080, "")}})),
 			target: intstr.FromString("http"), proto: corev1.ProtocolTCP, wantErr: true},
-		{name: "unknown targetPort type", pod: pod("p"), target: intstr.IntOrString{Type: 7}, proto: corev1.ProtocolTCP, wantErr: true},
+		{name: "unknown targetPort type", pod: testobjects.RulePod("p"), target: intstr.IntOrString{Type: 7}, proto: corev1.ProtocolTCP, wantErr: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -282,33 +209,33 @@ func TestEndpointPorts(t *testing.T) {
 		pod  *corev1.Pod
 		want []discovery.EndpointPort
 	}{
-		{name: "int target port", svc: service(), pod: pod("p"), want: []discovery.EndpointPort{
+		{name: "int target port", svc: testobjects.RuleService(), pod: testobjects.RulePod("p"), want: []discovery.EndpointPort{
 			{Name: ptr.To("http"), Port: ptr.To[int32](8080), Protocol: &tcp},
 		}},
-		{name: "several ports in service order, appProtocol copied", svc: service(func(s *corev1.Service) {
+		{name: "several ports in testobjects.RuleService order, appProtocol copied", svc: testobjects.RuleService(func(s *corev1.Service) {
 			s.Spec.Ports = []corev1.ServicePort{
 				{Name: "web", Port: 80, Protocol: tcp, TargetPort: intstr.FromString("http"), AppProtocol: ptr.To("kubernetes.io/h2c")},
 				{Name: "dns", Port: 53, Protocol: udp, TargetPort: intstr.FromInt32(5353)},
 			}
-		}), pod: pod("p"), want: []discovery.EndpointPort{
+		}), pod: testobjects.RulePod("p"), want: []discovery.EndpointPort{
 			{Name: ptr.To("web"), Port: ptr.To[int32](8080), Protocol: &tcp, AppProtocol: ptr.To("kubernetes.io/h2c")},
 			{Name: ptr.To("dns"), Port: ptr.To[int32](5353), Protocol: &udp},
 		}},
-		{name: "unresolvable port left out", svc: service(func(s *corev1.Service) {
+		{name: "unresolvable port left out", svc: testobjects.RuleService(func(s *corev1.Service) {
 			s.Spec.Ports = []corev1.ServicePort{
 				{Name: "a", Port: 80, Protocol: tcp, TargetPort: intstr.FromString("missing")},
 				{Name: "b", Port: 81, Protocol: tcp, TargetPort: intstr.FromString("http")},
 			}
-		}), pod: pod("p"), want: []discovery.EndpointPort{
+		}), pod: testobjects.RulePod("p"), want: []discovery.EndpointPort{
 			{Name: ptr.To("b"), Port: ptr.To[int32](8080), Protocol: &tcp},
 		}},
-		{name: "nothing resolves: empty, not nil", svc: service(func(s *corev1.Service) {
+		{name: "nothing resolves: empty, not nil", svc: testobjects.RuleService(func(s *corev1.Service) {
 			s.Spec.Ports[0].TargetPort = intstr.FromString("missing")
-		}), pod: pod("p"), want: []discovery.EndpointPort{}},
-		{name: "headless without ports: empty, not nil", svc: service(func(s *corev1.Service) {
+		}), pod: testobjects.RulePod("p"), want: []discovery.EndpointPort{}},
+		{name: "headless without ports: empty, not nil", svc: testobjects.RuleService(func(s *corev1.Service) {
 			s.Spec.ClusterIP, s.Spec.Ports = corev1.ClusterIPNone, nil
-		}), pod: pod("p"), want: []discovery.EndpointPort{}},
-		{name: "unnamed service port keeps the empty name", svc: service(func(s *corev1.Service) { s.Spec.Ports[0].Name = "" }), pod: pod("p"),
+		}), pod: testobjects.RulePod("p"), want: []discovery.EndpointPort{}},
+		{name: "unnamed testobjects.RuleService port keeps the empty name", svc: testobjects.RuleService(func(s *corev1.Service) { s.Spec.Ports[0].Name = "" }), pod: testobjects.RulePod("p"),
 			want: []discovery.EndpointPort{{Name: ptr.To(""), Port: ptr.To[int32](8080), Protocol: &tcp}}},
 	}
 	for _, tc := range tests {
@@ -323,8 +250,8 @@ func TestEndpointPorts(t *testing.T) {
 		})
 	}
 	// The result does not alias the Service.
-	svc := service(func(s *corev1.Service) { s.Spec.Ports[0].AppProtocol = ptr.To("h2c") })
-	got := EndpointPorts(ctx, svc, pod("p"))
+	svc := testobjects.RuleService(func(s *corev1.Service) { s.Spec.Ports[0].AppProtocol = ptr.To("h2c") })
+	got := EndpointPorts(ctx, svc, testobjects.RulePod("p"))
 	*svc.Spec.Ports[0].AppProtocol = "changed"
 	svc.Spec.Ports[0].Name = "changed"
 	if *got[0].AppProtocol != "h2c" || *got[0].Name != "http" {
@@ -351,15 +278,15 @@ func TestPodToEndpointConditions(t *testing.T) {
 		{ready: corev1.ConditionUnknown, want: [3]bool{false, false, false}},
 	}
 	for _, tc := range tests {
-		p := pod("p", withIPs("10.0.0.1"), withReady(tc.ready))
+		p := testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1"), testobjects.WithReady(tc.ready))
 		if tc.terminating {
-			terminating(p)
+			testobjects.Terminating(p)
 		}
-		svc := service(func(s *corev1.Service) { s.Spec.PublishNotReadyAddresses = tc.pnra })
+		svc := testobjects.RuleService(func(s *corev1.Service) { s.Spec.PublishNotReadyAddresses = tc.pnra })
 		ep := PodToEndpoint(p, nil, svc, []string{"10.0.0.1"})
 		got := [3]bool{*ep.Conditions.Ready, *ep.Conditions.Serving, *ep.Conditions.Terminating}
 		if got != tc.want {
-			t.Errorf("Ready=%s terminating=%v publishNotReadyAddresses=%v: ready/serving/terminating = %v, want %v", tc.ready, tc.terminating, tc.pnra, got, tc.want)
+			t.Errorf("Ready=%s terminating=%v publishNotReadyAddresses=%v: ready/serving/testobjects.Terminating = %v, want %v", tc.ready, tc.terminating, tc.pnra, got, tc.want)
 		}
 	}
 }
@@ -375,46 +302,46 @@ func TestPodToEndpoint(t *testing.T) {
 		svc  *corev1.Service
 		want discovery.Endpoint
 	}{
-		{name: "full", pod: pod("p"), node: nodeA, svc: service(), want: discovery.Endpoint{
+		{name: "full", pod: testobjects.RulePod("p"), node: nodeA, svc: testobjects.RuleService(), want: discovery.Endpoint{
 			Addresses:  []string{"10.0.0.1"},
 			Conditions: discovery.EndpointConditions{Ready: yes, Serving: yes, Terminating: no},
 			NodeName:   ptr.To("node-a"),
 			Zone:       ptr.To("zone-a"),
-			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testNS, Name: "p", UID: "uid-pod-p"},
+			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testobjects.RuleNamespace, Name: "p", UID: "uid-pod-p"},
 		}},
-		{name: "no node: no zone", pod: pod("p"), svc: service(), want: discovery.Endpoint{
+		{name: "no node: no zone", pod: testobjects.RulePod("p"), svc: testobjects.RuleService(), want: discovery.Endpoint{
 			Addresses:  []string{"10.0.0.1"},
 			Conditions: discovery.EndpointConditions{Ready: yes, Serving: yes, Terminating: no},
 			NodeName:   ptr.To("node-a"),
-			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testNS, Name: "p", UID: "uid-pod-p"},
+			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testobjects.RuleNamespace, Name: "p", UID: "uid-pod-p"},
 		}},
-		{name: "empty zone label: no zone", pod: pod("p"), node: nodeNoZone, svc: service(), want: discovery.Endpoint{
+		{name: "empty zone label: no zone", pod: testobjects.RulePod("p"), node: nodeNoZone, svc: testobjects.RuleService(), want: discovery.Endpoint{
 			Addresses:  []string{"10.0.0.1"},
 			Conditions: discovery.EndpointConditions{Ready: yes, Serving: yes, Terminating: no},
 			NodeName:   ptr.To("node-a"),
-			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testNS, Name: "p", UID: "uid-pod-p"},
+			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testobjects.RuleNamespace, Name: "p", UID: "uid-pod-p"},
 		}},
-		{name: "unscheduled: no nodeName", pod: pod("p", onNode("")), svc: service(), want: discovery.Endpoint{
+		{name: "unscheduled: no nodeName", pod: testobjects.RulePod("p", testobjects.OnNode("")), svc: testobjects.RuleService(), want: discovery.Endpoint{
 			Addresses:  []string{"10.0.0.1"},
 			Conditions: discovery.EndpointConditions{Ready: yes, Serving: yes, Terminating: no},
-			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testNS, Name: "p", UID: "uid-pod-p"},
+			TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testobjects.RuleNamespace, Name: "p", UID: "uid-pod-p"},
 		}},
-		{name: "hostname with matching subdomain", pod: pod("p", func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-0", "svc-a" }), node: nodeA, svc: service(),
+		{name: "hostname with matching subdomain", pod: testobjects.RulePod("p", func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-0", "svc-a" }), node: nodeA, svc: testobjects.RuleService(),
 			want: discovery.Endpoint{
 				Addresses:  []string{"10.0.0.1"},
 				Conditions: discovery.EndpointConditions{Ready: yes, Serving: yes, Terminating: no},
 				Hostname:   ptr.To("db-0"),
 				NodeName:   ptr.To("node-a"),
 				Zone:       ptr.To("zone-a"),
-				TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testNS, Name: "p", UID: "uid-pod-p"},
+				TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testobjects.RuleNamespace, Name: "p", UID: "uid-pod-p"},
 			}},
-		{name: "hostname with other subdomain", pod: pod("p", func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-0", "other" }), node: nodeA, svc: service(),
+		{name: "hostname with other subdomain", pod: testobjects.RulePod("p", func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-0", "other" }), node: nodeA, svc: testobjects.RuleService(),
 			want: discovery.Endpoint{
 				Addresses:  []string{"10.0.0.1"},
 				Conditions: discovery.EndpointConditions{Ready: yes, Serving: yes, Terminating: no},
 				NodeName:   ptr.To("node-a"),
 				Zone:       ptr.To("zone-a"),
-				TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testNS, Name: "p", UID: "uid-pod-p"},
+				TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testobjects.RuleNamespace, Name: "p", UID: "uid-pod-p"},
 			}},
 	}
 	for _, tc := range tests {
@@ -427,15 +354,15 @@ func TestPodToEndpoint(t *testing.T) {
 	}
 
 	// Caller-supplied addresses are used as given (other sources).
-	ep := PodToEndpoint(pod("p", withIPs("10.0.0.1")), nil, service(), []string{"10.0.1.7"})
+	ep := PodToEndpoint(testobjects.RulePod("p", testobjects.WithPodIPs("10.0.0.1")), nil, testobjects.RuleService(), []string{"10.0.1.7"})
 	if diff := cmp.Diff([]string{"10.0.1.7"}, ep.Addresses); diff != "" {
 		t.Errorf("addresses (-want +got):\n%s", diff)
 	}
 
-	// No pointer into the pod or node.
-	p := pod("p", func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-0", "svc-a" })
+	// No pointer into the testobjects.RulePod or node.
+	p := testobjects.RulePod("p", func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-0", "svc-a" })
 	n := nodeA.DeepCopy()
-	ep = PodToEndpoint(p, n, service(), []string{"10.0.0.1"})
+	ep = PodToEndpoint(p, n, testobjects.RuleService(), []string{"10.0.0.1"})
 	p.Spec.NodeName, p.Spec.Hostname, p.Name, p.UID = "x", "x", "x", "x"
 	n.Labels[corev1.LabelTopologyZone] = "x"
 	if *ep.NodeName != "node-a" || *ep.Hostname != "db-0" || *ep.Zone != "zone-a" || ep.TargetRef.Name != "p" || ep.TargetRef.UID != "uid-pod-p" {
@@ -498,7 +425,7 @@ func TestHints(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			svc := service(func(s *corev1.Service) { s.Annotations, s.Spec.TrafficDistribution = tc.annotations, tc.td })
+			svc := testobjects.RuleService(func(s *corev1.Service) { s.Annotations, s.Spec.TrafficDistribution = tc.annotations, tc.td })
 			h := Hints(svc, tc.opts)
 			if h.TopologyAuto != tc.wantAuto {
 				t.Errorf("TopologyAuto = %v, want %v", h.TopologyAuto, tc.wantAuto)
