@@ -52,7 +52,7 @@ import (
 // podIPsIncremental returns the drop-in's source, servicepods.Source, as the
 // source.IncrementalSource it is.
 func podIPsIncremental() source.IncrementalSource {
-	return servicepods.Source(podendpoint.Options{}).(source.IncrementalSource)
+	return servicepods.Source(podendpoint.Options{})
 }
 
 // The equality test of the incremental path (issue 14): random event

@@ -43,7 +43,6 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
-	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
@@ -315,7 +314,7 @@ func newIncrementalBench(tb testing.TB, store *sliceStore, nodes []*corev1.Node,
 		lister[p.Name] = p
 	}
 	return &incrementalBench{ctx: side.ctx, r: side.r, nodes: side.nodes, pods: lister,
-		idx: serviceindex.New(servicepods.Source(podendpoint.Options{}).(source.IncrementalSource))}
+		idx: serviceindex.New(servicepods.Source(podendpoint.Options{}))}
 }
 
 func (o *incrementalBench) podChanged(name string) { o.idx.PodChanged(name) }

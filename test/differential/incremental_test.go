@@ -34,7 +34,6 @@ import (
 	"github.com/slicekit/slicekit/internal/serviceindex"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
-	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
@@ -80,7 +79,7 @@ func newIncCheck(ctx context.Context, maxPer int32) *incCheck {
 		incTopo:   topology.NewTopologyCache(),
 		nodes:     cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}),
 		fullTT:    servicepods.NewTriggerTimeTracker(),
-		idx:       serviceindex.New(servicepods.Source(podendpoint.Options{}).(source.IncrementalSource)),
+		idx:       serviceindex.New(servicepods.Source(podendpoint.Options{})),
 		lastPods:  map[string]*corev1.Pod{},
 		sliceSeen: map[string]*discovery.EndpointSlice{},
 		sliceRV:   map[string]string{},
