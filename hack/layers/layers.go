@@ -97,7 +97,7 @@ var layers = []layer{
 	{
 		name:     "Service controller engine",
 		what:     "the one Service → EndpointSlice controller and the queue scaffolding the controllers share",
-		patterns: []string{"pkg/slicecontroller", "internal/controllerkit", "internal/workqueuemetrics"},
+		patterns: []string{"pkg/slicecontroller", "internal/controllerkit", "internal/workqueuemetrics", "internal/serviceindex"},
 	},
 	{
 		name:     "sources and rules",
@@ -123,6 +123,11 @@ var rules = []rule{
 		from: []string{"pkg/check"},
 		to:   []string{"pkg/controllers/..."},
 		why:  "check judges slices through the oracles that registrations provide, never through a controller's package",
+	},
+	{
+		from: []string{"pkg/source/..."},
+		to:   []string{"pkg/source/servicepods"},
+		why:  "the source contract and the other sources share KCM's Pod rules through pkg/source/podendpoint, never through KCM's own source",
 	},
 	{
 		from:     []string{"cmd/...", "pkg/...", "internal/..."},

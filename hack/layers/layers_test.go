@@ -151,6 +151,8 @@ func TestRepository(t *testing.T) {
 		{"pkg/controllers/mirroring", "pkg/controllers/endpoints", `never import one another`},
 		{"pkg/render", "pkg/check", `never import one another`},
 		{"pkg/check", "pkg/controllers/mirroring", `never through a controller's package`},
+		{"pkg/source", "pkg/source/servicepods", `never through KCM's own source`},
+		{"pkg/source/networkdata", "pkg/source/servicepods", `never through KCM's own source`},
 	} {
 		var changed []pkg
 		for _, p := range pkgs {

@@ -30,10 +30,11 @@ import (
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
-// inventoryNodes is the servicepods.NodeGetter over the inventory's Nodes.
+// inventoryNodes is the podendpoint.NodeGetter over the inventory's Nodes.
 // Without Nodes in the input every Node is taken to exist (without zone):
 // the check cannot tell which Pods the controller skips for a missing Node.
 type inventoryNodes struct{ c *checker }
@@ -94,7 +95,7 @@ func (c *checker) oracle(ctx context.Context, svc *corev1.Service) (managedBy st
 		// A *SkippedPodError (Pod on a missing Node) leaves the Pod out, as
 		// KCM does; desired is nil only for other Node lookup errors,
 		// which inventoryNodes never returns.
-		d, _ := servicepods.Desired(ctx, svc, pods, inventoryNodes{c}, servicepods.Options{})
+		d, _ := servicepods.Desired(ctx, svc, pods, inventoryNodes{c}, podendpoint.Options{})
 		return c.cfg.DefaultControllerName, d, nil, d != nil
 	}
 	o := c.cfg.oracle(target)

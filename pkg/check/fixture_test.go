@@ -28,7 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -126,7 +126,7 @@ func newPod(name, ip string, ready bool) *corev1.Pod {
 
 // podEndpoint is the endpoint the default controller publishes for pod.
 func podEndpoint(pod *corev1.Pod) discovery.Endpoint {
-	ready := servicepods.IsPodReady(pod)
+	ready := podendpoint.IsPodReady(pod)
 	return discovery.Endpoint{
 		Addresses:  []string{pod.Status.PodIP},
 		Conditions: discovery.EndpointConditions{Ready: ptr.To(ready), Serving: ptr.To(ready), Terminating: ptr.To(false)},

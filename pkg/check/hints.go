@@ -23,7 +23,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/trafficdist"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // Rules that judge what the default controller converges to beyond the
@@ -40,12 +40,12 @@ const (
 // checkHints applies endpoint-hints to a slice of the default controller
 // for a Service it serves: it runs the slice, as an unchanged slice,
 // through trafficdist.ReconcileHints with the hints the Service asks for
-// (servicepods.Hints, KCM's hintsEnabled and validTrafficDistribution). A
+// (podendpoint.Hints, KCM's hintsEnabled and validTrafficDistribution). A
 // slice the heuristic would update has wrong hints; the endpoints whose
 // hints it changes are reported. Without any valid trafficDistribution the
 // heuristic is KCM's RemoveHintsFromSlices (every hint removed).
 func (c *checker) checkHints(ref ObjectRef, s *discovery.EndpointSlice, svc *corev1.Service) {
-	h := servicepods.Hints(svc, servicepods.Options{})
+	h := podendpoint.Hints(svc, podendpoint.Options{})
 	if h.TopologyAuto {
 		return
 	}

@@ -239,7 +239,7 @@ func noted(rep *check.Report, controller string) bool {
 	})
 }
 
-// nodeGetter is a servicepods.NodeGetter over one Node.
+// nodeGetter is a podendpoint.NodeGetter over one Node.
 type nodeGetter struct{ node *corev1.Node }
 
 func (g nodeGetter) Get(string) (*corev1.Node, error) { return g.node, nil }

@@ -26,7 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // checkPodEndpoints checks every endpoint of a selector-derived slice
@@ -115,7 +115,7 @@ func boolWord(p *bool) string {
 }
 
 // checkConditions compares ready/serving/terminating with the conditions
-// the default controller derives from the Pod (servicepods.PodToEndpoint,
+// the default controller derives from the Pod (podendpoint.PodToEndpoint,
 // k8s.io/endpointslice podToEndpoint). Unset conditions are accepted from
 // controllers other than the default one.
 //
@@ -127,7 +127,7 @@ func boolWord(p *bool) string {
 // Pod's deletion, and ready is serving and not terminating, or true with
 // publishNotReadyAddresses (KEP-1672).
 func (c *checker) checkConditions(ref ObjectRef, e *discovery.Endpoint, name string, pod *corev1.Pod, svc *corev1.Service, r role, mgr string) {
-	want := servicepods.PodToEndpoint(pod, nil, svc, nil).Conditions
+	want := podendpoint.PodToEndpoint(pod, nil, svc, nil).Conditions
 	ready, serving, terminating := *want.Ready, *want.Serving, *want.Terminating
 	if r == roleOther && !c.cfg.podReadyServing(mgr) && e.Conditions.Serving != nil {
 		serving = *e.Conditions.Serving

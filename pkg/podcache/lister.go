@@ -114,7 +114,7 @@ func (l namespaceLister) Get(name string) (*corev1.Pod, error) {
 // whose labels match selector, in no particular order, without making Pod
 // objects: a caller that needs every Pod of a large Service gets them one
 // at a time with Get, so that they are not all live at once
-// (slicecontroller.ServiceIndex rebuilds this way). Pods are identified as by
+// (the Service controller's per-Service index rebuilds this way). Pods are identified as by
 // List; entries of other types are skipped.
 func (l namespaceLister) Names(selector labels.Selector) ([]string, error) {
 	var out []string

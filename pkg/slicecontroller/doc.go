@@ -25,7 +25,7 @@
 //
 //   - a source.Source (pkg/source): the desired endpoints of a Service
 //     from its selected Pods, plus per-Pod Problems. KCM's own is
-//     source.PodIPs; pod-address sources are a source.PodAddresses. Every
+//     servicepods.Source; pod-address sources are a source.PodAddresses. Every
 //     pod-address source (source.AddressGuarded) runs behind an address
 //     guard New builds from the factory (pkg/source/addressguard,
 //     Options.AddressGuard): addresses inside the Service CIDRs, Node
@@ -53,7 +53,7 @@
 //     drop-in; otherwise a subsystem and a controller label) and the event
 //     source component.
 //
-// The instances are pkg/controllers/endpointslice (drop-in, source.PodIPs),
+// The instances are pkg/controllers/endpointslice (drop-in, servicepods.Source),
 // pkg/controllers/secondarynetwork (Multus, pkg/source/networkstatus) and
 // pkg/controllers/celprofiles (one controller per CEL profile,
 // pkg/source/celpods). A new Pod-address source is one package (the
@@ -62,18 +62,18 @@
 //
 // # Incremental reconciliation
 //
-// A Source that implements source.IncrementalSource (source.PodIPs, hence
+// A Source that implements source.IncrementalSource (servicepods.Source, hence
 // the drop-in) is synced incrementally: the controller keeps a
-// ServiceIndex per Service (serviceindex.go): what changed since the
+// serviceindex.Index per Service (internal/serviceindex): what changed since the
 // Service's last sync (the pending Pods, the burst wait, the carried
 // trigger time, the trigger-time state) and the Service's desired
 // endpoints by Pod, each computed by the source's PodEndpoints, the one
 // per-Pod function the source provides. The Pod queue's worker, which maps a Pod event to Services (KCM
-// syncPod), marks the Pod changed (ServiceIndex.PodChanged) in the index
+// syncPod), marks the Pod changed (serviceindex.Index.PodChanged) in the index
 // of every Service its old or new labels match, also for updates KCM does
 // not sync for (those are queued "mark only": the Pod is read again at the
 // Service's next sync, as the full path reads every Pod, but no sync is
-// queued). The sync then reads only the marked Pods (ServiceIndex.Update,
+// queued). The sync then reads only the marked Pods (serviceindex.Index.Update,
 // which also updates the Service's trigger-time state) and plans only the slices
 // their endpoints live in (reconciler.PlanIndexed), then applies the plan
 // as before. The writes, events and errors are the full path's; the
@@ -96,7 +96,7 @@
 // An incremental sync applies its plan with reconciler.ApplyUntil: when a
 // Pod event for the Service arrives while the sync writes (each write
 // waits for the client's rate limiter), the sync stops after the write in
-// progress, carries its trigger time over (ServiceIndex.CarryTriggerTime)
+// progress, carries its trigger time over (serviceindex.Index.CarryTriggerTime)
 // and returns; the event queued the Service again, and the next sync plans
 // the rest together with the new events. A burst of changes (a rolling
 // update) so costs fewer writes: a removal and an addition planned
@@ -118,7 +118,7 @@
 // --endpoint-updates-burst-quiet-period) a sync that finds Pod events of
 // two or more Pods pending first waits, before the pacer, until no new
 // event has come for that period, at most ten periods after the first
-// pending event (ServiceIndex.BurstWait): a rolling update's
+// pending event (serviceindex.Index.BurstWait): a rolling update's
 // deletions and the creations that follow are then planned together, the
 // new endpoints filling the slices the deletions update anyway. One Pod's
 // change (a readiness flip) is planned at once. The wait holds the worker;

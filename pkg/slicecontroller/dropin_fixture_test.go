@@ -40,6 +40,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	"github.com/slicekit/slicekit/test/harness/fakecluster"
 	"github.com/slicekit/slicekit/test/harness/testobjects"
@@ -66,7 +67,7 @@ type dropInOptions struct {
 	Pacer                                                             reconciler.Pacer
 	BurstQuietPeriod                                                  time.Duration
 
-	// Source replaces source.PodIPs(servicepods.Options{}) when set (not an
+	// Source replaces servicepods.Source(podendpoint.Options{}) when set (not an
 	// endpointslice.Options field: the incremental equality test runs the
 	// drop-in with a Source that is not a source.IncrementalSource).
 	Source source.Source
@@ -81,7 +82,7 @@ func newDropIn(ctx context.Context, client kubernetes.Interface, factory informe
 		o.ControllerName = dropInControllerName
 	}
 	if o.Source == nil {
-		o.Source = source.PodIPs(servicepods.Options{})
+		o.Source = servicepods.Source(podendpoint.Options{})
 	}
 	return New(ctx, client, factory, Options{
 		Name:                   "endpointslice",

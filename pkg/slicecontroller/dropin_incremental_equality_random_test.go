@@ -23,7 +23,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -61,7 +61,7 @@ func (w *eqWorld) mutatePod(p *corev1.Pod) string {
 	r := w.rng
 	switch r.IntN(11) {
 	case 0, 1:
-		ready := !servicepods.IsPodReady(p)
+		ready := !podendpoint.IsPodReady(p)
 		w.setReady(p, ready)
 		return fmt.Sprintf("ready=%v", ready)
 	case 2:

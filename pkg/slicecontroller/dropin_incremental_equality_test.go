@@ -25,7 +25,7 @@ import (
 
 // The incremental-equality tests (issue 14) run two drop-in controllers
 // side by side, each on its own fake clientset and informer stores: one
-// with source.PodIPs, an IncrementalSource (per-Service endpoint indexes
+// with servicepods.Source, an IncrementalSource (per-Service endpoint indexes
 // kept up to date by the event handlers), and one whose Source hides that
 // capability (every sync recomputes everything). Both receive the same
 // informer events through the handlers New registered on the informers,

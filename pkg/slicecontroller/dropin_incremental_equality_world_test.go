@@ -32,7 +32,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/sets"
 
-	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -312,8 +312,8 @@ func newEqHarness(t *testing.T, maxPerSlice int32) *eqHarness {
 	t.Helper()
 	h := &eqHarness{
 		t:    t,
-		inc:  newEqSide(t, "incremental", source.PodIPs(servicepods.Options{}), maxPerSlice),
-		full: newEqSide(t, "full", fullOnlySource{source.PodIPs(servicepods.Options{})}, maxPerSlice),
+		inc:  newEqSide(t, "incremental", servicepods.Source(podendpoint.Options{}), maxPerSlice),
+		full: newEqSide(t, "full", fullOnlySource{servicepods.Source(podendpoint.Options{})}, maxPerSlice),
 	}
 	if h.inc.f.c.indexes == nil {
 		t.Fatal("the incremental side has no indexes")

@@ -21,9 +21,11 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/klog/v2/ktesting"
 	"k8s.io/utils/ptr"
+
+	"github.com/slicekit/slicekit/internal/serviceindex"
 )
 
-// TestIncrementalSyncPaths drives the drop-in (source.PodIPs, an
+// TestIncrementalSyncPaths drives the drop-in (servicepods.Source, an
 // IncrementalSource) through the events that keep its per-Service index and
 // checks, by <subsystem>_syncs_by_path_total, which syncs planned
 // incrementally and which fell back to the full planner, and that the
@@ -32,7 +34,7 @@ func TestIncrementalSyncPaths(t *testing.T) {
 	const metric = "endpoint_slice_controller_" + SyncsByPathMetricName
 	f := newDropInFixture(t, dropInOptions{})
 	if f.c.indexes == nil {
-		t.Fatal("the drop-in's source.PodIPs is not handled as an IncrementalSource")
+		t.Fatal("the drop-in's servicepods.Source is not handled as an IncrementalSource")
 	}
 	svc := newService("web")
 	node := newNode("node-1", "zone-a")
@@ -102,7 +104,7 @@ func TestIncrementalSyncPaths(t *testing.T) {
 	}
 
 	mustSync()
-	paths(map[string]float64{RebuildFirstSync: 1, SyncPathIncremental: 0})
+	paths(map[string]float64{serviceindex.RebuildFirstSync: 1, SyncPathIncremental: 0})
 	if got := ready(); len(got) != 3 || !got["10.0.0.2"] || got["10.0.0.4"] {
 		t.Fatalf("after the first sync: %v", got)
 	}
@@ -165,7 +167,7 @@ func TestIncrementalSyncPaths(t *testing.T) {
 	}
 	f.c.onServiceEvent(svc, svc2)
 	mustSync()
-	paths(map[string]float64{RebuildServiceChanged: 1})
+	paths(map[string]float64{serviceindex.RebuildServiceChanged: 1})
 	if got := ready(); !got["10.0.0.2"] || !got["10.0.0.3"] {
 		t.Errorf("publishNotReadyAddresses not written: %v", got)
 	}

@@ -33,7 +33,7 @@ import (
 // owns, resync) when the Source is a pod-address source
 // (source.AddressGuarded): addressguard.New(ctx, client, factory,
 // opts.ManagedBy, opts.AddressGuard), plus its HasSynced. A Source that
-// is not one (source.PodIPs: status.podIPs, which only the kubelet writes)
+// is not one (servicepods.Source: status.podIPs, which only the kubelet writes)
 // is returned as it is, with a nil HasSynced. Every pod-address source
 // gets the guard: there is no option to run one unguarded
 // (docs/security.md).

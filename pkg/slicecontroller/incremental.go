@@ -21,18 +21,19 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/slicekit/slicekit/internal/serviceindex"
 	"github.com/slicekit/slicekit/pkg/source"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
 // SyncPathIncremental is the "path" label value of
 // <subsystem>_syncs_by_path_total for a sync planned incrementally; every
-// other value is the reason the full planner was used (a
-// Rebuild* constant of this package, a reconciler.FullReason* constant or one
-// of the Invalidate reasons below).
+// other value is the reason the full planner was used: why the Service's
+// index was rebuilt (first-sync, service-changed, lookup-failed), a
+// reconciler.FullReason* constant or one of the Invalidate reasons below.
 const SyncPathIncremental = "incremental"
 
-// Reasons the controller gives to ServiceIndex.Invalidate (and so, for the
+// Reasons the controller gives to serviceindex.Index.Invalidate (and so, for the
 // next sync of the Service, the "path" label of syncs_by_path_total).
 const (
 	// InvalidateNodeChanged: a Node was added or deleted, or its zone label
@@ -71,7 +72,7 @@ type podKey struct {
 type indexes struct {
 	src   source.IncrementalSource
 	mu    sync.Mutex
-	byKey map[string]*ServiceIndex
+	byKey map[string]*serviceindex.Index
 	// paths counts syncs by path; nil without metrics.
 	paths *prometheus.CounterVec
 	// superseded counts syncs that stopped writing because events arrived;
@@ -86,7 +87,7 @@ func newIndexes(src source.Source, reg prometheus.Registerer, subsystem string) 
 	if !ok {
 		return nil, nil
 	}
-	x := &indexes{src: inc, byKey: map[string]*ServiceIndex{}}
+	x := &indexes{src: inc, byKey: map[string]*serviceindex.Index{}}
 	if reg != nil {
 		x.paths = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Subsystem: subsystem,
@@ -109,19 +110,19 @@ func newIndexes(src source.Source, reg prometheus.Registerer, subsystem string) 
 }
 
 // get returns the index of the Service key, creating it.
-func (x *indexes) get(key string) *ServiceIndex {
+func (x *indexes) get(key string) *serviceindex.Index {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	idx := x.byKey[key]
 	if idx == nil {
-		idx = NewServiceIndex(x.src)
+		idx = serviceindex.New(x.src)
 		x.byKey[key] = idx
 	}
 	return idx
 }
 
 // lookup returns the index of the Service key, or nil.
-func (x *indexes) lookup(key string) *ServiceIndex {
+func (x *indexes) lookup(key string) *serviceindex.Index {
 	if x == nil {
 		return nil
 	}

@@ -122,7 +122,7 @@ type Common struct {
 	// addresses outside it are refused (pkg/source/addressguard,
 	// docs/security.md). The zero value refuses the ServiceCIDR objects'
 	// and the Nodes' addresses. Ignored for other Sources
-	// (source.PodIPs).
+	// (servicepods.Source).
 	AddressGuard addressguard.Options
 
 	// Registerer receives the metrics; nil means none. With
@@ -166,7 +166,7 @@ type Options struct {
 	Ownership Ownership
 
 	// Source computes the desired endpoints of a Service from its selected
-	// Pods (source.PodIPs for KCM's rules, a source.PodAddresses for a
+	// Pods (servicepods.Source for KCM's rules, a source.PodAddresses for a
 	// pod-address source). Required.
 	Source source.Source
 
@@ -241,7 +241,7 @@ type Options struct {
 	// a burst of Pod events for its Service goes on: with two or more Pods
 	// pending and the latest event less than BurstQuietPeriod old, the
 	// plan waits for a pause of that length, at most ten of them after the
-	// first pending event (ServiceIndex.BurstWait). A single
+	// first pending event (serviceindex.Index.BurstWait). A single
 	// event (one readiness flip) is planned at once. slicekit's own (KCM
 	// has no such wait). Default 0: off. Must not be negative.
 	BurstQuietPeriod time.Duration

@@ -21,10 +21,11 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/slicekit/slicekit/pkg/source"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
+
+	"github.com/slicekit/slicekit/pkg/source"
 )
 
 // problemMetrics count the Problems of the controller. A nil

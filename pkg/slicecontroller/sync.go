@@ -30,11 +30,12 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
+	"github.com/slicekit/slicekit/internal/serviceindex"
 	"github.com/slicekit/slicekit/pkg/policy/delegation"
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -238,11 +239,11 @@ func (c *Controller) SyncService(ctx context.Context, key string) error {
 
 // awaitBurstPause waits, with Options.BurstQuietPeriod, while a burst of
 // Pod events of the Service goes on (several Pods pending, the latest less
-// than the quiet period ago; ServiceIndex.BurstWait), so that
+// than the quiet period ago; serviceindex.Index.BurstWait), so that
 // the burst is planned once it pauses; a single event is planned at once.
 // It returns the context's error, wrapped, if the context ends first; the
 // pending events then stay for the next sync.
-func (c *Controller) awaitBurstPause(ctx context.Context, key string, idx *ServiceIndex) error {
+func (c *Controller) awaitBurstPause(ctx context.Context, key string, idx *serviceindex.Index) error {
 	for {
 		d := idx.BurstWait(time.Now(), c.opts.BurstQuietPeriod)
 		if d <= 0 {
@@ -260,7 +261,7 @@ func (c *Controller) awaitBurstPause(ctx context.Context, key string, idx *Servi
 
 // syncIndexed is step 5 of SyncService for an incremental source
 // (source.IncrementalSource): the Service's index reads only the
-// Pods marked changed since its last sync (ServiceIndex.Update;
+// Pods marked changed since its last sync (serviceindex.Index.Update;
 // every selected Pod when the index is new, the Service changed, a lookup
 // failed or the index was invalidated), and reconciler.PlanIndexed plans
 // only the slices those Pods' endpoints live in, or falls back to the full
@@ -297,13 +298,13 @@ func (c *Controller) syncIndexed(ctx context.Context, key string, service *corev
 		if srcErr == nil {
 			srcErr = errors.New("the endpoint index is not ready")
 		}
-		if errors.As(srcErr, new(*PodListError)) {
+		if errors.As(srcErr, new(*serviceindex.PodListError)) {
 			c.eventRecorder.Eventf(service, corev1.EventTypeWarning, ReasonFailedToListPods,
 				"Error listing Pods for Service %s/%s: %v", service.Namespace, service.Name, srcErr)
 		}
 		return fmt.Errorf("computing endpoints of Service %s: %w", key, srcErr)
 	}
-	plan, desired, reason, err := c.reconciler.PlanIndexed(ctx, service, idx.Index(), slices)
+	plan, desired, reason, err := c.reconciler.PlanIndexed(ctx, service, idx.Endpoints(), slices)
 	if err == nil {
 		path := reason
 		if path == "" {
@@ -502,7 +503,7 @@ func (c *Controller) SyncAll(ctx context.Context) error {
 }
 
 // anyTopologyAuto reports whether a cached Service asks for
-// topology-aware hints (servicepods.TopologyAuto), so that SyncAll feeds
+// topology-aware hints (podendpoint.TopologyAuto), so that SyncAll feeds
 // the topology cache (which logs about Nodes without CPU or zone) only
 // when hints are wanted.
 func (c *Controller) anyTopologyAuto() bool {
@@ -511,7 +512,7 @@ func (c *Controller) anyTopologyAuto() bool {
 		return true
 	}
 	for _, svc := range services {
-		if servicepods.TopologyAuto(svc.Annotations) {
+		if podendpoint.TopologyAuto(svc.Annotations) {
 			return true
 		}
 	}

@@ -27,7 +27,7 @@ import (
 	utilnet "k8s.io/utils/net"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // Source is the one contract between a Service controller
@@ -35,7 +35,7 @@ import (
 // Service, the Pods its Pod selector matches (read from an informer cache)
 // and the Nodes, what are the Service's desired endpoints, and which Pods
 // (or what about the Service) were left out and why. KCM's own rules
-// (PodIPs), every pod-address source (PodAddresses, built by networkstatus
+// (servicepods.Source), every pod-address source (PodAddresses, built by networkstatus
 // and celpods) and any new source implement it. Implementations must not
 // modify their arguments, which come from informer caches, and must be
 // safe for concurrent use.
@@ -46,9 +46,9 @@ type Source interface {
 	// out, addresses taken away, Service-level problems), which are never
 	// errors. Errors: with (nil, problems, err) nothing may be reconciled
 	// (retry later); with a non-nil Desired and a non-nil error (Pods on
-	// a missing Node, *servicepods.SkippedPodError, KCM edge case E14)
+	// a missing Node, *podendpoint.SkippedPodError, KCM edge case E14)
 	// the caller reconciles the partial Desired and then retries.
-	Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []Problem, error)
+	Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes podendpoint.NodeGetter) (*reconciler.Desired, []Problem, error)
 	// PodUpdateMatters reports whether a Pod update may change Desired
 	// beyond the fields KCM watches (labels, hostname, subdomain,
 	// deletionTimestamp, Ready condition, Pod IPs;
@@ -66,7 +66,7 @@ type Source interface {
 // Options.Source and keeps, per Service, the index of every selected Pod's
 // endpoints and what changed since the last sync; the source only says,
 // for one Pod and one Service, what endpoints the Pod yields. A Source
-// without it keeps the full path (Desired at every sync). PodIPs
+// without it keeps the full path (Desired at every sync). servicepods.Source
 // implements it; pod-address sources (PodAddresses) do not yet: their
 // per-Pod step also reports Problems and may read more than the Pod (for
 // instance a CEL profile), and would need a per-Pod Problem report first.
@@ -76,51 +76,20 @@ type IncrementalSource interface {
 	// of svc, computed exactly as Desired computes it for that Pod, so
 	// that the items of every selected Pod make Desired's result (the
 	// cases of servicepods.PodItem): (nil, nil) when the Pod contributes
-	// nothing; (item, nil); (item, *servicepods.SkippedPodError) when the
+	// nothing; (item, nil); (item, *podendpoint.SkippedPodError) when the
 	// Pod's Node is missing (the Pod's port group without endpoints);
 	// (nil, error) when a lookup failed (nothing may be reconciled). It
 	// must not modify its arguments, which come from informer caches.
-	PodEndpoints(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Item, error)
+	PodEndpoints(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes podendpoint.NodeGetter) (*reconciler.Item, error)
 	// SliceLayout returns the address types of svc's slices, in order,
 	// and its topology hints: the AddressTypes and Hints of Desired's
 	// result for svc.
 	SliceLayout(svc *corev1.Service) ([]discovery.AddressType, reconciler.Hints)
 }
 
-// PodIPs returns KCM's own source: endpoints from status.podIPs by
-// servicepods.Desired with opts, the source of the drop-in EndpointSlice
-// controller. It reports no Problems (KCM reports none) and no Pod update
-// beyond KCM's fields matters. It implements IncrementalSource.
-func PodIPs(opts servicepods.Options) Source { return podIPs{opts: opts} }
-
-// podIPs is the Source PodIPs returns.
-type podIPs struct{ opts servicepods.Options }
-
-// Desired returns servicepods.Desired(ctx, svc, pods, nodes, opts) and no
-// Problems.
-func (p podIPs) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []Problem, error) {
-	d, err := servicepods.Desired(ctx, svc, pods, nodes, p.opts)
-	return d, nil, err
-}
-
-// PodEndpoints returns servicepods.PodItem(ctx, svc, pod, nodes), the
-// per-Pod step of servicepods.Desired: PodIPs is an IncrementalSource.
-func (podIPs) PodEndpoints(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Item, error) {
-	return servicepods.PodItem(ctx, svc, pod, nodes)
-}
-
-// SliceLayout returns servicepods.AddressTypes(svc) and
-// servicepods.Hints(svc, opts), as servicepods.Desired does.
-func (p podIPs) SliceLayout(svc *corev1.Service) ([]discovery.AddressType, reconciler.Hints) {
-	return servicepods.AddressTypes(svc), servicepods.Hints(svc, p.opts)
-}
-
-// PodUpdateMatters returns false: KCM's fields are all that matter.
-func (podIPs) PodUpdateMatters(_, _ *corev1.Pod) bool { return false }
-
 // AddressFunc returns the IP addresses under which pod backs svc: the
 // addresses of the pod's endpoints, instead of status.podIPs. It is called
-// only for pods that may back a Service at all (servicepods
+// only for pods that may back a Service at all (podendpoint
 // ShouldPodBeInEndpoints with terminating pods included). It must not
 // modify svc or pod, which come from informer caches.
 //
@@ -131,7 +100,7 @@ func (podIPs) PodUpdateMatters(_, _ *corev1.Pod) bool { return false }
 type AddressFunc func(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) ([]string, error)
 
 // ServingFunc returns whether pod is ready to serve for svc. It replaces
-// the Pod Ready condition (servicepods.IsPodReady) as the endpoint's
+// the Pod Ready condition (podendpoint.IsPodReady) as the endpoint's
 // serving condition; ready is then derived as in KCM. A non-nil error
 // leaves the pod out, as for AddressFunc.
 type ServingFunc func(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) (bool, error)
@@ -153,7 +122,7 @@ type PodAddresses struct {
 	// endpoints (only placeholders), so that no address of a misconfigured
 	// Service is ever published.
 	CheckService func(ctx context.Context, svc *corev1.Service) error
-	// AddressTypes, when not nil, replaces servicepods.AddressTypes (the
+	// AddressTypes, when not nil, replaces podendpoint.AddressTypes (the
 	// Service's spec.ipFamilies, KCM behaviour C15) as the address types
 	// of the Service's slices. It must return IPv4 and/or IPv6 only.
 	AddressTypes func(svc *corev1.Service) []discovery.AddressType
@@ -184,7 +153,7 @@ func (s PodAddresses) Validate() error {
 
 // Desired returns Desired(ctx, svc, pods, nodes, s): see the package
 // function for the rules and the errors.
-func (s PodAddresses) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []Problem, error) {
+func (s PodAddresses) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes podendpoint.NodeGetter) (*reconciler.Desired, []Problem, error) {
 	return Desired(ctx, svc, pods, nodes, s)
 }
 

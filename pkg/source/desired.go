@@ -29,7 +29,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // candidate is a pod that passed the source and the node lookup.
@@ -46,16 +46,16 @@ type candidate struct {
 // ExternalName, as for servicepods.Desired. Everything but the addresses
 // (and, with src.Serving, the serving condition) is KCM's: pod inclusion,
 // conditions, nodeName, zone, hostname, targetRef, ports and port groups
-// come from the servicepods building blocks.
+// come from KCM's Pod rules (pkg/source/podendpoint).
 //
 // Steps:
-//  1. Address types: src.AddressTypes(svc), else servicepods.AddressTypes
-//     (KCM C15). Hints: servicepods.Hints.
+//  1. Address types: src.AddressTypes(svc), else podendpoint.AddressTypes
+//     (KCM C15). Hints: podendpoint.Hints.
 //  2. src.CheckService, when set, may reject the Service: one
 //     Service-level Problem, and a Desired without groups (placeholders
 //     only), so nothing is published for a misconfigured Service.
 //  3. Pods in namespace/name order, those failing
-//     servicepods.ShouldPodBeInEndpoints(pod, true) left out silently
+//     podendpoint.ShouldPodBeInEndpoints(pod, true) left out silently
 //     (KCM C16). For each other pod: src.Addresses (and src.Serving); an
 //     error, or an address ParseEndpointIP refuses, leaves the pod out with
 //     a Problem. Duplicates within a pod are dropped. With src.Guard, each
@@ -63,7 +63,7 @@ type candidate struct {
 //     per reason and pod, naming the addresses); a pod left with no
 //     address is left out.
 //  4. The pod's Node, as in servicepods.Desired: missing means the pod is
-//     left out with a *servicepods.SkippedPodError in the returned error
+//     left out with a *podendpoint.SkippedPodError in the returned error
 //     (retry), unless spec.publishNotReadyAddresses; another lookup error
 //     ends Desired with (nil, problems, err).
 //  5. An address on several pods goes to one of them, the first in this
@@ -72,9 +72,9 @@ type candidate struct {
 //     ReasonDuplicateAddress Problem.
 //  6. For each address type, each pod contributes one endpoint per address
 //     of that family (never an address of another family: families are
-//     never mixed), built by servicepods.PodToEndpoint with that single
+//     never mixed), built by podendpoint.PodToEndpoint with that single
 //     address; like KCM's, every endpoint has exactly one address. Its port
-//     group is servicepods.EndpointPorts(svc, pod). A pod with addresses
+//     group is podendpoint.EndpointPorts(svc, pod). A pod with addresses
 //     but none of the Service's address types gets a
 //     ReasonAddressFamilyMismatch Problem.
 //
@@ -84,7 +84,7 @@ type candidate struct {
 //
 // Problems are returned in pod order; they are never errors: the Desired
 // is complete without those pods. Nothing in the inputs is modified.
-func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter, src PodAddresses) (*reconciler.Desired, []Problem, error) {
+func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes podendpoint.NodeGetter, src PodAddresses) (*reconciler.Desired, []Problem, error) {
 	if svc == nil {
 		return nil, nil, errors.New("source: Service is nil")
 	}
@@ -96,11 +96,11 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 	}
 	logger := klog.FromContext(ctx)
 
-	d := &reconciler.Desired{Hints: servicepods.Hints(svc, servicepods.Options{})}
+	d := &reconciler.Desired{Hints: podendpoint.Hints(svc, podendpoint.Options{})}
 	if src.AddressTypes != nil {
 		d.AddressTypes = src.AddressTypes(svc)
 	} else {
-		d.AddressTypes = servicepods.AddressTypes(svc)
+		d.AddressTypes = podendpoint.AddressTypes(svc)
 	}
 	if src.CheckService != nil {
 		if err := src.CheckService(ctx, svc); err != nil {
@@ -121,13 +121,13 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 		return strings.Compare(a.Name, b.Name)
 	})
 
-	cachedNodes := servicepods.CachedNodes(nodes)
+	cachedNodes := podendpoint.CachedNodes(nodes)
 	var problems []Problem
 	var skipErrs []error
 	var cands []*candidate
 
 	for _, pod := range sorted {
-		if !servicepods.ShouldPodBeInEndpoints(pod, true) {
+		if !podendpoint.ShouldPodBeInEndpoints(pod, true) {
 			continue
 		}
 		raw, err := src.Addresses(ctx, svc, pod)
@@ -166,7 +166,7 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 		}
 		if notFound && !svc.Spec.PublishNotReadyAddresses {
 			logger.Info("skipping Pod for Service, Node not found", "pod", klog.KObj(pod), "service", klog.KObj(svc), "node", klog.KRef("", pod.Spec.NodeName))
-			skipErrs = append(skipErrs, &servicepods.SkippedPodError{Pod: pod.Name, Namespace: svc.Namespace, Service: svc.Name, Node: pod.Spec.NodeName})
+			skipErrs = append(skipErrs, &podendpoint.SkippedPodError{Pod: pod.Name, Namespace: svc.Namespace, Service: svc.Name, Node: pod.Spec.NodeName})
 			continue
 		}
 		if !notFound {
@@ -184,7 +184,7 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 	groupIndex := map[string]int{}
 	ports := make([][]discovery.EndpointPort, len(cands))
 	for i, c := range cands {
-		ports[i] = servicepods.EndpointPorts(ctx, svc, c.pod)
+		ports[i] = podendpoint.EndpointPorts(ctx, svc, c.pod)
 		matched := false
 		for _, a := range c.addrs {
 			if wanted[addressType(a)] {
@@ -214,7 +214,7 @@ func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes
 					groupIndex[key] = gi
 					d.Groups = append(d.Groups, reconciler.EndpointGroup{AddressType: at, Ports: reconciler.CopyPorts(ports[i])})
 				}
-				ep := servicepods.PodToEndpoint(c.pod, c.node, svc, []string{a.String()})
+				ep := podendpoint.PodToEndpoint(c.pod, c.node, svc, []string{a.String()})
 				if c.serving != nil {
 					terminating := c.pod.DeletionTimestamp != nil
 					ep.Conditions.Serving = ptr.To(*c.serving)

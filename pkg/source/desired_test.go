@@ -35,12 +35,13 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
 const ns = "ns"
 
-// nodeMap is a servicepods.NodeGetter.
+// nodeMap is a podendpoint.NodeGetter.
 type nodeMap map[string]*corev1.Node
 
 func (m nodeMap) Get(name string) (*corev1.Node, error) {
@@ -390,7 +391,7 @@ func TestDesired(t *testing.T) {
 				t.Fatalf("Desired: %v", err)
 			}
 			if tc.wantErr != "" {
-				var sk *servicepods.SkippedPodError
+				var sk *podendpoint.SkippedPodError
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.As(err, &sk) {
 					t.Fatalf("Desired error = %v, want a SkippedPodError containing %q", err, tc.wantErr)
 				}
@@ -479,7 +480,7 @@ func TestDesiredParity(t *testing.T) {
 		}),
 	} {
 		t.Run(fmt.Sprintf("%v-%s-pnra=%v", svc.Spec.IPFamilies, svc.Spec.ClusterIP, svc.Spec.PublishNotReadyAddresses), func(t *testing.T) {
-			want, err := servicepods.Desired(ctx, svc, pods, testNodes(), servicepods.Options{})
+			want, err := servicepods.Desired(ctx, svc, pods, testNodes(), podendpoint.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,8 +22,9 @@
 // implements one interface, Source: Desired(ctx, Service, selected Pods,
 // Nodes) returns the reconciler.Desired of the Service plus the Problems
 // found, and PodUpdateMatters says which Pod updates beyond KCM's fields
-// matter. PodIPs is KCM's own source (servicepods.Desired, status.podIPs),
-// the drop-in EndpointSlice controller's.
+// matter. KCM's own source (status.podIPs), the drop-in EndpointSlice
+// controller's, is servicepods.Source; it implements this contract and
+// IncrementalSource, and this package does not import it.
 //
 // For pod-address sources (endpoints are the Pods a Service selects, as in
 // KCM, with addresses other than status.podIPs) PodAddresses implements
@@ -43,8 +44,8 @@
 // EndpointSlice endpoint).
 //
 // Desired keeps everything but the addresses KCM's: inclusion, conditions,
-// nodeName, zone, hostname, targetRef and ports come from the servicepods
-// building blocks (pkg/source/servicepods, after k8s.io/endpointslice);
+// nodeName, zone, hostname, targetRef and ports come from KCM's rules for
+// a Pod's endpoint (pkg/source/podendpoint, after k8s.io/endpointslice);
 // addresses are validated, one endpoint per address as KCM writes one
 // address per endpoint, grouped per address family so that a slice never
 // mixes IPv4 and IPv6; an address claimed by two Pods goes to one
@@ -52,7 +53,9 @@
 // left out, and addresses taken away, are Problems, never errors.
 //
 // The sub-packages are sources: servicepods (KCM's own, status.podIPs),
-// endpoints (Endpoints objects, for the mirroring controller),
-// networkstatus (Multus network-status, secondary networks) and celpods
-// (CEL expressions over Service and Pod).
+// endpointsmirroring (Endpoints objects, for the mirroring controller),
+// networkstatus (Multus network-status, secondary networks), networkdata
+// (DRA ResourceClaim networkData) and celpods (CEL expressions over Service
+// and Pod); podendpoint holds the Pod rules they share, and addressguard
+// the address guard.
 package source

@@ -39,11 +39,11 @@ import (
 	endpointsliceutil "k8s.io/endpointslice/util"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/serviceindex"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/metrics"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
-	"github.com/slicekit/slicekit/pkg/slicecontroller"
-	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -85,11 +85,11 @@ func (k *kcmBench) reconcile(svc *corev1.Service, pods []*corev1.Pod, existing [
 type ourBench struct {
 	ctx   context.Context
 	r     *reconciler.Reconciler
-	nodes servicepods.NodeGetter
+	nodes podendpoint.NodeGetter
 }
 
 func (o *ourBench) reconcile(svc *corev1.Service, pods []*corev1.Pod, existing []*discovery.EndpointSlice) error {
-	desired, err := servicepods.Desired(o.ctx, svc, pods, o.nodes, servicepods.Options{})
+	desired, err := servicepods.Desired(o.ctx, svc, pods, o.nodes, podendpoint.Options{})
 	if desired == nil {
 		return err
 	}
@@ -225,8 +225,8 @@ func (m cpuMeter) report(b *testing.B) {
 // its readiness. Each op flips the next pod, so the work per op is steady:
 // one endpoint changes, one slice is updated. Besides kcm and slicekit
 // (the full planner), the incremental side is slicekit's incremental path
-// (issue 14): the Pod event marks the pod (ServiceIndex.PodChanged), and
-// the sync reads only that pod (ServiceIndex.Update, including the
+// (issue 14): the Pod event marks the pod (serviceindex.Index.PodChanged), and
+// the sync reads only that pod (serviceindex.Index.Update, including the
 // trigger-time update, which the other sides leave to the controller),
 // plans with PlanIndexed and applies. It reports full/op, the syncs that
 // fell back to the full planner (0 expected).
@@ -295,14 +295,14 @@ func benchReadinessFlip(b *testing.B, n int) {
 // handler's work).
 type podNotifier interface{ podChanged(name string) }
 
-// incrementalBench is slicekit's incremental path: a ServiceIndex kept
+// incrementalBench is slicekit's incremental path: a serviceindex.Index kept
 // from Pod events, PlanIndexed, Apply.
 type incrementalBench struct {
 	ctx   context.Context
 	r     *reconciler.Reconciler
-	nodes servicepods.NodeGetter
+	nodes podendpoint.NodeGetter
 	pods  benchPodLister
-	idx   *slicecontroller.ServiceIndex
+	idx   *serviceindex.Index
 	full  int // syncs planned by the full planner
 }
 
@@ -314,7 +314,7 @@ func newIncrementalBench(tb testing.TB, store *sliceStore, nodes []*corev1.Node,
 		lister[p.Name] = p
 	}
 	return &incrementalBench{ctx: side.ctx, r: side.r, nodes: side.nodes, pods: lister,
-		idx: slicecontroller.NewServiceIndex(source.PodIPs(servicepods.Options{}).(source.IncrementalSource))}
+		idx: serviceindex.New(servicepods.Source(podendpoint.Options{}))}
 }
 
 func (o *incrementalBench) podChanged(name string) { o.idx.PodChanged(name) }
@@ -323,7 +323,7 @@ func (o *incrementalBench) reconcile(svc *corev1.Service, _ []*corev1.Pod, exist
 	if _, err := o.idx.Update(o.ctx, svc, labels.Everything(), o.pods, o.nodes); err != nil {
 		return err
 	}
-	plan, desired, reason, err := o.r.PlanIndexed(o.ctx, svc, o.idx.Index(), existing)
+	plan, desired, reason, err := o.r.PlanIndexed(o.ctx, svc, o.idx.Endpoints(), existing)
 	if err != nil {
 		return err
 	}
@@ -357,7 +357,7 @@ func (l benchPodLister) List(sel labels.Selector) ([]*corev1.Pod, error) {
 // 1,000 pods in steps of 25: each step replaces the 25 oldest pods with 25
 // new ones (new names and addresses) and syncs, starting from the previous
 // step's slices. The incremental side is told the 50 Pods of each step
-// (ServiceIndex.PodChanged) and reports full/op, the steps that fell back
+// (serviceindex.Index.PodChanged) and reports full/op, the steps that fell back
 // to the full planner.
 func BenchmarkRollingUpdate(b *testing.B) {
 	const n, step = 1000, 25

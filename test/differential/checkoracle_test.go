@@ -33,7 +33,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/check"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 var flagOracleSteps = flag.Int("differential.oraclesteps", 10000, "TestCheckOracle runs scenarios until at least this many steps have run (2000 with -short)")
@@ -274,7 +274,7 @@ var oracleMutants = []mutant{
 		// mode Auto or a valid trafficDistribution are left out (their
 		// hints depend on the cluster or the endpoint).
 		// A Service being deleted is not synced by KCM: not a fault.
-		if m.svc.DeletionTimestamp != nil || servicepods.TopologyAuto(m.svc.Annotations) || servicepods.Hints(m.svc, servicepods.Options{}).TrafficDistribution != nil {
+		if m.svc.DeletionTimestamp != nil || podendpoint.TopologyAuto(m.svc.Annotations) || podendpoint.Hints(m.svc, podendpoint.Options{}).TrafficDistribution != nil {
 			return false
 		}
 		s, i, ok := m.endpointRef()

@@ -39,6 +39,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -442,7 +443,7 @@ func mixedTopologyOutcome(in stepInput, kcmEvents []string) bool {
 // reconcileOurs is what a slicekit Service controller does for one sync
 // (see the servicepods package documentation).
 func (h *harness) reconcileOurs(svc *corev1.Service, pods []*corev1.Pod, existing []*discovery.EndpointSlice, tt time.Time) error {
-	desired, srcErr := servicepods.Desired(h.ctx, svc, pods, corelisters.NewNodeLister(h.ourNodes), servicepods.Options{})
+	desired, srcErr := servicepods.Desired(h.ctx, svc, pods, corelisters.NewNodeLister(h.ourNodes), podendpoint.Options{})
 	if desired == nil {
 		return srcErr
 	}

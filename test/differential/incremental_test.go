@@ -31,10 +31,10 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/slicekit/slicekit/internal/serviceindex"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/reconciler/topology"
-	"github.com/slicekit/slicekit/pkg/slicecontroller"
-	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -48,7 +48,7 @@ import (
 //
 // The scenario hands over whole states, not events, so incCheck derives
 // the events a controller would see: the Pods that differ from the
-// previous step are given to ServiceIndex.PodChanged, a changed Service
+// previous step are given to serviceindex.Index.PodChanged, a changed Service
 // gets a new resourceVersion, changed Nodes call Invalidate. Slices get a
 // resourceVersion that changes exactly when their content does (hand
 // edits in the generator keep it), as the API server guarantees.
@@ -59,7 +59,7 @@ type incCheck struct {
 	incTopo    *topology.TopologyCache
 	nodes      cache.Indexer
 	fullTT     *servicepods.TriggerTimeTracker
-	idx        *slicecontroller.ServiceIndex
+	idx        *serviceindex.Index
 	lastPods   map[string]*corev1.Pod
 	lastSvc    *corev1.Service // the Service handed over, with our resourceVersion
 	lastSvcRaw *corev1.Service // the scenario's Service at the previous step
@@ -79,7 +79,7 @@ func newIncCheck(ctx context.Context, maxPer int32) *incCheck {
 		incTopo:   topology.NewTopologyCache(),
 		nodes:     cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}),
 		fullTT:    servicepods.NewTriggerTimeTracker(),
-		idx:       slicecontroller.NewServiceIndex(source.PodIPs(servicepods.Options{}).(source.IncrementalSource)),
+		idx:       serviceindex.New(servicepods.Source(podendpoint.Options{})),
 		lastPods:  map[string]*corev1.Pod{},
 		sliceSeen: map[string]*discovery.EndpointSlice{},
 		sliceRV:   map[string]string{},
@@ -183,7 +183,7 @@ func (c *incCheck) check(in stepInput, handed []*discovery.EndpointSlice) string
 	nodes := corelisters.NewNodeLister(c.nodes)
 	podList := make([]*corev1.Pod, 0, len(in.pods))
 	podList = append(podList, in.pods...)
-	desired, derr := servicepods.Desired(c.ctx, svc, podList, nodes, servicepods.Options{})
+	desired, derr := servicepods.Desired(c.ctx, svc, podList, nodes, podendpoint.Options{})
 	var fullPlan *reconciler.Plan
 	if desired != nil {
 		var err error
@@ -201,7 +201,7 @@ func (c *incCheck) check(in stepInput, handed []*discovery.EndpointSlice) string
 		c.reasons["source-error"]++
 		return ""
 	}
-	incPlan, _, reason, err := c.inc.PlanIndexed(c.ctx, svc, c.idx.Index(), existing)
+	incPlan, _, reason, err := c.inc.PlanIndexed(c.ctx, svc, c.idx.Endpoints(), existing)
 	if err != nil {
 		return "incremental plan: " + err.Error()
 	}
@@ -224,7 +224,7 @@ func (c *incCheck) check(in stepInput, handed []*discovery.EndpointSlice) string
 		stripHints(incPlan)
 	}
 	if d := incPlanDiff(fullPlan, incPlan); d != "" {
-		if got := c.idx.Index().Desired(); !apiequality.Semantic.DeepEqual(got, desired) {
+		if got := c.idx.Endpoints().Desired(); !apiequality.Semantic.DeepEqual(got, desired) {
 			d += fmt.Sprintf("\nIndex.Desired differs from Desired:\n%s\nvs\n%s", dumpJSON(got), dumpJSON(desired))
 		}
 		return fmt.Sprintf("plans differ (%s): %s", reason, d)

@@ -34,7 +34,7 @@ import (
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -267,7 +267,7 @@ func DesiredSubsets(ctx context.Context, service *corev1.Service, pods []*corev1
 	subsets = []corev1.EndpointSubset{}
 	pnra := service.Spec.PublishNotReadyAddresses
 	for _, pod := range sorted {
-		if pod == nil || !servicepods.ShouldPodBeInEndpoints(pod, pnra) {
+		if pod == nil || !podendpoint.ShouldPodBeInEndpoints(pod, pnra) {
 			continue
 		}
 		epa, err := podToEndpointAddressForService(service, pod)
@@ -277,10 +277,10 @@ func DesiredSubsets(ctx context.Context, service *corev1.Service, pods []*corev1
 			logger.V(2).Info("Failed to find endpoint for service with ClusterIP on pod with error", "service", klog.KObj(service), "clusterIP", service.Spec.ClusterIP, "pod", klog.KObj(pod), "error", err)
 			continue
 		}
-		if servicepods.ShouldSetHostname(pod, service) {
+		if podendpoint.ShouldSetHostname(pod, service) {
 			epa.Hostname = pod.Spec.Hostname
 		}
-		ready := pnra || servicepods.IsPodReady(pod)
+		ready := pnra || podendpoint.IsPodReady(pod)
 		// Allow a headless Service not to have ports.
 		if len(service.Spec.Ports) == 0 {
 			if service.Spec.ClusterIP == corev1.ClusterIPNone {
@@ -295,7 +295,7 @@ func DesiredSubsets(ctx context.Context, service *corev1.Service, pods []*corev1
 		}
 		for i := range service.Spec.Ports {
 			sp := &service.Spec.Ports[i]
-			portNum, err := servicepods.FindPort(pod, sp)
+			portNum, err := podendpoint.FindPort(pod, sp)
 			if err != nil {
 				logger.V(4).Info("Failed to find port for service", "service", klog.KObj(service), "error", err)
 				continue

@@ -22,7 +22,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
-	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -69,7 +69,7 @@ const (
 )
 
 // Controller is the drop-in EndpointSlice controller: a
-// slicecontroller.Controller with KCM's source (source.PodIPs), the
+// slicecontroller.Controller with KCM's source (servicepods.Source), the
 // KEP-4770 drop-in ownership (slicecontroller.DropIn) and KCM's names.
 type Controller = slicecontroller.Controller
 
@@ -79,7 +79,7 @@ type Controller = slicecontroller.Controller
 // to it (KEP-4770): slicecontroller.New with
 //   - ownership slicecontroller.DropIn(opts.ControllerName, the
 //     ExternalEndpointController gate), spec.selector only;
-//   - source source.PodIPs (servicepods.Desired, status.podIPs);
+//   - source servicepods.Source (servicepods.Desired, status.podIPs);
 //   - the managed-by conflict detector, topology hints per
 //     opts.TopologyHints, KCM's metric names without a controller label
 //     (plus SelectorRemovalMetricName), the queue endpoint_slice and
@@ -106,7 +106,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		ControllerName:         opts.ControllerName,
 		ManagedBy:              opts.ControllerName,
 		Ownership:              slicecontroller.DropIn(opts.ControllerName, opts.gateEnabled()),
-		Source:                 source.PodIPs(servicepods.Options{}),
+		Source:                 servicepods.Source(podendpoint.Options{}),
 		TopologyHints:          opts.TopologyHints,
 		KCMMetricNames:         true,
 		DetectConflicts:        true,

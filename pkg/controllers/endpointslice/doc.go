@@ -19,7 +19,7 @@
 // service.kubernetes.io/endpoint-controller-name. It is an instance of
 // slicekit's one Service controller (pkg/slicecontroller, built
 // on the generic reconciler pkg/reconciler) with KCM's source
-// (source.PodIPs: pkg/source/servicepods, status.podIPs), the drop-in
+// (servicepods.Source: pkg/source/servicepods, status.podIPs), the drop-in
 // ownership (slicecontroller.DropIn) and KCM's names; this package holds
 // its Options, informer transforms, RBAC rules and the names other
 // packages refer to.

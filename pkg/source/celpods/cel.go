@@ -32,7 +32,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // Variables of the expressions.
@@ -292,7 +292,7 @@ func (p *Program) Addresses(ctx context.Context, svc *corev1.Service, pod *corev
 // Addresses; a result that is not a bool is ReasonInvalidResult.
 func (p *Program) Serving(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) (bool, error) {
 	if p.ready == nil {
-		return servicepods.IsPodReady(pod), nil
+		return podendpoint.IsPodReady(pod), nil
 	}
 	vars, err := Activation(svc, pod)
 	if err != nil {
@@ -381,6 +381,6 @@ func (p *Program) Source() source.PodAddresses {
 // selector matches, with the addresses the profile's expression returns:
 // source.Desired with p.Source(). See source.Desired for the rules
 // and the errors.
-func (p *Program) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []source.Problem, error) {
+func (p *Program) Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes podendpoint.NodeGetter) (*reconciler.Desired, []source.Problem, error) {
 	return source.Desired(ctx, svc, pods, nodes, p.Source())
 }

@@ -22,7 +22,7 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/slicekit/slicekit/pkg/source"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // Source returns the dra-network source: a source.PodAddresses whose
@@ -52,11 +52,11 @@ func Source(get ClaimGetter) source.PodAddresses {
 }
 
 // Serving returns whether pod serves for svc: the Pod is Ready
-// (servicepods.IsPodReady, as KCM) and no device of its claim has a Ready
+// (podendpoint.IsPodReady, as KCM) and no device of its claim has a Ready
 // condition that is False. A Pod whose claim does not resolve is left out
 // by the addresses anyway; its Pod readiness is returned.
 func Serving(svc *corev1.Service, pod *corev1.Pod, get ClaimGetter) bool {
-	if !servicepods.IsPodReady(pod) {
+	if !podendpoint.IsPodReady(pod) {
 		return false
 	}
 	ref, err := annotationRef(svc)
@@ -73,13 +73,13 @@ func Serving(svc *corev1.Service, pod *corev1.Pod, get ClaimGetter) bool {
 // AddressTypes returns the address types of svc's slices, as for the
 // secondary-network controller: both IPv4 and IPv6 for a headless Service
 // (a device's addresses need not be of the cluster's families), else the
-// Service's spec.ipFamilies (servicepods.AddressTypes, KCM C15), so that
+// Service's spec.ipFamilies (podendpoint.AddressTypes, KCM C15), so that
 // its slices match the family of its cluster IP.
 func AddressTypes(svc *corev1.Service) []discovery.AddressType {
 	if svc.Spec.ClusterIP == corev1.ClusterIPNone {
 		return []discovery.AddressType{discovery.AddressTypeIPv4, discovery.AddressTypeIPv6}
 	}
-	return servicepods.AddressTypes(svc)
+	return podendpoint.AddressTypes(svc)
 }
 
 // PodChanged reports whether a Pod update changed how the Pod names its

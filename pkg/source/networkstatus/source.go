@@ -25,7 +25,7 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -76,7 +76,7 @@ func Source() source.PodAddresses {
 // of one address type only get addresses of that family. Problems list the
 // Pods left out (and a Service without a valid service-network
 // annotation); errors are source.Desired's.
-func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes servicepods.NodeGetter) (*reconciler.Desired, []source.Problem, error) {
+func Desired(ctx context.Context, svc *corev1.Service, pods []*corev1.Pod, nodes podendpoint.NodeGetter) (*reconciler.Desired, []source.Problem, error) {
 	return source.Desired(ctx, svc, pods, nodes, Source())
 }
 
@@ -96,7 +96,7 @@ func CheckService(_ context.Context, svc *corev1.Service) error {
 
 // AddressTypes returns the address types of svc's slices: both IPv4 and
 // IPv6 for a headless Service (clusterIP None), else
-// servicepods.AddressTypes (spec.ipFamilies, KCM C15). A headless
+// podendpoint.AddressTypes (spec.ipFamilies, KCM C15). A headless
 // Service's families come from the cluster network, which says nothing
 // about a secondary network's; a Service with a cluster IP keeps its
 // families, so that its slices match the family of its cluster IP (which a
@@ -105,7 +105,7 @@ func AddressTypes(svc *corev1.Service) []discovery.AddressType {
 	if svc.Spec.ClusterIP == corev1.ClusterIPNone {
 		return []discovery.AddressType{discovery.AddressTypeIPv4, discovery.AddressTypeIPv6}
 	}
-	return servicepods.AddressTypes(svc)
+	return podendpoint.AddressTypes(svc)
 }
 
 // PodChanged reports whether the network-status annotation (either key)

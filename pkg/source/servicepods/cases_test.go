@@ -30,6 +30,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 	"github.com/slicekit/slicekit/test/harness/casefile"
 )
@@ -81,7 +82,7 @@ func (c *controller) syncAll(ctx context.Context, w *casefile.World, client kube
 }
 
 // syncService is KCM syncService for one Service.
-func (c *controller) syncService(ctx context.Context, svc *corev1.Service, allPods []*corev1.Pod, nodes servicepods.NodeGetter, client kubernetes.Interface) error {
+func (c *controller) syncService(ctx context.Context, svc *corev1.Service, allPods []*corev1.Pod, nodes podendpoint.NodeGetter, client kubernetes.Interface) error {
 	if svc.Spec.Type == corev1.ServiceTypeExternalName || svc.Spec.Selector == nil {
 		return nil // C11
 	}
@@ -107,7 +108,7 @@ func (c *controller) syncService(ctx context.Context, svc *corev1.Service, allPo
 	if c.r.Tracker().StaleSlices(svc.Namespace, svc.Name, existing) {
 		return errors.New("stale informer cache")
 	}
-	desired, srcErr := servicepods.Desired(ctx, svc, pods, nodes, servicepods.Options{})
+	desired, srcErr := servicepods.Desired(ctx, svc, pods, nodes, podendpoint.Options{})
 	if desired == nil {
 		return srcErr
 	}

@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,10 +33,9 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
+	"github.com/slicekit/slicekit/test/harness/testobjects"
 )
-
-// A NodeLister is a NodeGetter.
-var _ NodeGetter = corelisters.NodeLister(nil)
 
 func nodeLister(t *testing.T, nodes ...*corev1.Node) corelisters.NodeLister {
 	t.Helper()
@@ -67,7 +65,7 @@ func ep(name, addr string, mods ...func(*discovery.Endpoint)) discovery.Endpoint
 		Conditions: discovery.EndpointConditions{Ready: ptr.To(true), Serving: ptr.To(true), Terminating: ptr.To(false)},
 		NodeName:   ptr.To("node-a"),
 		Zone:       ptr.To("zone-a"),
-		TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testNS, Name: name, UID: types.UID("uid-pod-" + name)},
+		TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: testobjects.RuleNamespace, Name: name, UID: types.UID("uid-pod-" + name)},
 	}
 	for _, m := range mods {
 		m(&e)
@@ -106,20 +104,20 @@ func TestDesired(t *testing.T) {
 		svc         *corev1.Service
 		pods        []*corev1.Pod
 		want        *reconciler.Desired
-		wantSkipped []string // pod names with a SkippedPodError
+		wantSkipped []string // testobjects.RulePod names with a podendpoint.SkippedPodError
 	}{{
 		name: "no pods: no groups",
-		svc:  service(),
+		svc:  testobjects.RuleService(),
 		want: &reconciler.Desired{AddressTypes: []discovery.AddressType{v4}},
 	}, {
 		name: "terminal and IP-less pods never appear (case 03)",
-		svc:  service(),
+		svc:  testobjects.RuleService(),
 		pods: []*corev1.Pod{
-			pod("a1", withIPs("10.0.0.11")),
-			pod("a2", withIPs("10.0.0.12"), withPhase(corev1.PodFailed), withReady(corev1.ConditionFalse)),
-			pod("a3", withIPs("10.0.0.13"), withPhase(corev1.PodSucceeded), withReady(corev1.ConditionFalse)),
-			pod("a4", withIPs("10.0.0.14"), withReady(corev1.ConditionFalse)),
-			pod("a5", withPhase(corev1.PodPending)),
+			testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.11")),
+			testobjects.RulePod("a2", testobjects.WithPodIPs("10.0.0.12"), testobjects.WithPhase(corev1.PodFailed), testobjects.WithReady(corev1.ConditionFalse)),
+			testobjects.RulePod("a3", testobjects.WithPodIPs("10.0.0.13"), testobjects.WithPhase(corev1.PodSucceeded), testobjects.WithReady(corev1.ConditionFalse)),
+			testobjects.RulePod("a4", testobjects.WithPodIPs("10.0.0.14"), testobjects.WithReady(corev1.ConditionFalse)),
+			testobjects.RulePod("a5", testobjects.WithPhase(corev1.PodPending)),
 		},
 		want: &reconciler.Desired{AddressTypes: []discovery.AddressType{v4}, Groups: []reconciler.EndpointGroup{{
 			AddressType: v4, Ports: ports(port("http", 8080)),
@@ -130,10 +128,10 @@ func TestDesired(t *testing.T) {
 		}}},
 	}, {
 		name: "terminating pods stay, with publishNotReadyAddresses (case 04)",
-		svc:  service(pnra),
+		svc:  testobjects.RuleService(pnra),
 		pods: []*corev1.Pod{
-			pod("a1", withIPs("10.0.0.11"), terminating),
-			pod("a2", withIPs("10.0.0.12"), terminating, withReady(corev1.ConditionFalse)),
+			testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.11"), testobjects.Terminating),
+			testobjects.RulePod("a2", testobjects.WithPodIPs("10.0.0.12"), testobjects.Terminating, testobjects.WithReady(corev1.ConditionFalse)),
 		},
 		want: &reconciler.Desired{AddressTypes: []discovery.AddressType{v4}, Groups: []reconciler.EndpointGroup{{
 			AddressType: v4, Ports: ports(port("http", 8080)),
@@ -146,12 +144,12 @@ func TestDesired(t *testing.T) {
 		}}},
 	}, {
 		name: "one group per resolved port list, in order of first appearance (case 08)",
-		svc:  service(namedTarget),
+		svc:  testobjects.RuleService(namedTarget),
 		pods: []*corev1.Pod{
-			pod("a1", withIPs("10.0.0.11"), httpPort(9090)),
-			pod("a2", withIPs("10.0.0.12"), httpPort(8080)),
-			pod("a3", withIPs("10.0.0.13"), func(p *corev1.Pod) { p.Spec.Containers[0].Ports[0].Name = "" }),
-			pod("a4", withIPs("10.0.0.14"), httpPort(9090)),
+			testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.11"), httpPort(9090)),
+			testobjects.RulePod("a2", testobjects.WithPodIPs("10.0.0.12"), httpPort(8080)),
+			testobjects.RulePod("a3", testobjects.WithPodIPs("10.0.0.13"), func(p *corev1.Pod) { p.Spec.Containers[0].Ports[0].Name = "" }),
+			testobjects.RulePod("a4", testobjects.WithPodIPs("10.0.0.14"), httpPort(9090)),
 		},
 		want: &reconciler.Desired{AddressTypes: []discovery.AddressType{v4}, Groups: []reconciler.EndpointGroup{
 			{AddressType: v4, Ports: ports(port("web", 9090)), Endpoints: []discovery.Endpoint{ep("a1", "10.0.0.11"), ep("a4", "10.0.0.14")}},
@@ -160,10 +158,10 @@ func TestDesired(t *testing.T) {
 		}},
 	}, {
 		name: "dual-stack: one pass per family; a group without an address of the family stays, empty (case 09)",
-		svc:  service(dualStack, namedTarget),
+		svc:  testobjects.RuleService(dualStack, namedTarget),
 		pods: []*corev1.Pod{
-			pod("a1", withIPs("fd00::11", "10.0.0.11")),
-			pod("a2", withIPs("10.0.0.12"), httpPort(9090)),
+			testobjects.RulePod("a1", testobjects.WithPodIPs("fd00::11", "10.0.0.11")),
+			testobjects.RulePod("a2", testobjects.WithPodIPs("10.0.0.12"), httpPort(9090)),
 		},
 		want: &reconciler.Desired{AddressTypes: []discovery.AddressType{v4, v6}, Groups: []reconciler.EndpointGroup{
 			{AddressType: v4, Ports: ports(port("web", 8080)), Endpoints: []discovery.Endpoint{ep("a1", "10.0.0.11")}},
@@ -173,10 +171,10 @@ func TestDesired(t *testing.T) {
 		}},
 	}, {
 		name: "zone from the pod's node; hostname only for the subdomain's Service (case 20)",
-		svc:  service(),
+		svc:  testobjects.RuleService(),
 		pods: []*corev1.Pod{
-			pod("a1", withIPs("10.0.0.11"), onNode("node-b"), func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-0", "svc-a" }),
-			pod("a2", withIPs("10.0.0.12"), func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-1", "other" }),
+			testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.11"), testobjects.OnNode("node-b"), func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-0", "svc-a" }),
+			testobjects.RulePod("a2", testobjects.WithPodIPs("10.0.0.12"), func(p *corev1.Pod) { p.Spec.Hostname, p.Spec.Subdomain = "db-1", "other" }),
 		},
 		want: &reconciler.Desired{AddressTypes: []discovery.AddressType{v4}, Groups: []reconciler.EndpointGroup{{
 			AddressType: v4, Ports: ports(port("http", 8080)),
@@ -188,12 +186,12 @@ func TestDesired(t *testing.T) {
 			},
 		}}},
 	}, {
-		name: "missing node: pod skipped with an error, its group still created (E14)",
-		svc:  service(dualStack, namedTarget),
+		name: "missing node: testobjects.RulePod skipped with an error, its group still created (E14)",
+		svc:  testobjects.RuleService(dualStack, namedTarget),
 		pods: []*corev1.Pod{
-			pod("a1", withIPs("10.0.0.11", "fd00::11")),
-			pod("a2", withIPs("10.0.0.12", "fd00::12"), onNode("node-gone"), httpPort(9090)),
-			pod("a3", withIPs("10.0.0.13"), onNode("")),
+			testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.11", "fd00::11")),
+			testobjects.RulePod("a2", testobjects.WithPodIPs("10.0.0.12", "fd00::12"), testobjects.OnNode("node-gone"), httpPort(9090)),
+			testobjects.RulePod("a3", testobjects.WithPodIPs("10.0.0.13"), testobjects.OnNode("")),
 		},
 		want: &reconciler.Desired{AddressTypes: []discovery.AddressType{v4, v6}, Groups: []reconciler.EndpointGroup{
 			{AddressType: v4, Ports: ports(port("web", 8080)), Endpoints: []discovery.Endpoint{ep("a1", "10.0.0.11")}},
@@ -204,22 +202,22 @@ func TestDesired(t *testing.T) {
 		wantSkipped: []string{"a2", "a3"},
 	}, {
 		name: "missing node with publishNotReadyAddresses: kept without zone",
-		svc:  service(pnra),
-		pods: []*corev1.Pod{pod("a1", withIPs("10.0.0.11"), onNode("node-gone"))},
+		svc:  testobjects.RuleService(pnra),
+		pods: []*corev1.Pod{testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.11"), testobjects.OnNode("node-gone"))},
 		want: &reconciler.Desired{AddressTypes: []discovery.AddressType{v4}, Groups: []reconciler.EndpointGroup{{
 			AddressType: v4, Ports: ports(port("http", 8080)),
 			Endpoints: []discovery.Endpoint{ep("a1", "10.0.0.11", func(e *discovery.Endpoint) { e.NodeName, e.Zone = ptr.To("node-gone"), nil })},
 		}}},
 	}, {
 		name: "headless without ports: empty port list",
-		svc:  service(func(s *corev1.Service) { s.Spec.ClusterIP, s.Spec.Ports = corev1.ClusterIPNone, nil }),
-		pods: []*corev1.Pod{pod("a1", withIPs("10.0.0.11"))},
+		svc:  testobjects.RuleService(func(s *corev1.Service) { s.Spec.ClusterIP, s.Spec.Ports = corev1.ClusterIPNone, nil }),
+		pods: []*corev1.Pod{testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.11"))},
 		want: &reconciler.Desired{AddressTypes: []discovery.AddressType{v4}, Groups: []reconciler.EndpointGroup{{
 			AddressType: v4, Ports: ports(), Endpoints: []discovery.Endpoint{ep("a1", "10.0.0.11")},
 		}}},
 	}, {
 		name: "hints from the Service",
-		svc: service(func(s *corev1.Service) {
+		svc: testobjects.RuleService(func(s *corev1.Service) {
 			s.Spec.TrafficDistribution = ptr.To(corev1.ServiceTrafficDistributionPreferSameNode)
 		}),
 		want: &reconciler.Desired{
@@ -235,7 +233,7 @@ func TestDesired(t *testing.T) {
 			for _, p := range tc.pods {
 				podsBefore = append(podsBefore, p.DeepCopy())
 			}
-			got, err := Desired(ctx, tc.svc, tc.pods, nodeLister(t, nodes...), Options{})
+			got, err := Desired(ctx, tc.svc, tc.pods, nodeLister(t, nodes...), podendpoint.Options{})
 			if got == nil {
 				t.Fatalf("Desired returned nil (error %v)", err)
 			}
@@ -244,15 +242,15 @@ func TestDesired(t *testing.T) {
 			}
 			var skipped []string
 			for _, e := range unjoin(err) {
-				var spe *SkippedPodError
+				var spe *podendpoint.SkippedPodError
 				if !errors.As(e, &spe) {
 					t.Errorf("unexpected error %v", e)
 					continue
 				}
 				skipped = append(skipped, spe.Pod)
-				want := fmt.Sprintf("skipping Pod %s for Service %s/%s: Node %s Not Found", spe.Pod, testNS, "svc-a", spe.Node)
+				want := fmt.Sprintf("skipping Pod %s for Service %s/%s: Node %s Not Found", spe.Pod, testobjects.RuleNamespace, "svc-a", spe.Node)
 				if spe.Node == "" {
-					want = fmt.Sprintf("skipping Pod %s for Service %s/%s: the Pod has no spec.nodeName", spe.Pod, testNS, "svc-a")
+					want = fmt.Sprintf("skipping Pod %s for Service %s/%s: the Pod has no spec.nodeName", spe.Pod, testobjects.RuleNamespace, "svc-a")
 				}
 				if e.Error() != want {
 					t.Errorf("error message %q, want %q", e.Error(), want)
@@ -285,27 +283,27 @@ func unjoin(err error) []error {
 func TestDesiredNodeLookupError(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	boom := errors.New("boom")
-	got, err := Desired(ctx, service(), []*corev1.Pod{pod("a1", withIPs("10.0.0.1"))}, failingNodes{boom}, Options{})
+	got, err := Desired(ctx, testobjects.RuleService(), []*corev1.Pod{testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.1"))}, failingNodes{boom}, podendpoint.Options{})
 	if got != nil {
 		t.Errorf("Desired = %+v, want nil on a lookup failure", got)
 	}
 	if !errors.Is(err, boom) {
 		t.Errorf("error %v does not wrap the lookup error", err)
 	}
-	var spe *SkippedPodError
+	var spe *podendpoint.SkippedPodError
 	if errors.As(err, &spe) {
 		t.Errorf("a lookup failure is not a skipped pod: %v", err)
 	}
 
 	// Pods that are left out before the lookup do not trigger it.
-	got, err = Desired(ctx, service(), []*corev1.Pod{pod("a1", withPhase(corev1.PodFailed), withIPs("10.0.0.1"))}, failingNodes{boom}, Options{})
+	got, err = Desired(ctx, testobjects.RuleService(), []*corev1.Pod{testobjects.RulePod("a1", testobjects.WithPhase(corev1.PodFailed), testobjects.WithPodIPs("10.0.0.1"))}, failingNodes{boom}, podendpoint.Options{})
 	if err != nil || got == nil {
 		t.Errorf("Desired = %v, %v; want no lookup for a terminal pod", got, err)
 	}
 
 	// A NotFound from any getter is a missing node.
-	got, err = Desired(ctx, service(), []*corev1.Pod{pod("a1", withIPs("10.0.0.1"))},
-		failingNodes{apierrors.NewNotFound(corev1.Resource("nodes"), "node-a")}, Options{})
+	got, err = Desired(ctx, testobjects.RuleService(), []*corev1.Pod{testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.1"))},
+		failingNodes{apierrors.NewNotFound(corev1.Resource("nodes"), "node-a")}, podendpoint.Options{})
 	if got == nil || !errors.As(err, &spe) {
 		t.Errorf("Desired = %v, %v; want a partial result and a SkippedPodError", got, err)
 	}
@@ -316,14 +314,14 @@ func TestDesiredNodeLookupError(t *testing.T) {
 
 func TestDesiredBadArguments(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
-	if d, err := Desired(ctx, nil, nil, nodeLister(t), Options{}); d != nil || err == nil {
+	if d, err := Desired(ctx, nil, nil, nodeLister(t), podendpoint.Options{}); d != nil || err == nil {
 		t.Errorf("nil Service: got %v, %v", d, err)
 	}
-	if d, err := Desired(ctx, service(), nil, nil, Options{}); d != nil || err == nil {
+	if d, err := Desired(ctx, testobjects.RuleService(), nil, nil, podendpoint.Options{}); d != nil || err == nil {
 		t.Errorf("nil NodeGetter: got %v, %v", d, err)
 	}
 	// nil pods are ignored.
-	if d, err := Desired(ctx, service(), []*corev1.Pod{nil, pod("a1", withIPs("10.0.0.1"))}, nodeLister(t, node("node-a", "zone-a")), Options{}); err != nil || len(d.Groups) != 1 {
+	if d, err := Desired(ctx, testobjects.RuleService(), []*corev1.Pod{nil, testobjects.RulePod("a1", testobjects.WithPodIPs("10.0.0.1"))}, nodeLister(t, node("node-a", "zone-a")), podendpoint.Options{}); err != nil || len(d.Groups) != 1 {
 		t.Errorf("nil pod: got %v, %v", d, err)
 	}
 }
@@ -332,7 +330,7 @@ func TestDesiredIsDeterministic(t *testing.T) {
 	_, ctx := ktesting.NewTestContext(t)
 	var pods []*corev1.Pod
 	for i := range 40 {
-		p := pod(fmt.Sprintf("p%02d", i), withIPs(fmt.Sprintf("10.0.%d.%d", i%3, i), fmt.Sprintf("fd00::%x", i)))
+		p := testobjects.RulePod(fmt.Sprintf("p%02d", i), testobjects.WithPodIPs(fmt.Sprintf("10.0.%d.%d", i%3, i), fmt.Sprintf("fd00::%x", i)))
 		if i%4 == 0 {
 			p.Spec.Containers[0].Ports[0].ContainerPort = 9090
 		}
@@ -341,12 +339,12 @@ func TestDesiredIsDeterministic(t *testing.T) {
 		}
 		pods = append(pods, p)
 	}
-	svc := service(func(s *corev1.Service) {
+	svc := testobjects.RuleService(func(s *corev1.Service) {
 		s.Spec.IPFamilies = []corev1.IPFamily{corev1.IPv6Protocol, corev1.IPv4Protocol}
 		s.Spec.Ports[0].TargetPort = intstr.FromString("http")
 	})
 	nodes := nodeLister(t, node("node-a", "zone-a"))
-	want, err := Desired(ctx, svc, pods, nodes, Options{})
+	want, err := Desired(ctx, svc, pods, nodes, podendpoint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,22 +357,12 @@ func TestDesiredIsDeterministic(t *testing.T) {
 	for range 10 {
 		shuffled := append([]*corev1.Pod(nil), pods...)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		got, err := Desired(ctx, svc, shuffled, nodes, Options{})
+		got, err := Desired(ctx, svc, shuffled, nodes, podendpoint.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("Desired depends on pod order (-first +now):\n%s", diff)
+			t.Fatalf("Desired depends on testobjects.RulePod order (-first +now):\n%s", diff)
 		}
-	}
-}
-
-func TestSkippedPodError(t *testing.T) {
-	e := &SkippedPodError{Pod: "p", Namespace: "ns", Service: "s", Node: "n"}
-	if got, want := e.Error(), "skipping Pod p for Service ns/s: Node n Not Found"; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
-	}
-	if !strings.Contains(errors.Join(e, e).Error(), "Node n Not Found") {
-		t.Error("joined message lost")
 	}
 }

@@ -22,7 +22,7 @@
 // of type ExternalName (KCM endpointslice_controller.go syncService, C11):
 //
 //	pods := matching pods from a Pod lister
-//	desired, srcErr := servicepods.Desired(ctx, svc, pods, nodeLister, servicepods.Options{})
+//	desired, srcErr := servicepods.Desired(ctx, svc, pods, nodeLister, podendpoint.Options{})
 //	if desired == nil {
 //		return srcErr // a Node lookup failed: retry, write nothing
 //	}
@@ -39,30 +39,21 @@
 // the last sync) and applies this package's rules Pod by Pod (PodItem,
 // ServiceTriggerTimes.UpdatePods).
 //
-// PodItem is the per-Pod step of Desired that both use.
+// PodItem is the per-Pod step of Desired that both use. Source wraps
+// Desired and PodItem as a source.IncrementalSource, the drop-in
+// EndpointSlice controller's source.
 //
-// The building blocks (ShouldPodBeInEndpoints, FindPort, EndpointPorts,
-// EndpointAddresses, PodToEndpoint, Hints) are exported for other sources
-// that derive endpoints from Pods with other rules or other addresses, such
-// as secondary networks.
-//
-// Rules and the KCM code they come from (behaviours C15-C21, C25, C34 and C35
-// of docs/kep4770.md):
-//   - address types: utils.go getAddressTypesForService (AddressTypes);
-//   - pod inclusion: util/controller_utils.go ShouldPodBeInEndpoints with
-//     terminating pods included (ShouldPodBeInEndpoints);
-//   - ports: utils.go getEndpointPorts and FindPort (EndpointPorts, FindPort);
-//   - addresses: utils.go getEndpointAddresses (EndpointAddresses);
-//   - endpoint fields: utils.go podToEndpoint and util/controller_utils.go
-//     ShouldSetHostname and IsPodReady (PodToEndpoint);
-//   - grouping, node lookup and error handling: reconciler.go
-//     reconcileByAddressType (Desired);
-//   - hints: utils.go hintsEnabled and reconciler.go validTrafficDistribution
-//     (Hints);
-//   - trigger time: util/trigger_time_tracker.go (ServiceTriggerTimes,
-//     TriggerTimeTracker).
+// The rules a Pod's endpoint shares with every other source of Pod
+// endpoints (inclusion, ports, endpoint fields, address types, hints, the
+// Node lookup) are in pkg/source/podendpoint; this package adds KCM's
+// addresses, status.podIPs (EndpointAddresses: utils.go
+// getEndpointAddresses), the grouping, Node lookup and error handling of
+// reconciler.go reconcileByAddressType (Desired, PodItem), the Pod event
+// rules (PodUpdateProjectionKey, ServicesToUpdate: util/controller_utils.go)
+// and the trigger time (ServiceTriggerTimes, TriggerTimeTracker:
+// util/trigger_time_tracker.go), behaviours C6, C15-C21, C25 of
+// docs/kep4770.md.
 //
 // Nothing in this package modifies its inputs, which may come straight from
-// informer caches, and no returned value aliases them, except that
-// PodToEndpoint keeps the address slice it is given.
+// informer caches, and no returned value aliases them.
 package servicepods

@@ -24,6 +24,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
@@ -51,7 +52,7 @@ func ExampleDesired() {
 	nodes := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	_ = nodes.Add(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "node-a", Labels: map[string]string{corev1.LabelTopologyZone: "zone-a"}}})
 
-	desired, err := servicepods.Desired(context.Background(), svc, []*corev1.Pod{pod}, corelisters.NewNodeLister(nodes), servicepods.Options{})
+	desired, err := servicepods.Desired(context.Background(), svc, []*corev1.Pod{pod}, corelisters.NewNodeLister(nodes), podendpoint.Options{})
 	if err != nil {
 		fmt.Println("error:", err)
 	}

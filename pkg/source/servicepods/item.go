@@ -19,10 +19,13 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/klog/v2"
+	utilnet "k8s.io/utils/net"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // PodItem returns what pod contributes to the desired endpoints of svc:
@@ -44,18 +47,18 @@ import (
 //   - (nil, error): the Node lookup failed otherwise.
 //
 // The caller must not modify pod or the result's shared parts.
-func PodItem(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes NodeGetter) (*reconciler.Item, error) {
+func PodItem(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes podendpoint.NodeGetter) (*reconciler.Item, error) {
 	if svc == nil || pod == nil || nodes == nil {
 		return nil, fmt.Errorf("servicepods: PodItem needs a Service, a Pod and a NodeGetter")
 	}
 	return podItem(ctx, svc, pod, nodes)
 }
 
-func podItem(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes NodeGetter) (*reconciler.Item, error) {
-	if !ShouldPodBeInEndpoints(pod, true) {
+func podItem(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes podendpoint.NodeGetter) (*reconciler.Item, error) {
+	if !podendpoint.ShouldPodBeInEndpoints(pod, true) {
 		return nil, nil
 	}
-	item := &reconciler.Item{Ports: EndpointPorts(ctx, svc, pod)}
+	item := &reconciler.Item{Ports: podendpoint.EndpointPorts(ctx, svc, pod)}
 	var node *corev1.Node
 	n, err := nodes.Get(pod.Spec.NodeName)
 	switch {
@@ -63,13 +66,13 @@ func podItem(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes No
 		node = n
 	case apierrors.IsNotFound(err):
 		if !svc.Spec.PublishNotReadyAddresses {
-			return item, &SkippedPodError{Pod: pod.Name, Namespace: svc.Namespace, Service: svc.Name, Node: pod.Spec.NodeName}
+			return item, &podendpoint.SkippedPodError{Pod: pod.Name, Namespace: svc.Namespace, Service: svc.Name, Node: pod.Spec.NodeName}
 		}
 	default:
 		return nil, fmt.Errorf("getting Node %q of Pod %s for Service %s: %w", pod.Spec.NodeName, klog.KObj(pod), klog.KObj(svc), err)
 	}
-	for _, at := range AddressTypes(svc) {
-		ep := PodToEndpoint(pod, node, svc, EndpointAddresses(pod, at))
+	for _, at := range podendpoint.AddressTypes(svc) {
+		ep := podendpoint.PodToEndpoint(pod, node, svc, EndpointAddresses(pod, at))
 		if len(ep.Addresses) > 0 {
 			item.Endpoints = append(item.Endpoints, reconciler.ItemEndpoint{AddressType: at, Endpoint: ep})
 		}
@@ -77,31 +80,25 @@ func podItem(ctx context.Context, svc *corev1.Service, pod *corev1.Pod, nodes No
 	return item, nil
 }
 
-// nodeResult is a cached Node lookup.
-type nodeResult struct {
-	node *corev1.Node
-	err  error
-}
-
-// CachedNodes returns a NodeGetter that looks each Node name up in nodes
-// once and then returns the same result, the Node or the error (Desired's
-// cache for one sync; the incremental index's for one update). It is not
-// safe for concurrent use.
-func CachedNodes(nodes NodeGetter) NodeGetter {
-	return &cachingNodeGetter{nodes: nodes, results: map[string]nodeResult{}}
-}
-
-// cachingNodeGetter looks each Node name up once (CachedNodes).
-type cachingNodeGetter struct {
-	nodes   NodeGetter
-	results map[string]nodeResult
-}
-
-func (c *cachingNodeGetter) Get(name string) (*corev1.Node, error) {
-	if r, ok := c.results[name]; ok {
-		return r.node, r.err
+// EndpointAddresses returns the entries of pod.status.podIPs of the family
+// of addressType, in their order, each parsed with k8s.io/utils/net
+// ParseIPSloppy and formatted again, so irregular forms (leading zeros,
+// uncompressed IPv6) come out canonical (KCM behaviour C16;
+// k8s.io/endpointslice utils.go getEndpointAddresses). An entry that is not
+// an IPv6 address counts as IPv4, as in KCM; an unparsable entry (which the
+// API server never accepts) would be written as "<nil>". status.podIP is not
+// read. The result is never nil; it is empty for addressType FQDN.
+func EndpointAddresses(pod *corev1.Pod, addressType discovery.AddressType) []string {
+	addresses := []string{}
+	for _, podIP := range pod.Status.PodIPs {
+		ip := utilnet.ParseIPSloppy(podIP.IP)
+		isIPv6 := utilnet.IsIPv6(ip)
+		if isIPv6 && addressType == discovery.AddressTypeIPv6 {
+			addresses = append(addresses, ip.String())
+		}
+		if !isIPv6 && addressType == discovery.AddressTypeIPv4 {
+			addresses = append(addresses, ip.String())
+		}
 	}
-	n, err := c.nodes.Get(name)
-	c.results[name] = nodeResult{node: n, err: err}
-	return n, err
+	return addresses
 }

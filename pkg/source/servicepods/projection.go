@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/slicekit/slicekit/pkg/podcache"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // PodProjectionKey is what a Pod event means for Services: the Pod's
@@ -175,7 +176,7 @@ func podEndpointsChanged(oldPod, newPod *corev1.Pod) (podChanged, labelsChanged 
 	if !newPod.DeletionTimestamp.Equal(oldPod.DeletionTimestamp) || (newPod.DeletionTimestamp == nil) != (oldPod.DeletionTimestamp == nil) {
 		return true, labelsChanged
 	}
-	if IsPodReady(oldPod) != IsPodReady(newPod) {
+	if podendpoint.IsPodReady(oldPod) != podendpoint.IsPodReady(newPod) {
 		return true, labelsChanged
 	}
 	if len(oldPod.Status.PodIPs) != len(newPod.Status.PodIPs) {

@@ -32,7 +32,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/memapi"
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/test/harness/casefile"
 )
 
@@ -135,7 +135,7 @@ func TestMissingNodeIsRetried(t *testing.T) {
 	h := newHarness(t, testService(), testNode("node-a", "zone-a"),
 		testPod("p1", "10.0.0.1", "node-a", created), testPod("p2", "10.0.0.2", "node-b", created))
 	err := h.settle()
-	var spe *servicepods.SkippedPodError
+	var spe *podendpoint.SkippedPodError
 	if !errors.As(err, &spe) || spe.Pod != "p2" || spe.Node != "node-b" {
 		t.Fatalf("settle: %v; want a SkippedPodError for p2 on node-b", err)
 	}

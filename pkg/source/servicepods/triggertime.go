@@ -20,6 +20,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // ServiceTriggerTimes is what KCM's trigger-time tracker remembers about
@@ -179,7 +181,7 @@ func (t *TriggerTimeTracker) DeleteService(namespace, name string) {
 // PodTriggerTime is the lastTransitionTime of pod's Ready condition, or
 // the zero time (KCM util/trigger_time_tracker.go getPodTriggerTime).
 func PodTriggerTime(pod *corev1.Pod) time.Time {
-	if c := podReadyCondition(&pod.Status); c != nil {
+	if c := podendpoint.PodReadyCondition(&pod.Status); c != nil {
 		return c.LastTransitionTime.Time
 	}
 	return time.Time{}

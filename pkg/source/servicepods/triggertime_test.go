@@ -23,6 +23,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/slicekit/slicekit/test/harness/testobjects"
 )
 
 // The scenarios of k8s.io/endpointslice util/trigger_time_tracker_test.go.
@@ -38,7 +40,7 @@ var (
 
 func ttPod(name string, readyTime time.Time) *corev1.Pod {
 	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: testNS, Name: name},
+		ObjectMeta: metav1.ObjectMeta{Namespace: testobjects.RuleNamespace, Name: name},
 		Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{
 			Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(readyTime),
 		}}},
@@ -46,7 +48,7 @@ func ttPod(name string, readyTime time.Time) *corev1.Pod {
 }
 
 func ttService(created time.Time) *corev1.Service {
-	return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: testNS, Name: "svc-a", CreationTimestamp: metav1.NewTime(created)}}
+	return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: testobjects.RuleNamespace, Name: "svc-a", CreationTimestamp: metav1.NewTime(created)}}
 }
 
 func TestTriggerTimeTracker(t *testing.T) {
@@ -96,7 +98,7 @@ func TestTriggerTimeTracker(t *testing.T) {
 		}},
 		{name: "pods without Ready condition do not count", calls: []call{
 			{svc: ttService(tt0), want: tt0},
-			{svc: ttService(tt0), pods: []*corev1.Pod{{ObjectMeta: metav1.ObjectMeta{Namespace: testNS, Name: "p1"}}}},
+			{svc: ttService(tt0), pods: []*corev1.Pod{{ObjectMeta: metav1.ObjectMeta{Namespace: testobjects.RuleNamespace, Name: "p1"}}}},
 		}},
 		{name: "a Ready condition that is false counts too", calls: []call{
 			{svc: ttService(tt0), want: tt0},
@@ -112,9 +114,9 @@ func TestTriggerTimeTracker(t *testing.T) {
 			tr := NewTriggerTimeTracker()
 			for i, c := range tc.calls {
 				if c.deleteFirst {
-					tr.DeleteService(testNS, "svc-a")
+					tr.DeleteService(testobjects.RuleNamespace, "svc-a")
 				}
-				if got := tr.ComputeEndpointLastChangeTriggerTime(testNS, c.svc, c.pods); !got.Equal(c.want) {
+				if got := tr.ComputeEndpointLastChangeTriggerTime(testobjects.RuleNamespace, c.svc, c.pods); !got.Equal(c.want) {
 					t.Errorf("call %d: got %v, want %v", i+1, got, c.want)
 				}
 			}
@@ -127,18 +129,18 @@ func TestTriggerTimeTrackerServicesAreIndependent(t *testing.T) {
 	a := ttService(tt0)
 	b := ttService(tt1)
 	b.Name = "svc-b"
-	if got := tr.ComputeEndpointLastChangeTriggerTime(testNS, a, nil); !got.Equal(tt0) {
+	if got := tr.ComputeEndpointLastChangeTriggerTime(testobjects.RuleNamespace, a, nil); !got.Equal(tt0) {
 		t.Errorf("svc-a: %v", got)
 	}
-	if got := tr.ComputeEndpointLastChangeTriggerTime(testNS, b, nil); !got.Equal(tt1) {
+	if got := tr.ComputeEndpointLastChangeTriggerTime(testobjects.RuleNamespace, b, nil); !got.Equal(tt1) {
 		t.Errorf("svc-b: %v", got)
 	}
 	// Same name, other namespace: a new Service.
 	if got := tr.ComputeEndpointLastChangeTriggerTime("ns-b", a, nil); !got.Equal(tt0) {
 		t.Errorf("ns-b/svc-a: %v", got)
 	}
-	tr.DeleteService(testNS, "svc-b")
-	if got := tr.ComputeEndpointLastChangeTriggerTime(testNS, a, nil); !got.IsZero() {
+	tr.DeleteService(testobjects.RuleNamespace, "svc-b")
+	if got := tr.ComputeEndpointLastChangeTriggerTime(testobjects.RuleNamespace, a, nil); !got.IsZero() {
 		t.Errorf("svc-a after deleting svc-b: %v, want zero", got)
 	}
 
@@ -151,9 +153,9 @@ func TestTriggerTimeTrackerServicesAreIndependent(t *testing.T) {
 			s := ttService(tt0)
 			s.Name = string(rune('a' + i))
 			for range 50 {
-				tr.ComputeEndpointLastChangeTriggerTime(testNS, s, []*corev1.Pod{ttPod("p", tt1)})
+				tr.ComputeEndpointLastChangeTriggerTime(testobjects.RuleNamespace, s, []*corev1.Pod{ttPod("p", tt1)})
 			}
-			tr.DeleteService(testNS, s.Name)
+			tr.DeleteService(testobjects.RuleNamespace, s.Name)
 		}()
 	}
 	wg.Wait()

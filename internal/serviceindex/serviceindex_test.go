@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package slicecontroller
+package serviceindex
 
 import (
 	"context"
@@ -25,7 +25,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/slicekit/slicekit/pkg/source/servicepods"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 )
 
 // failingPods fails every call.
@@ -66,7 +66,7 @@ func TestServiceIndexUpdate(t *testing.T) {
 	for _, st := range steps {
 		st.do()
 		u, err := w.idx.Update(ctx, svc, labels.Set(svc.Spec.Selector).AsSelectorPreValidated(), st.pods, w.nodes)
-		var skip *servicepods.SkippedPodError
+		var skip *podendpoint.SkippedPodError
 		if err != nil && !errors.As(err, &skip) && st.wantReady {
 			t.Errorf("%s: error %v", st.name, err)
 		}
@@ -98,7 +98,7 @@ func TestServiceIndexBurstWait(t *testing.T) {
 		{name: "ten quiet periods reached", quiet: ms(20), events: []int{0, 100, 199}, at: 200, want: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			x := NewServiceIndex(podIPsIncremental())
+			x := New(podIPsIncremental())
 			var clock time.Time
 			x.now = func() time.Time { return clock }
 			for i, e := range tc.events {

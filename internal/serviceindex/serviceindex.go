@@ -12,7 +12,14 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package slicecontroller
+// Package serviceindex is the per-Service state of the Service controller's
+// incremental path (pkg/slicecontroller, for a source.IncrementalSource):
+// which Pods changed since the Service's last sync, when to rebuild, the
+// trigger-time state (KCM behaviour C25) and the reconciler.Index of the
+// desired endpoints per Pod. It is internal: the controller and the
+// differential tests (test/differential, against KCM's reconciler) use it;
+// custom controllers get it through slicecontroller's Options.Source.
+package serviceindex
 
 import (
 	"context"
@@ -30,11 +37,12 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
-// Reasons ServiceIndex.Update gives for rebuilding the index from every
-// Pod (IndexUpdate.Rebuilt). PodChanged never causes a rebuild.
+// Reasons Index.Update gives for rebuilding the index from every
+// Pod (Result.Rebuilt). PodChanged never causes a rebuild.
 const (
 	// RebuildFirstSync: the index has not been built yet.
 	RebuildFirstSync = "first-sync"
@@ -54,7 +62,7 @@ type PodLister interface {
 	Get(name string) (*corev1.Pod, error)
 }
 
-// ServiceIndex is what the controller knows changed for one Service since
+// Index is what the controller knows changed for one Service since
 // its last sync, for an incremental source (source.IncrementalSource): the
 // names of the Pods that changed (the pending set, with the times of the
 // first and latest events for BurstWait), a reason to rebuild
@@ -63,9 +71,9 @@ type PodLister interface {
 // reconciler.Index of the desired endpoints per Pod, each computed by the
 // source's PodEndpoints. Event handlers call PodChanged and Invalidate
 // (cheap, safe concurrently with Update); the Service's sync calls Update
-// and then reconciler.PlanIndexed with Index(). The zero value is not
-// usable; call NewServiceIndex.
-type ServiceIndex struct {
+// and then reconciler.PlanIndexed with Endpoints(). The zero value is not
+// usable; call New.
+type Index struct {
 	mu      sync.Mutex
 	pending map[string]struct{}
 	invalid string
@@ -89,10 +97,10 @@ type ServiceIndex struct {
 	carried time.Time
 }
 
-// NewServiceIndex returns an empty index of one Service whose endpoints
+// New returns an empty index of one Service whose endpoints
 // src computes Pod by Pod; its first Update rebuilds it.
-func NewServiceIndex(src source.IncrementalSource) *ServiceIndex {
-	return &ServiceIndex{
+func New(src source.IncrementalSource) *Index {
+	return &Index{
 		pending: map[string]struct{}{},
 		index:   reconciler.NewIndex(),
 		skipped: map[string]struct{}{},
@@ -105,7 +113,7 @@ func NewServiceIndex(src source.IncrementalSource) *ServiceIndex {
 // added, updated or deleted, or may have entered or left the Service's
 // selector. Call it from the Pod event handlers for every Service the old
 // or the new Pod matches. Safe for concurrent use.
-func (x *ServiceIndex) PodChanged(name string) {
+func (x *Index) PodChanged(name string) {
 	now := x.now()
 	x.mu.Lock()
 	if len(x.pending) == 0 {
@@ -116,7 +124,7 @@ func (x *ServiceIndex) PodChanged(name string) {
 	x.mu.Unlock()
 }
 
-// BurstQuietPeriodsMax bounds ServiceIndex.BurstWait: a burst is planned
+// BurstQuietPeriodsMax bounds Index.BurstWait: a burst is planned
 // at the latest this many quiet periods after its first pending event,
 // however long it goes on.
 const BurstQuietPeriodsMax = 10
@@ -130,7 +138,7 @@ const BurstQuietPeriodsMax = 10
 // the first pending event. It returns 0 (plan now) for a single pending Pod (one readiness
 // flip is planned at once), when nothing is pending, and when quiet is not
 // positive. Safe for concurrent use.
-func (x *ServiceIndex) BurstWait(now time.Time, quiet time.Duration) time.Duration {
+func (x *Index) BurstWait(now time.Time, quiet time.Duration) time.Duration {
 	if quiet <= 0 {
 		return 0
 	}
@@ -151,7 +159,7 @@ func (x *ServiceIndex) BurstWait(now time.Time, quiet time.Duration) time.Durati
 // and when a Node is added, deleted or changes its zone label (the
 // endpoints of its Pods carry the zone; KCM reads Nodes at every sync).
 // Safe for concurrent use.
-func (x *ServiceIndex) Invalidate(reason string) {
+func (x *Index) Invalidate(reason string) {
 	x.mu.Lock()
 	if x.invalid == "" {
 		x.invalid = reason
@@ -163,7 +171,7 @@ func (x *ServiceIndex) Invalidate(reason string) {
 // was called, since the last Update: the plan made from that Update no
 // longer covers every event (reconciler.ApplyUntil). Safe for concurrent
 // use.
-func (x *ServiceIndex) HasPending() bool {
+func (x *Index) HasPending() bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return len(x.pending) > 0 || x.invalid != ""
@@ -174,20 +182,21 @@ func (x *ServiceIndex) HasPending() bool {
 // and its own: the changes t stands for are written by the next sync, and
 // the trigger-time annotation (C25) must still point at the earliest of
 // them. Call it from the sync only.
-func (x *ServiceIndex) CarryTriggerTime(t time.Time) {
+func (x *Index) CarryTriggerTime(t time.Time) {
 	if !t.IsZero() && (x.carried.IsZero() || t.Before(x.carried)) {
 		x.carried = t
 	}
 }
 
-// Index returns the reconciler index to pass to reconciler.PlanIndexed.
-func (x *ServiceIndex) Index() *reconciler.Index { return x.index }
+// Endpoints returns the reconciler index of the desired endpoints per Pod,
+// to pass to reconciler.PlanIndexed.
+func (x *Index) Endpoints() *reconciler.Index { return x.index }
 
-// IndexUpdate is the outcome of Update.
-type IndexUpdate struct {
+// Result is the outcome of Update.
+type Result struct {
 	// Ready is true when the index is up to date and may be planned
 	// (reconciler.PlanIndexed), even with an error made only of
-	// *servicepods.SkippedPodError; false when a lookup failed (nothing
+	// *podendpoint.SkippedPodError; false when a lookup failed (nothing
 	// may be reconciled: return the error and retry).
 	Ready bool
 	// Rebuilt is the reason the index was rebuilt from every Pod (one of
@@ -234,7 +243,7 @@ func podListError(svc *corev1.Service, err error) error {
 // missing Node, with pods.Get, and sets their items (a Pod that is gone,
 // no longer selected or contributing nothing is removed). Each item is the
 // source's PodEndpoints, the per-Pod step of its Desired, so
-// Index().Desired() equals Desired over the selected Pods. The Service's
+// Endpoints().Desired() equals Desired over the selected Pods. The Service's
 // trigger-time state is updated with the same Pods
 // (servicepods.ServiceTriggerTimes: Compute on a rebuild, UpdatePods
 // otherwise) and the trigger time returned, the earlier of it and one
@@ -244,12 +253,12 @@ func podListError(svc *corev1.Service, err error) error {
 // ExternalName, as for Desired. Errors: a failed List (a *PodListError),
 // Get or Node lookup returns the error and makes the next Update rebuild
 // (nothing may be reconciled); Pods skipped for a missing Node are
-// reported as joined *servicepods.SkippedPodError with a usable result, as
+// reported as joined *podendpoint.SkippedPodError with a usable result, as
 // Desired does: reconcile, then return the error so the Service is retried
 // (each retry looks them up again).
-func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes servicepods.NodeGetter) (IndexUpdate, error) {
+func (x *Index) Update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes podendpoint.NodeGetter) (Result, error) {
 	if svc == nil || selector == nil || pods == nil || nodes == nil {
-		return IndexUpdate{}, errors.New("slicecontroller: ServiceIndex.Update needs a Service, a selector, a PodLister and a NodeGetter")
+		return Result{}, errors.New("slicecontroller: Index.Update needs a Service, a selector, a PodLister and a NodeGetter")
 	}
 	u, err := x.update(ctx, svc, selector, pods, nodes)
 	if u.Ready && !x.carried.IsZero() {
@@ -261,7 +270,7 @@ func (x *ServiceIndex) Update(ctx context.Context, svc *corev1.Service, selector
 	return u, err
 }
 
-func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes servicepods.NodeGetter) (IndexUpdate, error) {
+func (x *Index) update(ctx context.Context, svc *corev1.Service, selector labels.Selector, pods PodLister, nodes podendpoint.NodeGetter) (Result, error) {
 	x.mu.Lock()
 	pending, invalid := x.pending, x.invalid
 	x.pending, x.invalid = map[string]struct{}{}, ""
@@ -277,7 +286,7 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 	case x.uid != svc.UID || x.rv != svc.ResourceVersion:
 		reason = RebuildServiceChanged
 	}
-	cached := servicepods.CachedNodes(nodes)
+	cached := podendpoint.CachedNodes(nodes)
 	if reason != "" {
 		return x.rebuild(ctx, svc, pods, cached, selector, reason)
 	}
@@ -301,7 +310,7 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 			pod = nil
 		case err != nil:
 			x.built, x.failed = false, true
-			return IndexUpdate{}, fmt.Errorf("getting Pod %s/%s for Service %s: %w", svc.Namespace, name, klog.KObj(svc), err)
+			return Result{}, fmt.Errorf("getting Pod %s/%s for Service %s: %w", svc.Namespace, name, klog.KObj(svc), err)
 		}
 		if pod != nil && (pod.Namespace != svc.Namespace || !selector.Matches(labels.Set(pod.Labels))) {
 			pod = nil
@@ -310,7 +319,7 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 		delete(x.skipped, name)
 		var item *reconciler.Item
 		if pod != nil {
-			var skip *servicepods.SkippedPodError
+			var skip *podendpoint.SkippedPodError
 			item, err = x.src.PodEndpoints(ctx, svc, pod, cached)
 			switch {
 			case errors.As(err, &skip):
@@ -318,18 +327,18 @@ func (x *ServiceIndex) update(ctx context.Context, svc *corev1.Service, selector
 				errs = append(errs, err)
 			case err != nil:
 				x.built, x.failed = false, true
-				return IndexUpdate{}, err
+				return Result{}, err
 			}
 		}
 		x.index.SetItem(svc.Namespace+"/"+name, item)
 	}
-	u := IndexUpdate{Ready: true, Pods: len(names)}
+	u := Result{Ready: true, Pods: len(names)}
 	t, ok := x.triggers.UpdatePods(svc, changed)
 	if !ok {
 		all, err := pods.List(selector)
 		if err != nil {
 			x.built, x.failed = false, true
-			return IndexUpdate{}, podListError(svc, err)
+			return Result{}, podListError(svc, err)
 		}
 		t = x.triggers.Compute(svc, servicepods.PodTimes(all))
 	}
@@ -348,13 +357,13 @@ type podNameLister interface {
 
 // rebuild lists every selected Pod and rebuilds the index, in Pod name
 // order.
-func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods PodLister, nodes servicepods.NodeGetter, selector labels.Selector, reason string) (IndexUpdate, error) {
+func (x *Index) rebuild(ctx context.Context, svc *corev1.Service, pods PodLister, nodes podendpoint.NodeGetter, selector labels.Selector, reason string) (Result, error) {
 	x.built = false
 	addressTypes, hints := x.src.SliceLayout(svc)
-	fail := func(err error) (IndexUpdate, error) {
+	fail := func(err error) (Result, error) {
 		x.failed = true
 		x.index.Reset(addressTypes, hints, reason)
-		return IndexUpdate{}, podListError(svc, err)
+		return Result{}, podListError(svc, err)
 	}
 	// Either the names (then each Pod is got in the loop) or the Pods.
 	var names []string
@@ -391,7 +400,7 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 				continue // deleted since Names: its event marks it pending
 			case err != nil:
 				x.failed = true
-				return IndexUpdate{}, fmt.Errorf("getting Pod %s/%s for Service %s: %w", svc.Namespace, names[i], klog.KObj(svc), err)
+				return Result{}, fmt.Errorf("getting Pod %s/%s for Service %s: %w", svc.Namespace, names[i], klog.KObj(svc), err)
 			}
 			if p.Namespace != svc.Namespace || !selector.Matches(labels.Set(p.Labels)) {
 				continue // changed since Names: as above
@@ -405,19 +414,19 @@ func (x *ServiceIndex) rebuild(ctx context.Context, svc *corev1.Service, pods Po
 			podTimes[pod.Name] = pt
 		}
 		item, err := x.src.PodEndpoints(ctx, svc, pod, nodes)
-		var skip *servicepods.SkippedPodError
+		var skip *podendpoint.SkippedPodError
 		switch {
 		case errors.As(err, &skip):
 			x.skipped[pod.Name] = struct{}{}
 			errs = append(errs, err)
 		case err != nil:
 			x.failed = true
-			return IndexUpdate{}, err
+			return Result{}, err
 		}
 		x.index.SetItem(pod.Namespace+"/"+pod.Name, item)
 	}
 	x.built, x.failed, x.uid, x.rv = true, false, svc.UID, svc.ResourceVersion
-	u := IndexUpdate{Ready: true, Rebuilt: reason, Pods: n}
+	u := Result{Ready: true, Rebuilt: reason, Pods: n}
 	u.TriggerTime = x.triggers.Compute(svc, podTimes)
 	return u, errors.Join(errs...)
 }

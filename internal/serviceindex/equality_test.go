@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package slicecontroller
+package serviceindex
 
 import (
 	"context"
@@ -46,20 +46,21 @@ import (
 	"github.com/slicekit/slicekit/pkg/podcache"
 	"github.com/slicekit/slicekit/pkg/reconciler"
 	"github.com/slicekit/slicekit/pkg/source"
+	"github.com/slicekit/slicekit/pkg/source/podendpoint"
 	"github.com/slicekit/slicekit/pkg/source/servicepods"
 )
 
-// podIPsIncremental returns the drop-in's source, source.PodIPs, as the
+// podIPsIncremental returns the drop-in's source, servicepods.Source, as the
 // source.IncrementalSource it is.
 func podIPsIncremental() source.IncrementalSource {
-	return source.PodIPs(servicepods.Options{}).(source.IncrementalSource)
+	return servicepods.Source(podendpoint.Options{})
 }
 
 // The equality test of the incremental path (issue 14): random event
 // sequences drive a Service, its Pods and Nodes; at every step the plan is
 // computed both ways from the same existing slices, the full planner
 // (Desired over every selected Pod, then Reconciler.Plan) and the
-// incremental one (ServiceIndex.Update, then Reconciler.PlanIndexed), and
+// incremental one (Index.Update, then Reconciler.PlanIndexed), and
 // any difference fails the test. One of the two plans is then applied
 // through Reconciler.Apply to an in-memory API (generated names, UIDs,
 // resource versions), so both paths always start from the same slices.
@@ -211,7 +212,7 @@ type idxWorld struct {
 	nodes    mapNodes
 	store    *memSlices
 	r        *reconciler.Reconciler
-	idx      *ServiceIndex
+	idx      *Index
 	ttFull   *servicepods.TriggerTimeTracker
 	podSeq   int
 	svcRV    int
@@ -280,7 +281,7 @@ func newIdxWorld(t testing.TB, rnd chooser) *idxWorld {
 		t.Fatal(err)
 	}
 	w.r = r
-	w.idx = NewServiceIndex(podIPsIncremental())
+	w.idx = New(podIPsIncremental())
 	w.ttFull = servicepods.NewTriggerTimeTracker()
 	n := 5 + rnd.Intn(25)
 	for i := 0; i < n; i++ {
@@ -536,7 +537,7 @@ func (w *idxWorld) step() bool {
 	w.steps++
 	existing := w.store.list(w.rnd)
 	pods := w.selected()
-	desired, derr := servicepods.Desired(w.ctx, w.svc, pods, w.nodes, servicepods.Options{})
+	desired, derr := servicepods.Desired(w.ctx, w.svc, pods, w.nodes, podendpoint.Options{})
 	if desired == nil {
 		w.t.Fatalf("step %d: Desired: %v", w.steps, derr)
 	}
@@ -551,7 +552,7 @@ func (w *idxWorld) step() bool {
 		w.t.Errorf("step %d (%s): errors differ: full %v, incremental %v", w.steps, w.lastStep, derr, uerr)
 		w.diffs++
 	}
-	inc, incDesired, reason, err := w.r.PlanIndexed(w.ctx, w.svc, w.idx.Index(), existing)
+	inc, incDesired, reason, err := w.r.PlanIndexed(w.ctx, w.svc, w.idx.Endpoints(), existing)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -572,7 +573,7 @@ func (w *idxWorld) step() bool {
 		return false
 	}
 	if w.steps%50 == 0 {
-		if got := w.idx.Index().Desired(); !apiequality.Semantic.DeepEqual(got, desired) {
+		if got := w.idx.Endpoints().Desired(); !apiequality.Semantic.DeepEqual(got, desired) {
 			w.t.Errorf("step %d: Index.Desired differs from Desired:\n%s", w.steps, dumpDesired(got)+"\nvs\n"+dumpDesired(desired))
 			w.diffs++
 		}

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package servicepods
+package podendpoint
 
 import (
 	"context"
@@ -22,7 +22,6 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
-	utilnet "k8s.io/utils/net"
 	"k8s.io/utils/ptr"
 )
 
@@ -51,12 +50,15 @@ func ShouldPodBeInEndpoints(pod *corev1.Pod, includeTerminating bool) bool {
 // (k8s.io/endpointslice util/controller_utils.go IsPodReady). It is the
 // endpoint's serving condition.
 func IsPodReady(pod *corev1.Pod) bool {
-	c := podReadyCondition(&pod.Status)
+	c := PodReadyCondition(&pod.Status)
 	return c != nil && c.Status == corev1.ConditionTrue
 }
 
-// podReadyCondition returns the first condition of type Ready, or nil.
-func podReadyCondition(status *corev1.PodStatus) *corev1.PodCondition {
+// PodReadyCondition returns the first condition of type Ready of status,
+// or nil when it has none (k8s.io/endpointslice util/controller_utils.go
+// IsPodReady and util/trigger_time_tracker.go getPodTriggerTime read it).
+// The result points into status: the caller must not modify it.
+func PodReadyCondition(status *corev1.PodStatus) *corev1.PodCondition {
 	for i := range status.Conditions {
 		if status.Conditions[i].Type == corev1.PodReady {
 			return &status.Conditions[i]
@@ -141,32 +143,10 @@ func EndpointPorts(ctx context.Context, svc *corev1.Service, pod *corev1.Pod) []
 	return ports
 }
 
-// EndpointAddresses returns the entries of pod.status.podIPs of the family
-// of addressType, in their order, each parsed with k8s.io/utils/net
-// ParseIPSloppy and formatted again, so irregular forms (leading zeros,
-// uncompressed IPv6) come out canonical (KCM behaviour C16;
-// k8s.io/endpointslice utils.go getEndpointAddresses). An entry that is not
-// an IPv6 address counts as IPv4, as in KCM; an unparsable entry (which the
-// API server never accepts) would be written as "<nil>". status.podIP is not
-// read. The result is never nil; it is empty for addressType FQDN.
-func EndpointAddresses(pod *corev1.Pod, addressType discovery.AddressType) []string {
-	addresses := []string{}
-	for _, podIP := range pod.Status.PodIPs {
-		ip := utilnet.ParseIPSloppy(podIP.IP)
-		isIPv6 := utilnet.IsIPv6(ip)
-		if isIPv6 && addressType == discovery.AddressTypeIPv6 {
-			addresses = append(addresses, ip.String())
-		}
-		if !isIPv6 && addressType == discovery.AddressTypeIPv4 {
-			addresses = append(addresses, ip.String())
-		}
-	}
-	return addresses
-}
-
 // PodToEndpoint returns the endpoint of pod in svc with the given addresses
 // (KCM behaviours C17-C19; k8s.io/endpointslice utils.go podToEndpoint, which
-// uses EndpointAddresses(pod, addressType); other sources pass their own):
+// uses the Pod's status.podIPs of the slice's family, servicepods
+// EndpointAddresses; other sources pass their own):
 //   - conditions: serving is IsPodReady(pod); terminating is whether the pod
 //     has a deletionTimestamp; ready is svc.spec.publishNotReadyAddresses or
 //     (serving and not terminating);
