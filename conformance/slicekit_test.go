@@ -30,6 +30,8 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/dranetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/informertransform"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 	"github.com/slicekit/slicekit/test/harness/testenv"
@@ -102,6 +104,7 @@ func startCELController(t *testing.T, env *testenv.Env) {
 			Name:      celControllerName,
 			Addresses: "pod.status.podIPs.map(p, p.ip)",
 		}}},
+		Common: slicecontroller.Common{AddressGuard: addressguard.Options{ServiceCIDRs: testenv.ServiceCIDRs(t, env.Config)}},
 	})
 	if err != nil {
 		cancel()
@@ -174,7 +177,9 @@ func startDRANetworkController(t *testing.T, env *testenv.Env) {
 		cancel()
 		t.Fatal(err)
 	}
-	c, err := dranetwork.New(ctx, env.Client, factory, dranetwork.Options{})
+	c, err := dranetwork.New(ctx, env.Client, factory, dranetwork.Options{
+		Common: slicecontroller.Common{AddressGuard: addressguard.Options{ServiceCIDRs: testenv.ServiceCIDRs(t, env.Config)}},
+	})
 	if err != nil {
 		cancel()
 		t.Fatalf("dranetwork.New: %v", err)
@@ -202,6 +207,7 @@ func TestSlicekitDRANetworkController(t *testing.T) {
 		t.Skip("integration test: needs the local control plane (make controlplane); skipped with -short")
 	}
 	env := testenv.Shared(t)
+	testenv.SkipUnlessServed(t, env.Config, "resource.k8s.io/v1", "resourceclaims", "Kubernetes 1.34+")
 	startDefaultController(t, env)
 	startDRANetworkController(t, env)
 	rep := conformance.RunConformance(t, conformance.Options{

@@ -132,6 +132,7 @@ func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) *manager
 	o.HealthProbeBindAddress = "0"
 	o.LeaderElection.LeaderElect = false
 	o.MinResyncPeriod = 0
+	o.AddressGuard.ServiceClusterIPRange = testenv.ServiceClusterIPRange(t, cfg)
 	if err := o.Complete(); err != nil {
 		t.Fatal(err)
 	}

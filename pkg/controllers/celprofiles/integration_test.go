@@ -39,6 +39,8 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/controllers/celprofiles"
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/celpods"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 	"github.com/slicekit/slicekit/test/harness/testenv"
@@ -71,7 +73,7 @@ func TestCELProfilesLive(t *testing.T) {
 		Name:      "storage.example.com",
 		Addresses: "pod.metadata.?annotations[?'example.com/storage-ips'].orValue('').split(',').filter(s, s != '')",
 		Ready:     "pod.status.phase == 'Running' && !('example.com/drain' in pod.metadata.?annotations.orValue({}))",
-	}}}})
+	}}}, Common: slicecontroller.Common{AddressGuard: addressguard.Options{ServiceCIDRs: testenv.ServiceCIDRs(t, env.Config)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

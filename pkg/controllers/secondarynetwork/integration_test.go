@@ -49,6 +49,8 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/pkg/source/networkstatus"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 	"github.com/slicekit/slicekit/test/harness/testenv"
@@ -71,7 +73,9 @@ type itest struct {
 	ctx    context.Context
 	client kubernetes.Interface
 	ns     string
-	node   string
+	// serviceCIDRs is the address guard's static range (testenv.ServiceCIDRs).
+	serviceCIDRs []netip.Prefix
+	node         string
 
 	mu         sync.Mutex
 	violations []string
@@ -84,7 +88,7 @@ func newITest(t *testing.T) *itest {
 	}
 	t.Parallel()
 	env := testenv.Shared(t)
-	it := &itest{t: t, ctx: t.Context(), client: env.Client}
+	it := &itest{t: t, ctx: t.Context(), client: env.Client, serviceCIDRs: testenv.ServiceCIDRs(t, env.Config)}
 	it.ns = testenv.Namespace(t, env.Client)
 	it.node = it.ns + "-node"
 	it.createNode()
@@ -111,7 +115,8 @@ func (it *itest) startControllers() {
 		cancel()
 		it.t.Fatal(err)
 	}
-	sec, err := secondarynetwork.New(ctx, it.client, factory, secondarynetwork.Options{ControllerName: secondaryName})
+	sec, err := secondarynetwork.New(ctx, it.client, factory, secondarynetwork.Options{ControllerName: secondaryName,
+		Common: slicecontroller.Common{AddressGuard: addressguard.Options{ServiceCIDRs: it.serviceCIDRs}}})
 	if err != nil {
 		cancel()
 		it.t.Fatal(err)

@@ -16,6 +16,7 @@ package testenv
 
 import (
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,4 +113,44 @@ func SkipUnlessMinor(t testing.TB, cfg *rest.Config, minor int, what string) {
 	if have < minor {
 		t.Skipf("server %s is older than 1.%d: %s", version, minor, what)
 	}
+}
+
+// ServiceClusterIPRange is what a test gives the pod-address controllers'
+// --service-cluster-ip-range for the API server behind cfg: "" when the
+// server serves networking.k8s.io/v1 servicecidrs (Kubernetes 1.33+; the
+// address guard watches the objects), else this package's kube-apiserver
+// --service-cluster-ip-range, with a log line saying so. Without it those
+// controllers refuse to start on such a server (the guard fails closed).
+// A failed discovery fails t.
+func ServiceClusterIPRange(t testing.TB, cfg *rest.Config) string {
+	t.Helper()
+	ok, err := Serves(cfg, "networking.k8s.io/v1", "servicecidrs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok {
+		return ""
+	}
+	r := DefaultAPIServerFlags["service-cluster-ip-range"]
+	t.Logf("server lacks networking.k8s.io/v1 servicecidrs (Kubernetes 1.33+): pod-address controllers get --service-cluster-ip-range=%s", r)
+	return r
+}
+
+// ServiceCIDRs is ServiceClusterIPRange as the prefixes of
+// addressguard.Options.ServiceCIDRs (nil when the server serves
+// ServiceCIDR objects).
+func ServiceCIDRs(t testing.TB, cfg *rest.Config) []netip.Prefix {
+	t.Helper()
+	var out []netip.Prefix
+	for _, s := range strings.Split(ServiceClusterIPRange(t, cfg), ",") {
+		if s == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
 }
