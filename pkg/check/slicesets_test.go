@@ -71,10 +71,14 @@ func TestSliceSets(t *testing.T) {
 			want:  []string{"warning multiple-managers " + webSvc},
 		},
 		{
-			name:  "another controller's slices carrying the label are not a set",
-			sets:  declared,
-			extra: []*discovery.EndpointSlice{func() *discovery.EndpointSlice { s := remoteSlice("web-b", "east", "10.1.0.1"); s.Labels[discovery.LabelManagedBy] = customB; return s }()},
-			want:  []string{"warning multiple-managers " + webSvc},
+			name: "another controller's slices carrying the label are not a set",
+			sets: declared,
+			extra: []*discovery.EndpointSlice{func() *discovery.EndpointSlice {
+				s := remoteSlice("web-b", "east", "10.1.0.1")
+				s.Labels[discovery.LabelManagedBy] = customB
+				return s
+			}()},
+			want: []string{"warning multiple-managers " + webSvc},
 		},
 		{
 			name:   "one endpoint in two sets: a warning",
