@@ -60,7 +60,7 @@ if ! go run "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${lint_versi
 fi
 # The same configuration on the library module and the examples, modules of
 # their own (golangci-lint finds .golangci.yml in a parent folder).
-for m in pkg/reconciler examples/library/*/; do
+for m in pkg/reconciler examples/library/*/ test/library; do
   if ! (cd "$m" && go run "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${lint_version}" run ./...); then
     echo "golangci-lint ${lint_version} found issues in the module $m"; fail=1
   fi
@@ -84,7 +84,7 @@ rm -f /tmp/verify-go.mod.$$ /tmp/verify-go.sum.$$
 # tidy when those packages gain imports: a missing go.sum line fails them
 # only when their tests run.
 if ! hack/library.sh tidy; then fail=1; fi
-for m in test/mirroring tools/deploytest tools/dataplane tools/dataplane/coredns; do
+for m in test/library test/mirroring tools/deploytest tools/dataplane tools/dataplane/coredns; do
   if ! (cd "$m" && go mod tidy -diff >/dev/null 2>&1); then
     echo "$m: go mod tidy changes its go.mod or go.sum: run (cd $m && go mod tidy)"; fail=1
   fi
