@@ -47,7 +47,7 @@ func TestExternalWorkloads(t *testing.T) {
 	}
 	vm := func(name, addr string, ready bool, app string) externalworkloads.ExternalWorkload {
 		return externalworkloads.ExternalWorkload{Namespace: ns, Name: name, UID: types.UID("uid-" + name), Labels: map[string]string{"app": app},
-			Addresses: []string{addr}, Ports: map[string]int32{"http": 8080}, Ready: ready}
+			Addresses: []string{addr}, Ports: map[string]int32{"http": 8080}, Ready: ready, Changed: changed}
 	}
 	sync := func(ws ...externalworkloads.ExternalWorkload) []discovery.EndpointSlice {
 		t.Helper()
@@ -64,17 +64,17 @@ func TestExternalWorkloads(t *testing.T) {
 		}
 		return got
 	}
-	allowed := byDesign{check.RuleTriggerTime: noTriggerTime}
 
 	got := sync(vm("vm-1", "10.0.0.1", true, "web"), vm("vm-2", "fd00::2", false, "web"), vm("vm-3", "10.0.0.3", true, "other"))
 	endpointsMustBe(t, got, []confk8s.Endpoint{
 		{Address: "10.0.0.1", Ready: ready(true), Serving: ready(true), Terminating: ready(false)},
 		{Address: "fd00::2", Ready: ready(false), Serving: ready(false), Terminating: ready(false)},
 	})
+	triggerTimeMustBe(t, got)
 	if errs := ownershipErrors(got, svc, externalworkloads.ControllerName); errs != nil {
 		t.Errorf("ownership: %v", errs)
 	}
-	judge(t, client, check.Config{}, allowed)
+	judge(t, client, check.Config{}, nil)
 
 	// Workloads come and go, the Service gains a label: the slices follow
 	// at the next sync, and still pass.
@@ -89,5 +89,5 @@ func TestExternalWorkloads(t *testing.T) {
 			t.Errorf("slice %s: labels %v lack the Service's team=a", s.Name, s.Labels)
 		}
 	}
-	judge(t, client, check.Config{}, allowed)
+	judge(t, client, check.Config{}, nil)
 }

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
@@ -42,11 +43,24 @@ const ns = "ns"
 // (documented in docs/library.md).
 type byDesign map[check.RuleID]string
 
-// noTriggerTime: the examples' sources carry no time of change, so they
-// pass the zero trigger time and write no
-// endpoints.kubernetes.io/last-change-trigger-time annotation (kube-proxy's
-// network programming latency has no data for them).
-const noTriggerTime = "the example's source has no time of change"
+// changed is the time of the sources' last change in the tests, as the
+// examples' sources report it.
+var changed = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+
+// triggerTimeMustBe fails t unless some slice carries changed as its
+// endpoints.kubernetes.io/last-change-trigger-time (the conformance
+// suite's ConsumerRules test asks a slice of each Service for a readable
+// one: kube-proxy's and CoreDNS's programming latency read it).
+func triggerTimeMustBe(t *testing.T, got []discovery.EndpointSlice) {
+	t.Helper()
+	want := changed.Format(time.RFC3339Nano)
+	for _, s := range got {
+		if s.Annotations[corev1.EndpointsLastChangeTriggerTime] == want {
+			return
+		}
+	}
+	t.Errorf("no slice carries %s=%s", corev1.EndpointsLastChangeTriggerTime, want)
+}
 
 // judge runs slicekit check over namespace ns of client, read as
 // `slicekit check -n ns` reads a cluster, with cfg and the built-in

@@ -33,8 +33,8 @@ import (
 
 // TestRemoteClusters: the slices of remote clusters beside the local
 // controller's under one unlabelled Service, one slice set per cluster.
-// slicekit check told the set label (--slice-set-label) finds nothing but
-// the missing trigger time; not told, it warns that two controllers write
+// slicekit check told the set label (--slice-set-label) finds nothing; not
+// told, it warns that two controllers write
 // the Service's slices (multiple-managers), which is the point of the
 // shape.
 func TestRemoteClusters(t *testing.T) {
@@ -52,7 +52,7 @@ func TestRemoteClusters(t *testing.T) {
 	}
 	remote := func(prefix string, n int) ([]remoteclusters.RemoteEndpoints, []confk8s.Endpoint) {
 		port, name, proto := int32(8080), "http", corev1.ProtocolTCP
-		re := remoteclusters.RemoteEndpoints{AddressType: discovery.AddressTypeIPv4, Ports: []discovery.EndpointPort{{Name: &name, Port: &port, Protocol: &proto}}}
+		re := remoteclusters.RemoteEndpoints{AddressType: discovery.AddressTypeIPv4, Ports: []discovery.EndpointPort{{Name: &name, Port: &port, Protocol: &proto}}, Changed: changed}
 		var want []confk8s.Endpoint
 		for i := 1; i <= n; i++ {
 			a := fmt.Sprintf("%s%d", prefix, i)
@@ -77,19 +77,19 @@ func TestRemoteClusters(t *testing.T) {
 		return got
 	}
 	sets := check.Config{SliceSetLabels: map[string]string{remoteclusters.ControllerName: remoteclusters.ClusterLabel}}
-	allowed := byDesign{check.RuleTriggerTime: noTriggerTime}
 
 	east, wantEast := remote("10.1.0.", 3)
 	west, wantWest := remote("10.2.0.", 150)
 	got := sync(map[string][]remoteclusters.RemoteEndpoints{"east": east, "west": west})
 	endpointsMustBe(t, got, append(slices.Clone(wantEast), wantWest...))
+	triggerTimeMustBe(t, got)
 	if errs := ownershipErrors(got, svc, remoteclusters.ControllerName); errs != nil {
 		t.Errorf("ownership: %v", errs)
 	}
-	judge(t, client, sets, allowed)
+	judge(t, client, sets, nil)
 	// Without the set label, the remote clusters' slices are a second
 	// manager of the Service's slices.
-	rep := judge(t, client, check.Config{}, byDesign{check.RuleTriggerTime: noTriggerTime, check.RuleMultipleManagers: "sets not declared"})
+	rep := judge(t, client, check.Config{}, byDesign{check.RuleMultipleManagers: "sets not declared"})
 	if !slices.Contains(rules(rep), string(check.RuleMultipleManagers)) {
 		t.Errorf("without --slice-set-label: findings %v, want multiple-managers", rules(rep))
 	}
@@ -101,7 +101,7 @@ func TestRemoteClusters(t *testing.T) {
 	if d := confk8s.EndpointsDiff(got, wantEast); d != "10.1.0.1 published 2 times" {
 		t.Errorf("endpoints: %q, want 10.1.0.1 twice", d)
 	}
-	rep = judge(t, client, sets, byDesign{check.RuleTriggerTime: noTriggerTime, check.RuleDuplicateEndpoint: "one endpoint in two clusters' sets"})
+	rep = judge(t, client, sets, byDesign{check.RuleDuplicateEndpoint: "one endpoint in two clusters' sets"})
 	for _, f := range rep.Findings {
 		if f.Rule == check.RuleDuplicateEndpoint && f.Severity != check.SeverityWarning {
 			t.Errorf("an endpoint in two sets: %s, want a warning", f)
