@@ -175,7 +175,7 @@ func (c Config) Validate() error {
 			oracleErrs = append(oracleErrs, err)
 		}
 		if o.Source == nil {
-			oracleErrs = append(oracleErrs, fmt.Errorf("Oracles[%d] (%q): Source is nil", i, o.ControllerName))
+			oracleErrs = append(oracleErrs, fmt.Errorf("oracle %d of Config.Oracles (%q): Source is nil", i, o.ControllerName))
 		}
 	}
 	return c.withDefaults().validate(oracles, oracleErrs)

@@ -260,7 +260,6 @@ func TestAddFlags(t *testing.T) {
 		fs.Lookup("default-controller-name").Deprecated == "" {
 		t.Errorf("--default-controller-name: %v, value %q, deprecated %q", err, o.DefaultControllerName, fs.Lookup("default-controller-name").Deprecated)
 	}
-	o = NewOptions()
 	if got := fs.Lookup("mirroring-controller-name").DefValue; got != wellknown.MirroringControllerName {
 		t.Errorf("--mirroring-controller-name default = %q", got)
 	}
