@@ -62,7 +62,7 @@ func main() {
 	logPath := flag.String("log", "", "file for the tests' plain output (default: none)")
 	title := flag.String("title", "", "heading of the summary")
 	flag.Parse()
-	var logOut io.Writer = io.Discard
+	logOut := io.Discard
 	if *logPath != "" {
 		f, err := os.Create(*logPath)
 		if err != nil {

@@ -282,11 +282,11 @@ func TransformEndpoints(obj any) (any, error) {
 // itself when it is nil, already reduced or does not parse. The result is
 // a new value; f is never modified.
 func topLevelFields(f *metav1.FieldsV1) *metav1.FieldsV1 {
-	if f == nil || len(f.Raw) == 0 {
+	if f == nil || len(f.GetRawBytes()) == 0 {
 		return f
 	}
 	var top map[string]json.RawMessage
-	if err := json.Unmarshal(f.Raw, &top); err != nil {
+	if err := json.Unmarshal(f.GetRawBytes(), &top); err != nil {
 		return f
 	}
 	reduced := true
@@ -307,7 +307,7 @@ func topLevelFields(f *metav1.FieldsV1) *metav1.FieldsV1 {
 	if err != nil {
 		return f
 	}
-	return &metav1.FieldsV1{Raw: raw}
+	return metav1.NewFieldsV1(string(raw))
 }
 
 // TransformEndpointSlice keeps an EndpointSlice whole except the

@@ -100,11 +100,11 @@ func KCMEndpoints(ep *corev1.Endpoints) (ok bool, by string) { //nolint:staticch
 // ownsTopLevel reports whether the fieldsV1 set f holds the top-level
 // field key (e.g. "f:subsets"). A nil or unparsable set holds nothing.
 func ownsTopLevel(f *metav1.FieldsV1, key string) bool {
-	if f == nil || len(f.Raw) == 0 {
+	if f == nil || len(f.GetRawBytes()) == 0 {
 		return false
 	}
 	var top map[string]json.RawMessage
-	if err := json.Unmarshal(f.Raw, &top); err != nil {
+	if err := json.Unmarshal(f.GetRawBytes(), &top); err != nil {
 		return false
 	}
 	_, ok := top[key]
