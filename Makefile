@@ -93,8 +93,8 @@ test-short: ## Unit tests only (no control plane needed).
 
 .PHONY: lint
 lint: ## golangci-lint (version pinned in GOLANGCI_LINT_VERSION, built from the Go module proxy) on the root module, the library module, its examples and test/library.
-	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run ./...
-	for m in pkg/reconciler examples/library/*/ test/library; do (cd $$m && $(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run ./...) || exit 1; done
+	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run --allow-serial-runners ./...
+	for m in pkg/reconciler examples/library/*/ test/library; do (cd $$m && $(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run --allow-serial-runners ./...) || exit 1; done
 
 .PHONY: bench
 bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp).
