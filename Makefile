@@ -70,7 +70,7 @@ test: controlplane verify ## Everything CI runs: verify, all tests (unit, fuzz s
 LIBRARY_K8S_VERSIONS ?= v0.34.13 v0.35.10 v0.36.6 v0.37.2
 
 .PHONY: test-library
-test-library: ## The reconciler library module's tests (pkg/reconciler, at its go.mod's k8s.io versions) and the example controllers' (examples/library/*).
+test-library: ## The reconciler library module's tests (pkg/reconciler, at its go.mod's k8s.io versions), the example controllers' (examples/library/*), the proof that an adopter inherits no heavy dependency (hack/library.sh lean), and the examples' slices judged by check and the conformance assertions (test/library).
 	hack/library.sh test
 
 .PHONY: test-library-matrix
@@ -92,8 +92,9 @@ test-short: ## Unit tests only (no control plane needed).
 	$(GO) test -short -count=1 ./...
 
 .PHONY: lint
-lint: ## golangci-lint (version pinned in GOLANGCI_LINT_VERSION, built from the Go module proxy).
-	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run ./...
+lint: ## golangci-lint (version pinned in GOLANGCI_LINT_VERSION, built from the Go module proxy) on the root module, the library module, its examples and test/library.
+	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run --allow-serial-runners ./...
+	for m in pkg/reconciler examples/library/*/ test/library; do (cd $$m && $(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run --allow-serial-runners ./...) || exit 1; done
 
 .PHONY: bench
 bench: ## Benchmarks: slicekit's reconciler and KCM's side by side (BENCH=regexp).

@@ -17,7 +17,12 @@
 # example controllers built on it (examples/library/*, one module each).
 #
 #   hack/library.sh test            the library's tests at its go.mod's k8s.io
-#                                   versions, then each example's tests
+#                                   versions, then each example's tests, then
+#                                   lean and the test module test/library
+#   hack/library.sh lean            a fresh module importing every package of
+#                                   the library (and nothing else) must not
+#                                   gain any of slicekit's heavy dependencies
+#                                   in its go.sum; nor may the examples'
 #   hack/library.sh matrix [V...]   the library's tests against each k8s.io
 #                                   version V (default LIBRARY_K8S_VERSIONS),
 #                                   each in a temporary copy of the module whose
@@ -36,11 +41,50 @@ LIBRARY_K8S_VERSIONS=${LIBRARY_K8S_VERSIONS:-v0.34.13 v0.35.10 v0.36.6 v0.37.2}
 k8s_modules="k8s.io/api k8s.io/apimachinery k8s.io/client-go k8s.io/component-base k8s.io/endpointslice"
 library=pkg/reconciler
 examples=$(ls -d examples/library/*/)
+# The dependencies of slicekit's root module that an adopter of the library
+# must never inherit (module path patterns, as in go.sum).
+heavy='sigs.k8s.io/controller-runtime|github.com/google/cel-go|sigs.k8s.io/kustomize|helm.sh/helm|github.com/google/go-containerregistry|github.com/spf13/cobra|k8s.io/kubernetes '
+
+lean() {
+  local tmp fail=0 root=$PWD
+  tmp=$(mktemp -d)
+  # shellcheck disable=SC2064
+  trap "rm -rf '$tmp'" RETURN
+  local pkgs
+  pkgs=$(cd "$library" && go list ./... | grep -v /internal/)
+  {
+    echo "// A consumer that imports every package of the library and nothing else."
+    echo "package main"
+    echo "import ("
+    for p in $pkgs; do echo "	_ \"$p\""; done
+    echo ")"
+    echo "func main() {}"
+  } >"$tmp/main.go"
+  (cd "$tmp" && go mod init example.com/adopter >/dev/null 2>&1 &&
+    go mod edit -require=github.com/slicekit/slicekit/pkg/reconciler@v0.0.0-00010101000000-000000000000 \
+      -replace=github.com/slicekit/slicekit/pkg/reconciler="$root/$library" &&
+    go mod tidy >/dev/null 2>&1 && go build ./...) || { echo "lean: a fresh module importing the library does not build"; return 1; }
+  local sums="$tmp/go.sum $library/go.sum"
+  for e in $examples; do sums="$sums ${e}go.sum"; done
+  for f in $sums; do
+    if found=$(grep -E "^($heavy)" "$f" | cut -d' ' -f1 | sort -u | tr '\n' ' ') && [ -n "$found" ]; then
+      case "$f" in "$tmp"/*) f="the fresh module's go.sum" ;; esac
+      echo "lean: $f lists $found"; fail=1
+    fi
+  done
+  [ "$fail" = 0 ] && echo "lean: a fresh module importing the library's $(echo "$pkgs" | wc -w) packages: $(wc -l <"$tmp/go.sum") go.sum lines, none of controller-runtime, cel-go, kustomize, helm, go-containerregistry, cobra, k8s.io/kubernetes (nor in the library's or the examples' go.sum)"
+  return "$fail"
+}
 
 case "${1:-test}" in
 test)
   (cd "$library" && go test -count=1 ./...)
   for e in $examples; do (cd "$e" && go test -count=1 ./...); done
+  lean
+  (cd test/library && go test -count=1 ./...)
+  ;;
+lean)
+  lean
   ;;
 matrix)
   shift || true
@@ -70,7 +114,7 @@ tidy)
   exit "$fail"
   ;;
 vet)
-  for m in "$library" $examples; do (cd "$m" && go vet ./...); done
+  for m in "$library" $examples test/library; do (cd "$m" && go vet ./...); done
   ;;
 check)
   slicekit=${SLICEKIT:-bin/slicekit}
@@ -81,9 +125,12 @@ check)
   fail=0
   for f in "$dumps"/*.json; do
     echo "== examples/library/$(basename "$f" .json): slicekit check"
-    "$slicekit" check -f "$f" || fail=1
+    # The examples' slice sets (the reconciler's Config.SetLabel).
+    "$slicekit" check -f "$f" \
+      --slice-set-label remote-clusters.example.com=multicluster.kubernetes.io/source-cluster \
+      --slice-set-label network-mirror.example.com=network-mirror.example.com/source-endpointslice || fail=1
   done
   exit "$fail"
   ;;
-*) echo "usage: hack/library.sh [test|matrix [VERSION...]|tidy|vet|check]" >&2; exit 2 ;;
+*) echo "usage: hack/library.sh [test|lean|matrix [VERSION...]|tidy|vet|check]" >&2; exit 2 ;;
 esac

@@ -51,17 +51,19 @@ if [ -n "$outside" ]; then
   echo "$outside"; fail=1
 fi
 
-# golangci-lint with the committed configuration (.golangci.yml). The first
+# golangci-lint with the committed configuration (.golangci.yml); a run
+# waits for another golangci-lint on the machine (--allow-serial-runners)
+# instead of failing. The first
 # run builds golangci-lint (about 3 minutes on 2 cores); later runs reuse the
 # Go build cache.
 lint_version=${GOLANGCI_LINT_VERSION:-$(sed -n 's/^GOLANGCI_LINT_VERSION ?= *//p' Makefile)}
-if ! go run "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${lint_version}" run ./...; then
+if ! go run "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${lint_version}" run --allow-serial-runners ./...; then
   echo "golangci-lint ${lint_version} found issues (configuration: .golangci.yml)"; fail=1
 fi
 # The same configuration on the library module and the examples, modules of
 # their own (golangci-lint finds .golangci.yml in a parent folder).
-for m in pkg/reconciler examples/library/*/; do
-  if ! (cd "$m" && go run "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${lint_version}" run ./...); then
+for m in pkg/reconciler examples/library/*/ test/library; do
+  if ! (cd "$m" && go run "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${lint_version}" run --allow-serial-runners ./...); then
     echo "golangci-lint ${lint_version} found issues in the module $m"; fail=1
   fi
 done
@@ -84,7 +86,7 @@ rm -f /tmp/verify-go.mod.$$ /tmp/verify-go.sum.$$
 # tidy when those packages gain imports: a missing go.sum line fails them
 # only when their tests run.
 if ! hack/library.sh tidy; then fail=1; fi
-for m in test/mirroring tools/deploytest tools/dataplane tools/dataplane/coredns; do
+for m in test/library test/mirroring tools/deploytest tools/dataplane tools/dataplane/coredns; do
   if ! (cd "$m" && go mod tidy -diff >/dev/null 2>&1); then
     echo "$m: go mod tidy changes its go.mod or go.sum: run (cd $m && go mod tidy)"; fail=1
   fi

@@ -26,6 +26,7 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/klog/v2"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
@@ -75,6 +76,36 @@ type Config struct {
 	// says so (Report.Skipped). Their names must differ from each other
 	// and from the two above.
 	Oracles []registry.Oracle
+	// SliceSetLabels declare the slice sets of controllers that publish
+	// several sets of slices under one Service (the reconciler library's
+	// Config.SetLabel: one set per remote cluster, per network, per source
+	// slice): by managed-by value, the label key whose value names a
+	// slice's set. The rules that judge all slices of a Service together
+	// judge such a controller's sets each on its own: duplicate-endpoint is
+	// an error within a set and a warning across sets (consumers merge
+	// every slice of a Service, so they see the endpoint twice, but no
+	// single writer published it twice), and the declared sets are
+	// published beside the Service's controller on purpose, so they are
+	// not counted by multiple-managers. A slice of such a controller
+	// without the label belongs to its unnamed set. The built-in
+	// controllers write no sets: naming them is an error (Validate).
+	SliceSetLabels map[string]string
+}
+
+// sliceSet returns the set of slice s, a key naming its controller and its
+// set, and whether s is in a set declared by Config.SliceSetLabels (its
+// controller declares a set label and s carries it).
+func (c Config) sliceSet(s *discovery.EndpointSlice) (string, bool) {
+	m := s.Labels[discovery.LabelManagedBy]
+	key, ok := c.SliceSetLabels[m]
+	if !ok {
+		return "", false
+	}
+	set, ok := s.Labels[key]
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("%s %s=%s", m, key, set), true
 }
 
 // oracle returns the oracle of the controller whose name (KEP-4770 label
@@ -144,7 +175,7 @@ func (c Config) Validate() error {
 			oracleErrs = append(oracleErrs, err)
 		}
 		if o.Source == nil {
-			oracleErrs = append(oracleErrs, fmt.Errorf("oracle %d (%q): Source is nil", i, o.ControllerName))
+			oracleErrs = append(oracleErrs, fmt.Errorf("oracle %d of Config.Oracles (%q): Source is nil", i, o.ControllerName))
 		}
 	}
 	return c.withDefaults().validate(oracles, oracleErrs)
@@ -169,6 +200,9 @@ func (c Config) validate(oracles []registry.ManagedBy, oracleErrs []error) error
 	errs = append(errs, oracleErrs...)
 	names = append(names, oracles...)
 	errs = append(errs, registry.Distinct(names...)...)
+	for _, m := range slices.Sorted(maps.Keys(c.SliceSetLabels)) {
+		errs = append(errs, validateSliceSetLabel(m, c.SliceSetLabels[m], c.DefaultControllerName, c.MirroringControllerName)...)
+	}
 	if err := registry.InRange("--max-endpoints-per-slice", c.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit); err != nil {
 		errs = append(errs, err)
 	}
@@ -176,6 +210,27 @@ func (c Config) validate(oracles []registry.ManagedBy, oracleErrs []error) error
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// validateSliceSetLabel checks one entry of Config.SliceSetLabels
+// (--slice-set-label managedBy=key): a managed-by value that is not a
+// built-in controller's, and a label key that is not one of the labels
+// every slice's meaning depends on.
+func validateSliceSetLabel(managedBy, key, defaultName, mirroringName string) []error {
+	const flag = "--slice-set-label"
+	var errs []error
+	if err := registry.ControllerName(flag+" controller", managedBy); err != nil {
+		errs = append(errs, err)
+	}
+	if managedBy != "" && (managedBy == defaultName || managedBy == mirroringName) {
+		errs = append(errs, fmt.Errorf("%s %s=%s: the built-in controllers (%s, %s) write one slice set per Service", flag, managedBy, key, defaultName, mirroringName))
+	}
+	if msgs := validation.IsQualifiedName(key); len(msgs) > 0 {
+		errs = append(errs, fmt.Errorf("%s %s=%q: not a label key: %s", flag, managedBy, key, strings.Join(msgs, "; ")))
+	} else if reservedLabels[key] {
+		errs = append(errs, fmt.Errorf("%s %s=%s: %s cannot tell slice sets apart (every slice's consumers read it)", flag, managedBy, key, key))
+	}
+	return errs
 }
 
 // role is what a slice's managed-by value says about its writer.
@@ -343,6 +398,9 @@ func (c *checker) checkServices() {
 	}
 }
 
+// checkManagers applies multiple-managers to the slices of one Service:
+// the slices of the declared slice sets (Config.SliceSetLabels) are left
+// out, they are published beside the Service's controller on purpose.
 func (c *checker) checkManagers(k types.NamespacedName, ss []*discovery.EndpointSlice) {
 	if !c.inv.Have.Services {
 		return
@@ -356,6 +414,9 @@ func (c *checker) checkManagers(k types.NamespacedName, ss []*discovery.Endpoint
 	}
 	count := map[string]int{}
 	for _, s := range ss {
+		if _, inSet := c.cfg.sliceSet(s); inSet {
+			continue // published beside the Service's controller on purpose
+		}
 		if m := s.Labels[discovery.LabelManagedBy]; m != "" {
 			count[m]++
 		}

@@ -74,7 +74,8 @@
 //     mirroring slices (stale, KEP-4770); delegated-foreign-slice: slices of
 //     a third controller.
 //   - multiple-managers: an undelegated Service's slices come from several
-//     controllers (warning).
+//     controllers (warning); the slices of a declared slice set
+//     (Config.SliceSetLabels, --slice-set-label) are not counted.
 //   - mirror-for-selector-service, mirror-ineligible, mirror-drift:
 //     mirrored slices that must not exist or differ from what the mirroring
 //     controller publishes for their Endpoints (computed by its own source,
@@ -89,7 +90,9 @@
 //     selectorless form (annotation slicekit.dev/selector).
 //   - api-limits, address-type-mismatch, address-family-not-served,
 //     duplicate-endpoint (the same endpoint, by KCM's identity: addresses,
-//     hostname and target, twice for a Service), max-endpoints-per-slice.
+//     hostname and target, twice for a Service; with declared slice sets,
+//     an error within a set and a warning across sets),
+//     max-endpoints-per-slice.
 //   - endpoint-missing (completeness): an endpoint the responsible
 //     controller publishes is absent, computed by that controller's own
 //     source (pkg/source/servicepods for the default controller; for a

@@ -78,6 +78,10 @@ func portListKey(ports []discovery.EndpointPort) string {
 //     endpoint twice with the same address type and port set (an
 //     EndpointSet per port group in KCM holds each identity once; the
 //     mirroring controller collapses repeated addresses the same way);
+//     with declared slice sets (Config.SliceSetLabels), each set is judged
+//     on its own: twice within one set (or within the slices outside any
+//     set) is an error, once in each of two sets a warning (consumers
+//     merge them; no writer published it twice);
 //   - across the default controller's slices of one address type, whatever
 //     their ports: each Pod lands in exactly one port group (its resolved
 //     ports), so it is published once.
@@ -89,6 +93,9 @@ func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discovery.Endpoi
 		desc   string
 		slices []string
 		ports  map[string]bool
+		// scopes counts the endpoint's slices by slice set ("" outside
+		// any declared set).
+		scopes map[string]int
 	}
 	group := func() (map[string]*where, *[]string) {
 		m := map[string]*where{}
@@ -97,29 +104,31 @@ func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discovery.Endpoi
 	}
 	byPorts, byPortsOrder := group()
 	byDefault, byDefaultOrder := group()
-	note := func(m map[string]*where, order *[]string, key string, e *discovery.Endpoint, slice, pk string) {
+	note := func(m map[string]*where, order *[]string, key string, e *discovery.Endpoint, slice, pk, scope string) {
 		w := m[key]
 		if w == nil {
-			w = &where{desc: describeEndpoint(e), ports: map[string]bool{}}
+			w = &where{desc: describeEndpoint(e), ports: map[string]bool{}, scopes: map[string]int{}}
 			m[key] = w
 			*order = append(*order, key)
 		}
 		w.slices = append(w.slices, slice)
 		w.ports[pk] = true
+		w.scopes[scope]++
 	}
 	for _, s := range ss {
 		pk := portsKey(s)
 		name := sliceRef(s).Name
 		def := c.role(s.Labels[discovery.LabelManagedBy]) == roleDefault
+		scope, _ := c.cfg.sliceSet(s)
 		for i := range s.Endpoints {
 			e := &s.Endpoints[i]
 			if len(e.Addresses) == 0 {
 				continue // api-limits
 			}
 			id := endpointIdentity(e)
-			note(byPorts, byPortsOrder, string(s.AddressType)+"\x00"+pk+"\x00"+id, e, name, pk)
+			note(byPorts, byPortsOrder, string(s.AddressType)+"\x00"+pk+"\x00"+id, e, name, pk, scope)
 			if def {
-				note(byDefault, byDefaultOrder, string(s.AddressType)+"\x00"+id, e, name, pk)
+				note(byDefault, byDefaultOrder, string(s.AddressType)+"\x00"+id, e, name, pk, "")
 			}
 		}
 	}
@@ -131,6 +140,19 @@ func (c *checker) checkDuplicates(k types.NamespacedName, ss []*discovery.Endpoi
 		}
 		at, pk, _ := strings.Cut(key, "\x00")
 		pk, _, _ = strings.Cut(pk, "\x00")
+		if len(w.scopes) == len(w.slices) {
+			// Once in each of several slice sets.
+			var sets []string
+			for _, sc := range slices.Sorted(maps.Keys(w.scopes)) {
+				if sc == "" {
+					sc = "the slices outside any set"
+				}
+				sets = append(sets, sc)
+			}
+			c.add(SeverityWarning, RuleDuplicateEndpoint, ref, "%s endpoint %s is published once in each of %d slice sets with ports %s (%s; slices %s): consumers merge them",
+				at, w.desc, len(w.scopes), pk, strings.Join(sets, ", "), strings.Join(w.slices, ", "))
+			continue
+		}
 		c.add(SeverityError, RuleDuplicateEndpoint, ref, "%s endpoint %s is published %d times with ports %s, in slices %s",
 			at, w.desc, len(w.slices), pk, strings.Join(w.slices, ", "))
 	}

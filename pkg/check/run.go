@@ -160,7 +160,7 @@ func (o *Options) oracleNames() []registry.ManagedBy {
 // --kubeconfig, --context, -n/--namespace, -A/--all-namespaces,
 // -o/--output, --controller-name (deprecated alias --default-controller-name), --mirroring-controller-name,
 // --max-endpoints-per-slice, --mirroring-max-endpoints-per-subset,
-// --secondary-network-controller-name, --list-rules, and kubectl's other
+// --secondary-network-controller-name, --slice-set-label, --list-rules, and kubectl's other
 // connection flags (client-go's clientcmd.RecommendedConfigOverrideFlags,
 // the ones kubectl has: --cluster, --user, -s/--server, --token, --as,
 // --as-group, --as-uid, --certificate-authority, --client-certificate,
@@ -192,6 +192,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		// judges its slices (endpoint-missing).
 		o.controllerOptions[r.Name].AddRenderFlags(fs)
 	}
+	fs.StringToStringVar(&o.SliceSetLabels, "slice-set-label", o.SliceSetLabels,
+		"CONTROLLER=LABEL: the controller whose managed-by value is CONTROLLER publishes several slice sets under one Service, told apart by the label key LABEL (a reconciler library Config.SetLabel); each set is judged on its own by the rules over a Service's slices (duplicate-endpoint, multiple-managers). Repeatable, or comma-separated.")
 	fs.BoolVar(&o.ListRules, "list-rules", o.ListRules, "Print the rules with their severities and exit (-o json: {\"rules\": [...]}).")
 
 	names := clientcmd.RecommendedConfigOverrideFlags("")

@@ -54,6 +54,9 @@ type ExternalWorkload struct {
 	// is a name.
 	Ports map[string]int32
 	Ready bool
+	// Changed is when the workload last changed (zero if unknown): the
+	// newest of the selected workloads' is the slices' trigger time.
+	Changed time.Time
 }
 
 // Controller reconciles the slices of Services that select workloads.
@@ -88,18 +91,23 @@ func (c *Controller) Sync(ctx context.Context, slices discoverylisters.EndpointS
 		_, err := c.r.DeleteAll(ctx, svc.Namespace, svc.Name, existing)
 		return err
 	}
-	return c.r.Reconcile(ctx, svc, Desired(svc, workloads), existing, time.Time{})
+	d, changed := Desired(svc, workloads)
+	return c.r.Reconcile(ctx, svc, d, existing, changed)
 }
 
-// Desired returns the endpoints of the workloads svc selects: one group per
-// address type and resolved port list, as KCM groups Pods.
-func Desired(svc *corev1.Service, workloads []ExternalWorkload) *reconciler.Desired {
-	d := &reconciler.Desired{AddressTypes: []discovery.AddressType{discovery.AddressTypeIPv4, discovery.AddressTypeIPv6}}
+// Desired returns the endpoints of the workloads svc selects (one group per
+// address type and resolved port list, as KCM groups Pods) and the newest
+// change of those workloads, the trigger time.
+func Desired(svc *corev1.Service, workloads []ExternalWorkload) (*reconciler.Desired, time.Time) {
+	d, changed := &reconciler.Desired{AddressTypes: []discovery.AddressType{discovery.AddressTypeIPv4, discovery.AddressTypeIPv6}}, time.Time{}
 	groups := map[string]int{}
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
 	for _, w := range workloads {
 		if w.Namespace != svc.Namespace || !sel.Matches(labels.Set(w.Labels)) {
 			continue
+		}
+		if w.Changed.After(changed) {
+			changed = w.Changed
 		}
 		ports := servicePorts(svc, w)
 		for _, addr := range w.Addresses {
@@ -122,7 +130,7 @@ func Desired(svc *corev1.Service, workloads []ExternalWorkload) *reconciler.Desi
 			})
 		}
 	}
-	return d
+	return d, changed
 }
 
 // servicePorts resolves the Service's ports on w; a named targetPort w

@@ -158,5 +158,7 @@ func (c *Controller) mirror(ctx context.Context, lister discoverylisters.Endpoin
 	for _, g := range groups {
 		desired.Groups = append(desired.Groups, *g)
 	}
-	return set.Reconcile(ctx, svc, desired, existing, time.Time{})
+	// The source's trigger time is the mirror's (zero when it has none).
+	changed, _ := time.Parse(time.RFC3339Nano, src.Annotations[corev1.EndpointsLastChangeTriggerTime])
+	return set.Reconcile(ctx, svc, desired, existing, changed)
 }

@@ -50,6 +50,9 @@ type RemoteEndpoints struct {
 	AddressType discovery.AddressType
 	Ports       []discovery.EndpointPort
 	Endpoints   []discovery.Endpoint
+	// Changed is when they last changed in the remote cluster (its slices'
+	// endpoints.kubernetes.io/last-change-trigger-time), zero if unknown.
+	Changed time.Time
 }
 
 // Controller reconciles the remote clusters' slices of local Services.
@@ -111,7 +114,7 @@ func (c *Controller) syncCluster(ctx context.Context, lister discoverylisters.En
 	if err != nil {
 		return err
 	}
-	desired := &reconciler.Desired{}
+	desired, changed := &reconciler.Desired{}, time.Time{}
 	for _, at := range svc.Spec.IPFamilies {
 		desired.AddressTypes = append(desired.AddressTypes, discovery.AddressType(at))
 	}
@@ -119,8 +122,11 @@ func (c *Controller) syncCluster(ctx context.Context, lister discoverylisters.En
 		if slices.Contains(desired.AddressTypes, e.AddressType) {
 			desired.Groups = append(desired.Groups, reconciler.EndpointGroup{AddressType: e.AddressType, Ports: e.Ports, Endpoints: e.Endpoints})
 		}
+		if e.Changed.After(changed) {
+			changed = e.Changed
+		}
 	}
-	return set.Reconcile(ctx, svc, desired, existing, time.Time{})
+	return set.Reconcile(ctx, svc, desired, existing, changed)
 }
 
 // Forget releases nothing and forgets every cluster's record of svc: call
