@@ -94,7 +94,7 @@ func TestNewControllersComposesTransforms(t *testing.T) {
 			o := builtin.NewControllerOptions()
 			o.Controllers = tc.controllers
 			if slices.Contains(tc.controllers, celprofiles.RegistrationName) {
-				o.For(celprofiles.RegistrationName).(*celprofiles.Flags).ConfigFile = "../../examples/cel/profiles.yaml"
+				o.For(celprofiles.RegistrationName).(*celprofiles.Options).ConfigFile = "../../examples/cel/profiles.yaml"
 			}
 			if err := o.Validate(); err != nil {
 				t.Fatal(err)

@@ -106,7 +106,7 @@ func (ic InitContext) Common() slicecontroller.Common {
 		MaxEndpointsPerSlice:   ic.Shared.MaxEndpointsPerSlice,
 		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
 		SelectorRemovalCleanup: &cleanup,
-		AddressGuard:           ic.Shared.AddressGuard.Options(),
+		AddressGuard:           ic.Shared.AddressGuard,
 		Registerer:             ic.Registerer,
 		EventRecorder:          ic.EventRecorder,
 	}

@@ -97,11 +97,10 @@ type Shared struct {
 	EndpointUpdatesBurstQuietPeriod time.Duration
 	// FeatureGates holds --feature-gates.
 	FeatureGates featuregate.MutableVersionedFeatureGate
-	// AddressGuard holds --service-cluster-ip-range and
-	// --pod-address-allowed-cidrs, the address guard of the pod-address
-	// controllers (pkg/source/addressguard); AddressGuard.Options() after
-	// Validate.
-	AddressGuard addressguard.Flags
+	// AddressGuard are the options of the pod-address controllers' address
+	// guard (pkg/source/addressguard), bound to --service-cluster-ip-range
+	// and --pod-address-allowed-cidrs and parsed by Validate.
+	AddressGuard addressguard.Options
 
 	// batchPeriodAlias is --endpointslice-updates-batch-period, KCM's name
 	// of the same setting; nil when not given.

@@ -251,14 +251,14 @@ func DefaultProtocols(objs []runtime.Object) int {
 	return inputfile.DefaultProtocols(objs)
 }
 
-// serviceRanges returns, comma-separated, the ranges render allocates
+// serviceRanges returns the ranges render allocates
 // cluster IPs from and a host prefix for every cluster IP the input's
 // Services give: what the address guard refuses offline when
 // --service-cluster-ip-range is not set, so that no pod-address source
 // publishes a Service's address (docs/security.md).
-func serviceRanges(objs []runtime.Object) string {
-	out := []string{serviceRangeIPv4.String(), serviceRangeIPv6.String()}
-	seen := map[string]bool{}
+func serviceRanges(objs []runtime.Object) []netip.Prefix {
+	out := []netip.Prefix{serviceRangeIPv4, serviceRangeIPv6}
+	seen := map[netip.Prefix]bool{}
 	for _, o := range objs {
 		svc, ok := o.(*corev1.Service)
 		if !ok {
@@ -269,12 +269,12 @@ func serviceRanges(objs []runtime.Object) string {
 			if err != nil {
 				continue // "", None
 			}
-			p := netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()).String()
+			p := netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
 			if !seen[p] && !serviceRangeIPv4.Contains(a.Unmap()) && !serviceRangeIPv6.Contains(a) {
 				seen[p] = true
 				out = append(out, p)
 			}
 		}
 	}
-	return strings.Join(out, ",")
+	return out
 }

@@ -137,12 +137,13 @@ func Render(ctx context.Context, objs []runtime.Object, opts Options) (*Result, 
 // them too).
 func render(ctx context.Context, objs []runtime.Object, copts *builtin.ControllerOptions, maxPasses int,
 	kinds inputkinds.Table, transforms informertransform.Transforms) (*Result, error) {
-	if copts.AddressGuard.ServiceClusterIPRange == "" {
+	if len(copts.AddressGuard.ServiceCIDRs) == 0 {
 		// Offline there are no ServiceCIDR objects: the pod-address
 		// controllers' address guard refuses the ranges render allocates
-		// cluster IPs from and the cluster IPs the input gives.
+		// cluster IPs from and the cluster IPs the input gives (unless
+		// --service-cluster-ip-range is given: Validate sets it then).
 		c := *copts
-		c.AddressGuard.ServiceClusterIPRange = serviceRanges(objs)
+		c.AddressGuard.ServiceCIDRs = serviceRanges(objs)
 		copts = &c
 	}
 	if err := copts.Validate(); err != nil {

@@ -17,6 +17,7 @@ package deploytest
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -457,8 +458,8 @@ func TestAllControllersArgs(t *testing.T) {
 	r := render(t, valuesFile(t, "all-controllers.yaml"))
 	o, args := parseArgs(t, r)
 	c := o.ControllerOptions
-	mir := c.For(mirroring.RegistrationName).(*mirroring.Flags)
-	eps := c.For(endpoints.RegistrationName).(*endpoints.Flags)
+	mir := c.For(mirroring.RegistrationName).(*mirroring.Options)
+	eps := c.For(endpoints.RegistrationName).(*endpoints.Options)
 	sec := c.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags)
 	dra := c.For(dranetwork.RegistrationName).(*dranetwork.Flags)
 	for _, check := range []struct {
@@ -468,9 +469,9 @@ func TestAllControllersArgs(t *testing.T) {
 		{"--concurrent-service-endpoint-syncs", c.ConcurrentServiceEndpointSyncs, int32(3)},
 		{"--max-endpoints-per-slice", c.MaxEndpointsPerSlice, int32(50)},
 		{"--endpoint-updates-batch-period", c.EndpointUpdatesBatchPeriod.String(), "1s"},
-		{"--mirroring-concurrent-service-endpoint-syncs", mir.ConcurrentServiceEndpointSyncs, int32(2)},
-		{"--mirroring-max-endpoints-per-subset", mir.MaxEndpointsPerSubset, int32(500)},
-		{"--mirroring-endpointslice-updates-batch-period", mir.EndpointSliceUpdatesBatchPeriod.String(), "1s"},
+		{"--mirroring-concurrent-service-endpoint-syncs", mir.MirroringConcurrentServiceEndpointSyncs, int32(2)},
+		{"--mirroring-max-endpoints-per-subset", mir.MirroringMaxEndpointsPerSubset, int32(500)},
+		{"--mirroring-endpointslice-updates-batch-period", mir.MirroringEndpointSliceUpdatesBatchPeriod.String(), "1s"},
 		{"--concurrent-endpoint-syncs", eps.ConcurrentEndpointSyncs, int32(2)},
 		{"--secondary-network-controller-name", sec.ControllerName, "secondary.example.com"},
 		{"--dra-network-controller-name", dra.ControllerName, "dra.example.com"},
@@ -483,8 +484,8 @@ func TestAllControllersArgs(t *testing.T) {
 		{"--leader-elect-retry-period", o.LeaderElection.RetryPeriod.String(), "3s"},
 		{"--leader-elect-resource-namespace", o.LeaderElection.ResourceNamespace, namespace},
 		{"--feature-gates", c.ExternalEndpointControllerEnabled(), true},
-		{"--service-cluster-ip-range", c.AddressGuard.ServiceClusterIPRange, "10.96.0.0/16,fd00:10:96::/112"},
-		{"--pod-address-allowed-cidrs", strings.Join(c.AddressGuard.AllowedCIDRs, " "), "secondary.example.com=192.168.0.0/16,fd00:1::/64"},
+		{"--service-cluster-ip-range", fmt.Sprint(c.AddressGuard.ServiceCIDRs), "[10.96.0.0/16 fd00:10:96::/112]"},
+		{"--pod-address-allowed-cidrs", fmt.Sprint(c.AddressGuard.AllowedCIDRs), "map[secondary.example.com:[192.168.0.0/16 fd00:1::/64]]"},
 	} {
 		if check.got != check.want {
 			t.Errorf("%s: %v, want %v (args %q)", check.what, check.got, check.want, args)
@@ -522,7 +523,7 @@ func TestSelectorlessCleanupDryRun(t *testing.T) {
 	vals := controllerValues(false, false, false, true, false)
 	vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": true, "dryRun": true}
 	o, args := parseArgs(t, render(t, vals))
-	if !o.For(selectorlesscleanup.RegistrationName).(*selectorlesscleanup.Flags).DryRun {
+	if !o.For(selectorlesscleanup.RegistrationName).(*selectorlesscleanup.Options).DryRun {
 		t.Errorf("enabled: no dry run (args %q)", args)
 	}
 	vals["controllers"].(map[string]any)["selectorlessCleanup"] = map[string]any{"enabled": false, "dryRun": true}

@@ -36,6 +36,8 @@ import (
 const MetricsSubsystem = "endpoint_slice_cel_controller"
 
 // Options configures New. Exactly one of ConfigFile and Config is needed.
+// They are also the controller's command-line options (options.go):
+// AddFlags binds --cel-config to ConfigFile and Validate loads it.
 type Options struct {
 	// ConfigFile is the path of the profile file (celpods.Config, YAML or
 	// JSON). Ignored when Config is set.
@@ -50,6 +52,10 @@ type Options struct {
 	// profile's name; the address guard's allow-lists are keyed by profile
 	// name.
 	slicecontroller.Common
+
+	// loaded is ConfigFile as Validate loaded it; nil before, or when
+	// invalid.
+	loaded *celpods.Config
 }
 
 // Controller runs one slicecontroller.Controller per CEL profile on one informer

@@ -16,83 +16,30 @@ package celprofiles
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/spf13/pflag"
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
-	"github.com/slicekit/slicekit/pkg/source/celpods"
 )
 
 // RegistrationName is the --controllers name of the CEL profile
 // controllers (one per profile of --cel-config).
 const RegistrationName = "cel"
 
-// Flags are the CEL controllers' command-line options.
-type Flags struct {
-	// ConfigFile is --cel-config, the CEL profile file; required when the
-	// controller is enabled.
-	ConfigFile string
-
-	// config is ConfigFile as Validate loaded it.
-	config *celpods.Config
-}
-
-// NewFlags returns the default Flags (no profile file).
-func NewFlags() *Flags { return &Flags{} }
-
-// AddFlags adds every flag of f to fs (all shape output: AddRenderFlags).
-func (f *Flags) AddFlags(fs *pflag.FlagSet) { f.AddRenderFlags(fs) }
-
-// AddRenderFlags adds --cel-config to fs.
-func (f *Flags) AddRenderFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.ConfigFile, "cel-config", f.ConfigFile,
-		"The CEL profile file of the cel controller (one controller per profile; see examples/cel).")
-}
-
-// Validate, when the controller is enabled, requires --cel-config and
-// loads, compiles and type-checks it (celpods.LoadConfig, CompileConfig);
-// the errors name --cel-config. When the controller is not enabled it
-// refuses --cel-config, so that profiles cannot be silently ignored (as
-// --selectorless-cleanup-dry-run without its controller).
-func (f *Flags) Validate(enabled bool) error {
-	f.config = nil
-	if !enabled {
-		if f.ConfigFile != "" {
-			return fmt.Errorf("--cel-config needs the %s controller: add it to --controllers", RegistrationName)
-		}
-		return nil
-	}
-	if f.ConfigFile == "" {
-		return errors.New("--cel-config is required with the cel controller")
-	}
-	cfg, err := celpods.LoadConfig(f.ConfigFile)
-	if err != nil {
-		return fmt.Errorf("--cel-config: %w", err)
-	}
-	if _, err := celpods.CompileConfig(cfg); err != nil {
-		return fmt.Errorf("--cel-config: %w", err)
-	}
-	f.config = cfg
-	return nil
-}
-
 // Registration registers the CEL controllers with the manager
 // (pkg/manager): not enabled by default, --concurrent-service-endpoint-syncs
 // workers, the shared --max-endpoints-per-slice and
-// --endpoint-updates-batch-period, its own --cel-config (Flags). A CEL
+// --endpoint-updates-batch-period, its own --cel-config (Options). A CEL
 // expression may read any field of a Pod or Service, so it declares
 // AllPodFields and AllServiceFields: Pods and Services stay whole, Nodes
 // and EndpointSlices are trimmed. Its managed-by values are the profile
 // names, checked against the other controllers' (CheckManagedBy).
 var Registration = registry.Registration{
 	Name:              RegistrationName,
-	NewOptions:        func() registry.Options { return NewFlags() },
+	NewOptions:        func() registry.Options { return &Options{} },
 	Workers:           registry.ServiceWorkers,
 	New:               newFromRegistry,
 	RBACRules:         RBACRules,
@@ -105,12 +52,12 @@ var Registration = registry.Registration{
 // Pod annotations and labels it declares must be guarded (none declared:
 // no input need), and so must its slices.
 func admissionPolicies(ic registry.InitContext) []admissionpolicy.Need {
-	f := flagsOf(ic)
-	if f.config == nil {
+	o := optionsOf(ic)
+	if o.loaded == nil {
 		return nil
 	}
 	var needs []admissionpolicy.Need
-	for _, p := range f.config.Profiles {
+	for _, p := range o.loaded.Profiles {
 		if keys := append(slices.Clone(p.PodAnnotations), p.PodLabels...); len(keys) > 0 {
 			needs = append(needs, admissionpolicy.Need{Controller: p.Name, Policy: admissionpolicy.PolicyInputs, Keys: keys})
 		}
@@ -126,21 +73,23 @@ func reads() informertransform.Reads {
 	return r
 }
 
-// flagsOf returns ic's Flags, the defaults when ic has none.
-func flagsOf(ic registry.InitContext) *Flags { return registry.OptionsAs(ic, NewFlags) }
+// optionsOf returns ic's Options, the defaults when ic has none.
+func optionsOf(ic registry.InitContext) *Options {
+	return registry.OptionsAs(ic, func() *Options { return &Options{} })
+}
 
 // checkProfileNames returns an error for each profile named like another
 // enabled controller's managed-by value: both would write the same slices.
 func checkProfileNames(ic registry.InitContext, others []registry.ManagedBy) []error {
-	f := flagsOf(ic)
-	if f.config == nil {
+	o := optionsOf(ic)
+	if o.loaded == nil {
 		return nil // not validated, or invalid: Validate reported it
 	}
 	var errs []error
-	for _, p := range f.config.Profiles {
-		for _, o := range others {
-			if p.Name == o.Value {
-				errs = append(errs, fmt.Errorf("--cel-config: profile name %q is taken: %s is %q too", p.Name, o.Flag, o.Value))
+	for _, p := range o.loaded.Profiles {
+		for _, other := range others {
+			if p.Name == other.Value {
+				errs = append(errs, fmt.Errorf("--cel-config: profile name %q is taken: %s is %q too", p.Name, other.Flag, other.Value))
 				break
 			}
 		}
@@ -150,5 +99,7 @@ func checkProfileNames(ic registry.InitContext, others []registry.ManagedBy) []e
 
 // newFromRegistry is Registration.New.
 func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
-	return New(ctx, ic.Client, ic.InformerFactory, Options{ConfigFile: flagsOf(ic).ConfigFile, Common: ic.Common()})
+	opts := *optionsOf(ic)
+	opts.Common = ic.Common()
+	return New(ctx, ic.Client, ic.InformerFactory, opts)
 }

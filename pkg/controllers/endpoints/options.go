@@ -20,7 +20,10 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/spf13/pflag"
 	"k8s.io/client-go/tools/record"
+
+	"github.com/slicekit/slicekit/pkg/registry"
 )
 
 const (
@@ -42,7 +45,11 @@ const (
 
 // Options configures New. The zero value gives KCM's defaults with the
 // KEP-4770 gate on. Field names follow KCM's component configuration
-// (EndpointControllerConfiguration) and flags.
+// (EndpointControllerConfiguration) and flags. They are also the
+// controller's command-line options: AddFlags binds
+// --concurrent-endpoint-syncs to ConcurrentEndpointSyncs and Validate
+// checks it (Registration.NewOptions returns NewOptions()); the batch
+// period is the shared --endpoint-updates-batch-period.
 type Options struct {
 	// ConcurrentEndpointSyncs is the number of Service workers (and Pod
 	// workers) Run starts when called with workers == 0 (KCM
@@ -115,4 +122,25 @@ func (o Options) cleanupEnabled() bool {
 // gateEnabled reports the ExternalEndpointController gate (nil means true).
 func (o Options) gateEnabled() bool {
 	return o.ExternalEndpointController == nil || *o.ExternalEndpointController
+}
+
+// NewOptions returns the Options `slicekit run` starts from: KCM's
+// defaults, spelled out.
+func NewOptions() *Options {
+	return &Options{ConcurrentEndpointSyncs: DefaultConcurrentEndpointSyncs}
+}
+
+// AddFlags binds --concurrent-endpoint-syncs to o.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.Int32Var(&o.ConcurrentEndpointSyncs, "concurrent-endpoint-syncs", o.ConcurrentEndpointSyncs,
+		"The number of Services the Endpoints controller syncs at once, 1..50 (it also uses --endpoint-updates-batch-period).")
+}
+
+// AddRenderFlags adds no flag: the worker count does not shape output.
+func (o *Options) AddRenderFlags(*pflag.FlagSet) {}
+
+// Validate reports --concurrent-endpoint-syncs outside KCM's range 1..50,
+// whether or not the controller is enabled (registry.WorkerCount).
+func (o *Options) Validate(bool) error {
+	return registry.WorkerCount("--concurrent-endpoint-syncs", o.ConcurrentEndpointSyncs)
 }

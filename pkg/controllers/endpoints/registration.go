@@ -17,8 +17,6 @@ package endpoints
 import (
 	"context"
 
-	"github.com/spf13/pflag"
-
 	"github.com/slicekit/slicekit/pkg/informertransform"
 	"github.com/slicekit/slicekit/pkg/registry"
 )
@@ -29,36 +27,9 @@ import (
 // (docs/managed-clusters.md, "Replacing KCM's controllers").
 const RegistrationName = "endpoints"
 
-// Flags are the Endpoints controller's command-line options.
-type Flags struct {
-	// ConcurrentEndpointSyncs is --concurrent-endpoint-syncs, 1..50.
-	// Default: DefaultConcurrentEndpointSyncs.
-	ConcurrentEndpointSyncs int32
-}
-
-// NewFlags returns the default Flags (KCM's).
-func NewFlags() *Flags {
-	return &Flags{ConcurrentEndpointSyncs: DefaultConcurrentEndpointSyncs}
-}
-
-// AddFlags adds --concurrent-endpoint-syncs to fs.
-func (f *Flags) AddFlags(fs *pflag.FlagSet) {
-	fs.Int32Var(&f.ConcurrentEndpointSyncs, "concurrent-endpoint-syncs", f.ConcurrentEndpointSyncs,
-		"The number of Services the Endpoints controller syncs at once, 1..50 (it also uses --endpoint-updates-batch-period).")
-}
-
-// AddRenderFlags adds nothing: the worker count does not shape output.
-func (f *Flags) AddRenderFlags(*pflag.FlagSet) {}
-
-// Validate reports a worker count outside KCM's range, whether or not the
-// controller is enabled.
-func (f *Flags) Validate(bool) error {
-	return registry.WorkerCount("--concurrent-endpoint-syncs", f.ConcurrentEndpointSyncs)
-}
-
 // Registration registers the Endpoints controller with the manager
 // (pkg/manager): not enabled by default, --concurrent-endpoint-syncs
-// workers (Flags), the shared --endpoint-updates-batch-period and
+// workers (Options), the shared --endpoint-updates-batch-period and
 // --controller-name (accepted as "the default" in the KEP-4770 label). It
 // reads Services, Pods and Endpoints; it updates Endpoints read from the
 // cache, so it declares AllEndpointsFields (a trimmed cache would make an
@@ -67,8 +38,8 @@ func (f *Flags) Validate(bool) error {
 var Registration = registry.Registration{
 	Name:       RegistrationName,
 	Aliases:    []string{"endpoints-controller", "endpoint"},
-	NewOptions: func() registry.Options { return NewFlags() },
-	Workers:    func(ic registry.InitContext) int { return int(flagsOf(ic).ConcurrentEndpointSyncs) },
+	NewOptions: func() registry.Options { return NewOptions() },
+	Workers:    func(ic registry.InitContext) int { return int(optionsOf(ic).ConcurrentEndpointSyncs) },
 	New:        newFromRegistry,
 	RBACRules:  RBACRules,
 	Reads: informertransform.Reads{
@@ -77,20 +48,20 @@ var Registration = registry.Registration{
 	},
 }
 
-// flagsOf returns ic's Flags, the defaults when ic has none.
-func flagsOf(ic registry.InitContext) *Flags { return registry.OptionsAs(ic, NewFlags) }
+// optionsOf returns ic's Options, the defaults when ic has none.
+func optionsOf(ic registry.InitContext) *Options { return registry.OptionsAs(ic, NewOptions) }
 
-// newFromRegistry is Registration.New.
+// newFromRegistry is Registration.New: the flag-bound Options with what
+// the shared settings and ic give.
 func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
+	opts := *optionsOf(ic)
 	gate := ic.Shared.ExternalEndpointControllerEnabled()
 	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
-	return New(ctx, ic.Client, ic.InformerFactory, Options{
-		ConcurrentEndpointSyncs:    flagsOf(ic).ConcurrentEndpointSyncs,
-		EndpointUpdatesBatchPeriod: ic.Shared.EndpointUpdatesBatchPeriod,
-		ExternalEndpointController: &gate,
-		SelectorRemovalCleanup:     &cleanup,
-		AcceptedControllerNames:    []string{ic.Shared.ControllerName},
-		Registerer:                 ic.Registerer,
-		EventRecorder:              ic.EventRecorder,
-	})
+	opts.EndpointUpdatesBatchPeriod = ic.Shared.EndpointUpdatesBatchPeriod
+	opts.ExternalEndpointController = &gate
+	opts.SelectorRemovalCleanup = &cleanup
+	opts.AcceptedControllerNames = []string{ic.Shared.ControllerName}
+	opts.Registerer = ic.Registerer
+	opts.EventRecorder = ic.EventRecorder
+	return New(ctx, ic.Client, ic.InformerFactory, opts)
 }

@@ -21,9 +21,11 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/source/endpointsmirroring"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
@@ -53,7 +55,10 @@ const (
 
 // Options configures New. The zero value gives KCM's defaults with the
 // KEP-4770 gate on. Field names follow KCM's component configuration
-// (EndpointSliceMirroringControllerConfiguration) and flags.
+// (EndpointSliceMirroringControllerConfiguration) and flags. They are
+// also the controller's command-line options: AddFlags binds KCM's
+// --mirroring-* flags to their fields and Validate checks them
+// (Registration.NewOptions returns NewOptions()).
 type Options struct {
 	// ControllerName is the managed-by value written on, and looked up in,
 	// every mirrored slice, the FieldManager of every write, and the name a
@@ -159,4 +164,41 @@ func (o Options) cleanupEnabled() bool {
 // gateEnabled reports the ExternalEndpointController gate (nil means true).
 func (o Options) gateEnabled() bool {
 	return o.ExternalEndpointController == nil || *o.ExternalEndpointController
+}
+
+// NewOptions returns the Options `slicekit run` starts from: KCM's
+// defaults, spelled out, and ControllerName wellknown.MirroringControllerName.
+func NewOptions() *Options {
+	return &Options{
+		ControllerName:                          wellknown.MirroringControllerName,
+		MirroringMaxEndpointsPerSubset:          DefaultMaxEndpointsPerSubset,
+		MirroringConcurrentServiceEndpointSyncs: DefaultConcurrentServiceEndpointSyncs,
+	}
+}
+
+// AddFlags binds KCM's --mirroring-* flags to o.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	o.AddRenderFlags(fs)
+	fs.Int32Var(&o.MirroringConcurrentServiceEndpointSyncs, "mirroring-concurrent-service-endpoint-syncs", o.MirroringConcurrentServiceEndpointSyncs,
+		"The number of Endpoints objects the mirroring controller syncs at once, 1..50.")
+	fs.DurationVar(&o.MirroringEndpointSliceUpdatesBatchPeriod, "mirroring-endpointslice-updates-batch-period", o.MirroringEndpointSliceUpdatesBatchPeriod,
+		"How long the mirroring controller waits after an EndpointSlice change before syncing, so that several changes make one write.")
+}
+
+// AddRenderFlags binds --mirroring-max-endpoints-per-subset, the one flag
+// that shapes what the controller writes, to o.
+func (o *Options) AddRenderFlags(fs *pflag.FlagSet) {
+	fs.Int32Var(&o.MirroringMaxEndpointsPerSubset, "mirroring-max-endpoints-per-subset", o.MirroringMaxEndpointsPerSubset,
+		"The most addresses the mirroring controller mirrors per Endpoints subset, 1..1000 (ready addresses first; the rest is skipped with a Warning Event).")
+}
+
+// Validate reports every flag outside KCM's range, whether or not the
+// controller is enabled (as KCM validates its configuration); the errors
+// name the flags (registry.InRange, WorkerCount, NonNegative).
+func (o *Options) Validate(bool) error {
+	return errors.Join(
+		registry.InRange("--mirroring-max-endpoints-per-subset", o.MirroringMaxEndpointsPerSubset, endpointsmirroring.MaxEndpointsPerSubsetLimit),
+		registry.WorkerCount("--mirroring-concurrent-service-endpoint-syncs", o.MirroringConcurrentServiceEndpointSyncs),
+		registry.NonNegative("--mirroring-endpointslice-updates-batch-period", o.MirroringEndpointSliceUpdatesBatchPeriod),
+	)
 }

@@ -65,9 +65,12 @@ const (
 	MetricName = "selectorless_cleanup_deletions_total"
 )
 
-// Options configures New.
+// Options configures New. They are also the controller's command-line
+// options: AddFlags binds --selectorless-cleanup-dry-run to DryRun and
+// Validate checks it (Registration.NewOptions).
 type Options struct {
-	// DryRun reports leftovers (Event, log, metric) without deleting them.
+	// DryRun reports leftovers (Event, log, metric) without deleting them
+	// (--selectorless-cleanup-dry-run).
 	DryRun bool
 	// Registerer receives MetricName; nil means no metrics.
 	Registerer prometheus.Registerer

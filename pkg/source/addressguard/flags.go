@@ -21,50 +21,41 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Flags are the guard's command-line options, shared by every pod-address
-// controller of one `slicekit run` (or `slicekit render`).
-type Flags struct {
-	// ServiceClusterIPRange is --service-cluster-ip-range: comma-separated
-	// Service CIDRs (kube-apiserver's flag of the same name), refused
-	// besides the ServiceCIDR objects.
-	ServiceClusterIPRange string
-	// AllowedCIDRs is --pod-address-allowed-cidrs, repeatable:
-	// "<controller name>=<CIDR>[,<CIDR>...]".
-	AllowedCIDRs []string
-
-	opts Options
-}
-
-// AddFlags adds --service-cluster-ip-range and --pod-address-allowed-cidrs
-// to fs.
-func (f *Flags) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.ServiceClusterIPRange, "service-cluster-ip-range", f.ServiceClusterIPRange,
+// AddFlags binds --service-cluster-ip-range and --pod-address-allowed-cidrs
+// to o, the guard's options shared by every pod-address controller of one
+// `slicekit run` (or `slicekit render`); Validate parses them into
+// ServiceCIDRs and AllowedCIDRs.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.serviceClusterIPRange, "service-cluster-ip-range", o.serviceClusterIPRange,
 		"Comma-separated Service CIDRs (as kube-apiserver's flag): pod-address controllers (secondary-network, dra-network, cel) never publish an address inside them. "+
 			"The ServiceCIDR objects (networking.k8s.io/v1) are refused too; set this on clusters without them.")
-	fs.StringArrayVar(&f.AllowedCIDRs, "pod-address-allowed-cidrs", f.AllowedCIDRs,
+	fs.StringArrayVar(&o.allowedCIDRs, "pod-address-allowed-cidrs", o.allowedCIDRs,
 		"<controller name>=<CIDR>[,<CIDR>...]: the only ranges the pod-address controller of that managed-by value "+
 			"(the secondary-network controller's name, a CEL profile's name) may publish. Repeatable; a controller without one has no allow-list.")
 }
 
-// Validate parses both flags and reports every invalid value, naming its
-// flag.
-func (f *Flags) Validate() error {
+// Validate parses the flags AddFlags bound, when given, into ServiceCIDRs
+// (--service-cluster-ip-range, ParseCIDRs) and AllowedCIDRs
+// (--pod-address-allowed-cidrs, ParseAllowedCIDRs). It returns every
+// parse error, each naming its flag, and leaves o unchanged then.
+func (o *Options) Validate() error {
 	var errs []error
-	cidrs, err := ParseCIDRs(f.ServiceClusterIPRange)
+	cidrs, err := ParseCIDRs(o.serviceClusterIPRange)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--service-cluster-ip-range: %w", err))
 	}
-	allowed, err := ParseAllowedCIDRs(f.AllowedCIDRs)
+	allowed, err := ParseAllowedCIDRs(o.allowedCIDRs)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--pod-address-allowed-cidrs: %w", err))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	f.opts = Options{ServiceCIDRs: cidrs, AllowedCIDRs: allowed}
+	if o.serviceClusterIPRange != "" {
+		o.ServiceCIDRs = cidrs
+	}
+	if len(o.allowedCIDRs) > 0 {
+		o.AllowedCIDRs = allowed
+	}
 	return nil
 }
-
-// Options returns the guard options the flags give (after Validate; the
-// zero Options before).
-func (f *Flags) Options() Options { return f.opts }

@@ -75,6 +75,12 @@ type Options struct {
 	// objects (only ServiceCIDRs are refused). For tests and for clients
 	// that may not list them; slicekit's controllers leave it false.
 	IgnoreServiceCIDRObjects bool
+
+	// serviceClusterIPRange and allowedCIDRs are the text of the flags
+	// AddFlags binds; Validate parses them into ServiceCIDRs and
+	// AllowedCIDRs.
+	serviceClusterIPRange string
+	allowedCIDRs          []string
 }
 
 // Guard is the source.AddressGuard of one controller. Build it with New;

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -322,11 +323,14 @@ func TestParseAllowedCIDRs(t *testing.T) {
 	}
 }
 
-func TestFlags(t *testing.T) {
-	var f Flags
-	f.ServiceClusterIPRange = "10.96.0.0/12,bad"
-	f.AllowedCIDRs = []string{"x"}
-	err := f.Validate()
+func TestOptionsFlags(t *testing.T) {
+	var o Options
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	o.AddFlags(fs)
+	if err := fs.Parse([]string{"--service-cluster-ip-range=10.96.0.0/12,bad", "--pod-address-allowed-cidrs=x"}); err != nil {
+		t.Fatal(err)
+	}
+	err := o.Validate()
 	if err == nil {
 		t.Fatal("invalid flags accepted")
 	}
@@ -335,13 +339,22 @@ func TestFlags(t *testing.T) {
 			t.Errorf("error %q does not name %s", err, flag)
 		}
 	}
-	f = Flags{ServiceClusterIPRange: "10.96.0.0/12", AllowedCIDRs: []string{"n=10.1.0.0/16"}}
-	if err := f.Validate(); err != nil {
+	o = Options{}
+	fs = pflag.NewFlagSet("test", pflag.ContinueOnError)
+	o.AddFlags(fs)
+	if err := fs.Parse([]string{"--service-cluster-ip-range=10.96.0.0/12", "--pod-address-allowed-cidrs=n=10.1.0.0/16"}); err != nil {
 		t.Fatal(err)
 	}
-	o := f.Options()
+	if err := o.Validate(); err != nil {
+		t.Fatal(err)
+	}
 	if len(o.ServiceCIDRs) != 1 || len(o.AllowedCIDRs["n"]) != 1 {
-		t.Errorf("Options() = %+v", o)
+		t.Errorf("after Validate: %+v", o)
+	}
+	// Without the flags, Validate keeps what the caller set.
+	set := Options{ServiceCIDRs: o.ServiceCIDRs}
+	if err := set.Validate(); err != nil || len(set.ServiceCIDRs) != 1 {
+		t.Errorf("Validate without flags: %v, %+v", err, set)
 	}
 }
 
