@@ -204,7 +204,17 @@ func NewControllers(ctx context.Context, ic InitContext) ([]NamedController, err
 			continue
 		}
 		r := byName[name]
-		rc := ic.Options.InitContextFor(name, ic)
+		// The options the flags were bound to, handed to the controller as
+		// they are: Shared and the controller's own Options.
+		rc := registry.InitContext{
+			Client:          ic.Client,
+			InformerFactory: ic.InformerFactory,
+			Shared:          &ic.Options.Shared,
+			Options:         ic.Options.options[name],
+			Registerer:      ic.Registerer,
+			EventRecorder:   ic.EventRecorder,
+			Pacer:           ic.Pacer,
+		}
 		c, err := r.New(ctx, rc)
 		if err != nil {
 			return nil, fmt.Errorf("creating controller %s: %w", name, err)
@@ -242,17 +252,10 @@ func (o *ControllerOptions) Transforms() (informertransform.Transforms, error) {
 	return informertransform.Compose(reads...), nil
 }
 
-// InitContextFor returns the registry.InitContext the controller registered
-// as name is constructed with: ic's client, factory, registerer, recorder
-// and pacer, o's shared settings and the controller's own options.
-func (o *ControllerOptions) InitContextFor(name string, ic InitContext) registry.InitContext {
-	return registry.InitContext{
-		Client:          ic.Client,
-		InformerFactory: ic.InformerFactory,
-		Shared:          &o.Shared,
-		Options:         o.For(name),
-		Registerer:      ic.Registerer,
-		EventRecorder:   ic.EventRecorder,
-		Pacer:           ic.Pacer,
-	}
+// optionsContext returns the registry.InitContext of the controller
+// registered as name with o's options only (Shared and its own Options),
+// for the Registration functions that read nothing else (ManagedBy,
+// CheckManagedBy, AdmissionPolicies).
+func (o *ControllerOptions) optionsContext(name string) registry.InitContext {
+	return registry.InitContext{Shared: &o.Shared, Options: o.options[name]}
 }

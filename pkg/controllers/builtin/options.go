@@ -63,7 +63,7 @@ func NewControllerOptions() *ControllerOptions {
 }
 
 // For returns the own options of the controller registered as name (for
-// example a *secondarynetwork.Flags), nil when it has none.
+// example a *mirroring.Options), nil when it has none.
 func (o *ControllerOptions) For(name string) registry.Options { return o.options[name] }
 
 // AddFlags adds every controller flag to fs: --controllers, the shared
@@ -142,7 +142,7 @@ func (o *ControllerOptions) validateManagedBy(enabled []string, valid map[string
 	own := map[string][]registry.ManagedBy{}
 	for _, name := range enabled {
 		if r := byName[name]; r.ManagedBy != nil {
-			own[name] = r.ManagedBy(o.InitContextFor(name, InitContext{}))
+			own[name] = r.ManagedBy(o.optionsContext(name))
 			names = append(names, own[name]...)
 		}
 	}
@@ -153,7 +153,7 @@ func (o *ControllerOptions) validateManagedBy(enabled []string, valid map[string
 			continue
 		}
 		others := slices.DeleteFunc(slices.Clone(names), func(n registry.ManagedBy) bool { return slices.Contains(own[name], n) })
-		errs = append(errs, r.CheckManagedBy(o.InitContextFor(name, InitContext{}), others)...)
+		errs = append(errs, r.CheckManagedBy(o.optionsContext(name), others)...)
 	}
 	return errs
 }
@@ -169,7 +169,7 @@ func (o *ControllerOptions) AdmissionNeeds() ([]admissionpolicy.Need, error) {
 	var needs []admissionpolicy.Need
 	for _, name := range names {
 		if f := byName[name].AdmissionPolicies; f != nil {
-			needs = append(needs, f(o.InitContextFor(name, InitContext{}))...)
+			needs = append(needs, f(o.optionsContext(name))...)
 		}
 	}
 	return needs, nil

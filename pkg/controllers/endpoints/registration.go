@@ -51,10 +51,15 @@ var Registration = registry.Registration{
 // optionsOf returns ic's Options, the defaults when ic has none.
 func optionsOf(ic registry.InitContext) *Options { return registry.OptionsAs(ic, NewOptions) }
 
-// newFromRegistry is Registration.New: the flag-bound Options with what
-// the shared settings and ic give.
+// newFromRegistry is Registration.New: New with the Options the flags were
+// bound to (defaulted by NewOptions, checked by Validate) and what the
+// shared settings and ic give.
 func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
-	opts := *optionsOf(ic)
+	bound, ok := ic.Options.(*Options)
+	if !ok {
+		bound = NewOptions()
+	}
+	opts := *bound
 	gate := ic.Shared.ExternalEndpointControllerEnabled()
 	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
 	opts.EndpointUpdatesBatchPeriod = ic.Shared.EndpointUpdatesBatchPeriod
