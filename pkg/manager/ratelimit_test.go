@@ -21,8 +21,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/flowcontrol"
 
-	"github.com/slicekit/slicekit/pkg/controllers/builtin"
-	"github.com/slicekit/slicekit/pkg/controllers/endpointslice"
 	"github.com/slicekit/slicekit/pkg/ratelimit"
 )
 
@@ -102,16 +100,5 @@ func TestMainClientRateLimiterIsThePacer(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestInitContextCarriesThePacer: the controllers' registry.InitContext
-// gets the manager's pacer.
-func TestInitContextCarriesThePacer(t *testing.T) {
-	o := NewOptions()
-	pacer := ratelimit.NewTokenBucket(1, 1)
-	ic := o.ControllerOptions.InitContextFor(endpointslice.RegistrationName, builtin.InitContext{Pacer: pacer})
-	if ic.Pacer != pacer {
-		t.Errorf("registry.InitContext.Pacer = %v, want the manager's", ic.Pacer)
 	}
 }

@@ -15,12 +15,19 @@
 package builtin
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/klog/v2/ktesting"
 
+	"github.com/slicekit/slicekit/pkg/controllers/mirroring"
+	"github.com/slicekit/slicekit/pkg/ratelimit"
 	"github.com/slicekit/slicekit/pkg/registry"
 )
 
@@ -97,5 +104,44 @@ func TestValidateRegistrations(t *testing.T) {
 	err := validateRegistrations()
 	if err == nil || !strings.Contains(err.Error(), `"broken": Workers, New, RBACRules required`) {
 		t.Fatalf("validateRegistrations() = %v, want the broken registration named", err)
+	}
+}
+
+// TestNewControllersHandsOverTheBoundOptions: each controller is
+// constructed with the very options its flags were bound to (its own
+// Options and the shared settings, not copies) and with the caller's
+// pacer, registerer and recorder.
+func TestNewControllersHandsOverTheBoundOptions(t *testing.T) {
+	o := NewControllerOptions()
+	o.Controllers = []string{mirroring.RegistrationName}
+	name := mirroring.RegistrationName
+	var got registry.InitContext
+	saved := byName[name]
+	t.Cleanup(func() { byName[name] = saved })
+	r := saved
+	r.New = func(_ context.Context, ic registry.InitContext) (registry.Controller, error) {
+		got = ic
+		return nil, nil
+	}
+	byName[name] = r
+
+	client := fake.NewClientset()
+	pacer := ratelimit.NewTokenBucket(1, 1)
+	reg := prometheus.NewRegistry()
+	_, ctx := ktesting.NewTestContext(t)
+	if _, err := NewControllers(ctx, InitContext{
+		Client: client, InformerFactory: informers.NewSharedInformerFactory(client, 0),
+		Options: o, Pacer: pacer, Registerer: reg,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got.Options != o.For(name) || got.Options == nil {
+		t.Errorf("Options = %p, want the bound %p", got.Options, o.For(name))
+	}
+	if got.Shared != &o.Shared {
+		t.Errorf("Shared = %p, want the bound %p", got.Shared, &o.Shared)
+	}
+	if got.Pacer != pacer || got.Registerer != reg || got.Client != client {
+		t.Errorf("InitContext = %+v, want the caller's pacer, registerer and client", got)
 	}
 }
