@@ -97,9 +97,13 @@ func checkProfileNames(ic registry.InitContext, others []registry.ManagedBy) []e
 	return errs
 }
 
-// newFromRegistry is Registration.New.
+// newFromRegistry is Registration.New: New with the Options --cel-config
+// was bound to and the settings every Service controller shares.
 func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
-	opts := *optionsOf(ic)
+	var opts Options
+	if bound, ok := ic.Options.(*Options); ok {
+		opts = *bound
+	}
 	opts.Common = ic.Common()
 	return New(ctx, ic.Client, ic.InformerFactory, opts)
 }
