@@ -40,6 +40,7 @@ import (
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
 	"github.com/slicekit/slicekit/pkg/controllers/selectorlesscleanup"
 	"github.com/slicekit/slicekit/pkg/manager"
+	"github.com/slicekit/slicekit/pkg/source/addressguard"
 	"github.com/slicekit/slicekit/test/harness/casefile"
 	"github.com/slicekit/slicekit/test/harness/procs"
 	"github.com/slicekit/slicekit/test/harness/testenv"
@@ -132,7 +133,11 @@ func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) *manager
 	o.HealthProbeBindAddress = "0"
 	o.LeaderElection.LeaderElect = false
 	o.MinResyncPeriod = 0
-	o.AddressGuard.ServiceClusterIPRange = testenv.ServiceClusterIPRange(t, cfg)
+	serviceCIDRs, err := addressguard.ParseCIDRs(testenv.ServiceClusterIPRange(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.AddressGuard.ServiceCIDRs = serviceCIDRs
 	if err := o.Complete(); err != nil {
 		t.Fatal(err)
 	}
