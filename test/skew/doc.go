@@ -29,7 +29,10 @@
 // default controllers wrote. TestPodAddressGuardNeedsServiceCIDRs requires
 // the pod-address controllers to refuse to start, naming
 // --service-cluster-ip-range, on a server without ServiceCIDR objects when
-// the flag is not given.
+// the flag is not given. TestWatchListFallback runs the default controllers
+// and the Endpoints controller against a second kube-apiserver started with
+// --feature-gates=WatchList=false: their informers must fall back from
+// streaming lists to LIST and WATCH and the slices be written.
 //
 // When $SLICEKIT_KUBE_VERSION is set (test-skew sets it), every test first
 // checks that the API server reports that version, so a run can never

@@ -33,6 +33,7 @@ import (
 	kubefake "helm.sh/helm/v3/pkg/kube/fake"
 	"helm.sh/helm/v3/pkg/lint"
 	"helm.sh/helm/v3/pkg/lint/support"
+	"helm.sh/helm/v3/pkg/release"
 	"helm.sh/helm/v3/pkg/storage"
 	"helm.sh/helm/v3/pkg/storage/driver"
 	appsv1 "k8s.io/api/apps/v1"
@@ -80,27 +81,7 @@ func render(t *testing.T, vals map[string]any) rendered {
 }
 
 func renderErr(vals map[string]any) (rendered, error) {
-	ch, err := loader.Load(chartDir)
-	if err != nil {
-		return nil, err
-	}
-	inst := action.NewInstall(&action.Configuration{Log: func(string, ...any) {}})
-	inst.DryRun = true
-	inst.ClientOnly = true
-	inst.Replace = true
-	inst.ReleaseName = releaseName
-	inst.Namespace = namespace
-	// Helm as a library defaults to Kubernetes v1.20.0, below the chart's
-	// kubeVersion; the helm CLI defaults to its client-go version.
-	kv, err := chartutil.ParseKubeVersion(testedKubeVersion)
-	if err != nil {
-		return nil, err
-	}
-	inst.KubeVersion = kv
-	if vals == nil {
-		vals = map[string]any{}
-	}
-	rel, err := inst.Run(ch, vals)
+	rel, err := helmTemplate(vals, testedKubeVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +108,35 @@ func renderErr(vals map[string]any) (rendered, error) {
 		}
 		out[u.GetKind()+" "+u.GetNamespace()+"/"+u.GetName()] = u
 	}
+}
+
+// helmTemplate renders the chart as 'helm template slicekit charts/slicekit
+// -n slicekit-system --kube-version kubeVersion --api-versions apiVersions'
+// does (client only: Helm's built-in API list plus apiVersions), with vals
+// (nil: the defaults).
+func helmTemplate(vals map[string]any, kubeVersion string, apiVersions ...string) (*release.Release, error) {
+	ch, err := loader.Load(chartDir)
+	if err != nil {
+		return nil, err
+	}
+	inst := action.NewInstall(&action.Configuration{Log: func(string, ...any) {}})
+	inst.DryRun = true
+	inst.ClientOnly = true
+	inst.Replace = true
+	inst.ReleaseName = releaseName
+	inst.Namespace = namespace
+	inst.APIVersions = apiVersions
+	// Helm as a library defaults to Kubernetes v1.20.0, below the chart's
+	// kubeVersion; the helm CLI defaults to its client-go version.
+	kv, err := chartutil.ParseKubeVersion(kubeVersion)
+	if err != nil {
+		return nil, err
+	}
+	inst.KubeVersion = kv
+	if vals == nil {
+		vals = map[string]any{}
+	}
+	return inst.Run(ch, vals)
 }
 
 // valuesFile reads chart values from testdata.

@@ -25,7 +25,12 @@
 // server-side dry-run to the real kube-apiserver of test/harness/testenv, check
 // that the defaults give the same RBAC rules and container as config/, that
 // the ClusterRole follows the enabled controllers, and run the manager with
-// every controller enabled under the chart's RBAC. The monitoring tests parse
+// every controller enabled under the chart's RBAC. The admission-policy tests
+// render the chart with Helm's capabilities (chartutil.Capabilities: API
+// versions and Kubernetes version) of a live cluster that serves
+// ValidatingAdmissionPolicy, of one that does not, of a real kube-apiserver's
+// discovery and of offline 'helm template', and check what is installed and
+// what NOTES.txt says. The monitoring tests parse
 // every PromQL expression of the rules and the dashboard and fail if a
 // metric they use is not on /metrics of a running manager.
 //

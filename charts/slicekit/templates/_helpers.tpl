@@ -86,3 +86,46 @@ for. Names are pkg/manager's registry names.
 {{- range . }}{{ $q = append $q (printf "'%s'" (. | replace "\\" "\\\\" | replace "'" "\\'")) }}{{ end }}
 {{- printf "[%s]" (join ", " $q) }}
 {{- end }}
+
+{{/*
+Whether the admission policies (templates/admission-policies.yaml) are
+installed. It returns "" when admissionPolicies.enabled resolves false (null:
+true when the secondaryNetwork or cel controller is enabled), "install" when
+the cluster can take them, and otherwise the reason it cannot, which NOTES.txt
+prints. With admissionPolicies.enabled=true set explicitly it fails instead
+of skipping them.
+
+The policies are admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy
+and ValidatingAdmissionPolicyBinding, GA in Kubernetes 1.30. On a live install
+or upgrade (and helm template --validate) Helm fills .Capabilities.APIVersions
+from the cluster's discovery: every served group version and every served
+"group/version/Kind". Offline (helm template) it holds only the group versions
+Helm's client-go knows, never a kind, plus --api-versions; there the policies
+are rendered when admissionregistration.k8s.io/v1 is listed and --kube-version
+is 1.30 or later. A version set counts as discovery's when it names the kind
+v1/Service, which every API server serves.
+*/}}
+{{- define "slicekit.admissionPolicies" -}}
+{{- $c := .Values.controllers }}
+{{- $set := .Values.admissionPolicies.enabled }}
+{{- $on := $set }}
+{{- if kindIs "invalid" $on }}{{ $on = or $c.secondaryNetwork.enabled $c.cel.enabled }}{{ end }}
+{{- if $on }}
+{{- $api := .Capabilities.APIVersions }}
+{{- $kv := .Capabilities.KubeVersion.Version }}
+{{- $why := "" }}
+{{- if and ($api.Has "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy") ($api.Has "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding") }}
+{{- else if $api.Has "v1/Service" }}
+{{- $why = printf "the cluster (Kubernetes %s) does not serve admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding" $kv }}
+{{- else if not (semverCompare ">=1.30.0-0" $kv) }}
+{{- $why = printf "Kubernetes %s (helm template --kube-version) is older than 1.30, the first release with admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy" $kv }}
+{{- else if not ($api.Has "admissionregistration.k8s.io/v1") }}
+{{- $why = "the API versions Helm was given do not include admissionregistration.k8s.io/v1" }}
+{{- end }}
+{{- if not $why }}install
+{{- else if kindIs "bool" $set }}
+{{- fail (printf "admissionPolicies.enabled=true, but %s (Kubernetes 1.30 or later, with the API not switched off by kube-apiserver --runtime-config). Install on such a cluster, or set admissionPolicies.enabled=false to install without the policies: then anyone who may create or update Pods can set the annotations and labels the secondary-network and cel controllers read, and so choose the addresses in their EndpointSlices (docs/security.md)" $why) }}
+{{- else }}{{ $why }}
+{{- end }}
+{{- end }}
+{{- end }}
