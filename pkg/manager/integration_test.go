@@ -278,22 +278,33 @@ func TestManagerServesAndReconciles(t *testing.T) {
 	createBackend(t, env.Client, ns, 2)
 	waitEndpoints(t, env.Client, ns, 2)
 
-	code, metrics, err := get("http://" + m.MetricsAddress() + "/metrics")
-	if err != nil || code != http.StatusOK {
-		t.Fatalf("/metrics: %d %v", code, err)
-	}
-	for _, want := range []string{
+	// The slices are visible before the controller has recorded the sync
+	// that wrote them (the counters move after the API call returns), so
+	// the scrape is retried until every series is there.
+	wantMetrics := []string{
 		`endpoint_slice_controller_syncs{result="success"}`,
 		`endpoint_slice_controller_changes{operation="create"}`,
 		`workqueue_adds_total{name="endpoint_slice"}`,
 		`leader_election_master_status{name="slicekit"} 1`,
 		`slicekit_build_info{`,
 		`go_goroutines`,
-	} {
-		if !strings.Contains(metrics, want) {
-			t.Errorf("/metrics lacks %s", want)
-		}
 	}
+	waitFor(t, "/metrics to show the sync", func() (bool, error) {
+		code, metrics, err := get("http://" + m.MetricsAddress() + "/metrics")
+		if err != nil || code != http.StatusOK {
+			return false, fmt.Errorf("/metrics: %d %w", code, err)
+		}
+		var missing []string
+		for _, want := range wantMetrics {
+			if !strings.Contains(metrics, want) {
+				missing = append(missing, want)
+			}
+		}
+		if len(missing) > 0 {
+			return false, fmt.Errorf("/metrics lacks %s", strings.Join(missing, ", "))
+		}
+		return true, nil
+	})
 
 	// KEP-4770: labelling the Service for another controller deletes the
 	// slices; removing the label brings them back.
