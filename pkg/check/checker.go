@@ -398,6 +398,13 @@ func (c *checker) checkServices() {
 	}
 }
 
+// inDeclaredSet reports whether s is in a slice set its controller
+// declared (Config.SliceSetLabels).
+func (c *checker) inDeclaredSet(s *discovery.EndpointSlice) bool {
+	_, ok := c.cfg.sliceSet(s)
+	return ok
+}
+
 // checkManagers applies multiple-managers to the slices of one Service:
 // the slices of the declared slice sets (Config.SliceSetLabels) are left
 // out, they are published beside the Service's controller on purpose.
@@ -414,7 +421,7 @@ func (c *checker) checkManagers(k types.NamespacedName, ss []*discovery.Endpoint
 	}
 	count := map[string]int{}
 	for _, s := range ss {
-		if _, inSet := c.cfg.sliceSet(s); inSet {
+		if c.inDeclaredSet(s) {
 			continue // published beside the Service's controller on purpose
 		}
 		if m := s.Labels[discovery.LabelManagedBy]; m != "" {

@@ -72,7 +72,7 @@
 //     slices of other controllers and hand-written ones need no owner.
 //   - delegated-builtin-slice: a delegated Service still has default or
 //     mirroring slices (stale, KEP-4770); delegated-foreign-slice: slices of
-//     a third controller.
+//     a third controller, except those of a declared slice set.
 //   - multiple-managers: an undelegated Service's slices come from several
 //     controllers (warning); the slices of a declared slice set
 //     (Config.SliceSetLabels, --slice-set-label) are not counted.

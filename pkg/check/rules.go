@@ -115,7 +115,7 @@ func Rules() []Rule {
 			"A Service labelled service.kubernetes.io/endpoint-controller-name for another controller still has slices of the default or mirroring controller: stale (KEP-4770).",
 			"KEP-4770 Design Details; spec (e) O1, E7, E8"},
 		{RuleDelegatedForeign, "error",
-			"A Service labelled for controller X has slices of a third controller (neither X nor built-in).",
+			"A Service labelled for controller X has slices of a third controller (neither X nor built-in). The slices of a declared slice set (--slice-set-label) are published beside X on purpose and are not reported.",
 			"KEP-4770 (the label names the controller that manages the Service's slices)"},
 		{RuleMultipleManagers, "warning",
 			"An unlabelled Service whose slices come from two or more controllers (consumers merge them). The slices of a declared slice set (--slice-set-label: a controller publishing sets beside the Service's controller, such as one per remote cluster) are not counted.",

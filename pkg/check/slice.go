@@ -65,7 +65,10 @@ func (c *checker) checkSlice(s *discovery.EndpointSlice) {
 			c.add(SeverityError, RuleDelegatedBuiltin, ref,
 				"stale: Service %s is labelled %s=%q (KEP-4770) but this slice is still managed by %s%s",
 				svc.Name, wellknown.LabelEndpointControllerName, target, mgr, selectorlessHint(svc, r))
-		case r == roleOther && target != "" && mgr != target:
+		case r == roleOther && target != "" && mgr != target && !c.inDeclaredSet(s):
+			// A declared slice set (Config.SliceSetLabels) is published
+			// beside the Service's controller on purpose (remote
+			// clusters, another network), whoever that controller is.
 			c.add(SeverityError, RuleDelegatedForeign, ref,
 				"Service %s is labelled %s=%q (KEP-4770) but this slice is managed by a third controller %q",
 				svc.Name, wellknown.LabelEndpointControllerName, target, mgr)

@@ -48,11 +48,14 @@ func remoteSlice(name, cluster string, addrs ...string) *discovery.EndpointSlice
 func TestSliceSets(t *testing.T) {
 	declared := map[string]string{custom: clusterLabel}
 	tests := []struct {
-		name   string
-		sets   map[string]string
-		extra  []*discovery.EndpointSlice
-		want   []string
-		reason string
+		name string
+		sets map[string]string
+		// delegate labels Service web for this controller (KEP-4770)
+		// and makes its slice that controller's.
+		delegate string
+		extra    []*discovery.EndpointSlice
+		want     []string
+		reason   string
 	}{
 		{
 			name:  "sets beside the default controller's slices, undeclared",
@@ -79,6 +82,25 @@ func TestSliceSets(t *testing.T) {
 				return s
 			}()},
 			want: []string{"warning multiple-managers " + webSvc},
+		},
+		{
+			name:     "sets beside the named controller of a delegated Service, declared",
+			sets:     declared,
+			delegate: customB,
+			extra:    []*discovery.EndpointSlice{remoteSlice("web-east", "east", "10.1.0.1")},
+		},
+		{
+			name:     "sets beside the named controller of a delegated Service, undeclared",
+			delegate: customB,
+			extra:    []*discovery.EndpointSlice{remoteSlice("web-east", "east", "10.1.0.1")},
+			want:     []string{"error delegated-foreign-slice EndpointSlice " + ns + "/web-east"},
+		},
+		{
+			name:     "a declared controller's slice outside any set of a delegated Service",
+			sets:     declared,
+			delegate: customB,
+			extra:    []*discovery.EndpointSlice{remoteSlice("web-x", "", "10.1.0.1")},
+			want:     []string{"error delegated-foreign-slice EndpointSlice " + ns + "/web-x"},
 		},
 		{
 			name:   "one endpoint in two sets: a warning",
@@ -128,6 +150,10 @@ func TestSliceSets(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ctx := ktesting.NewTestContext(t)
 			f := newFixture()
+			if tc.delegate != "" {
+				f.web.Labels = map[string]string{wellknown.LabelEndpointControllerName: tc.delegate}
+				f.slice.Labels[discovery.LabelManagedBy] = tc.delegate
+			}
 			for _, s := range tc.extra {
 				f.extra = append(f.extra, s)
 			}
