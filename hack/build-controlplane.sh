@@ -31,8 +31,10 @@
 #                            the Quick start test on machines without kubectl
 #   kwok                     tools/kwok (sigs.k8s.io/kwok v0.8.0) and kwok-stages.yaml,
 #                            kwok's upstream "fast" Node and Pod Stages
-#   e2e.test                 tools/e2e: go test -c k8s.io/kubernetes/test/e2e
-#   ginkgo                   tools/e2e: github.com/onsi/ginkgo/v2 v2.32.0
+#   e2e.test                 tools/controlplane: go test -c k8s.io/kubernetes/test/e2e
+#                            (one module with kube-apiserver, so the packages
+#                            they share compile once)
+#   ginkgo                   tools/controlplane: github.com/onsi/ginkgo/v2 v2.32.0
 #   e2e                      all of the above (what `make e2e` needs)
 #   kube-proxy               tools/dataplane (k8s.io/kubernetes/cmd/kube-proxy), for test/dataplane
 #   coredns                  tools/dataplane/coredns (github.com/coredns/coredns, kubernetes plugin)
@@ -266,8 +268,8 @@ build_one() {
     kwok)
       build kwok "${TOOLS_DIR}/kwok" sigs.k8s.io/kwok/cmd/kwok
       kwok_stages ;;
-    e2e.test) build e2e.test "${TOOLS_DIR}/e2e" k8s.io/kubernetes/test/e2e "$(kube_ldflags)" ;;
-    ginkgo) build ginkgo "${TOOLS_DIR}/e2e" github.com/onsi/ginkgo/v2/ginkgo ;;
+    e2e.test) build e2e.test "${TOOLS_DIR}/controlplane" k8s.io/kubernetes/test/e2e "$(kube_ldflags)" ;;
+    ginkgo) build ginkgo "${TOOLS_DIR}/controlplane" github.com/onsi/ginkgo/v2/ginkgo ;;
     kube-proxy) build kube-proxy "${TOOLS_DIR}/dataplane" ./kube-proxy "$(kube_ldflags)" ;;
     coredns) build coredns "${TOOLS_DIR}/dataplane/coredns" . ;;
     dataplane)
