@@ -36,8 +36,9 @@ import (
 // counts as already deleted. Each deletion is recorded in the tracker as
 // expected (so its informer event does not trigger a re-sync) and counted in
 // endpoint_slice_controller_changes{operation="delete"}. Slices with another
-// managed-by value, or already pending deletion, are skipped: this never
-// deletes another controller's slice.
+// managed-by value, of another owner (namespace or service-name label), or
+// already pending deletion, are skipped: this never deletes another
+// controller's or another owner's slice.
 //
 // A Reconciler of a slice set (ForSet) deletes only the slices of its set,
 // and forgets only that set.
@@ -50,7 +51,8 @@ func (r *Reconciler) DeleteAll(ctx context.Context, namespace, name string, exis
 	r.DeleteOwner(namespace, name)
 	own := make([]*discovery.EndpointSlice, 0, len(existing))
 	for _, s := range existing {
-		if s == nil || s.DeletionTimestamp != nil || s.Labels[discovery.LabelManagedBy] != r.cfg.ControllerName || !r.inSet(s) {
+		if s == nil || s.DeletionTimestamp != nil || s.Labels[discovery.LabelManagedBy] != r.cfg.ControllerName || !r.inSet(s) ||
+			s.Namespace != namespace || s.Labels[r.cfg.ServiceNameLabel] != name {
 			continue
 		}
 		own = append(own, s)

@@ -416,7 +416,7 @@ func TestMetricsConstLabelsTwoReconcilers(t *testing.T) {
 		rs, clients = append(rs, r), append(clients, c)
 	}
 	syncOwner(t, rs[0], clients[0], svc, ipv4(http, eps(2, "10.0.0.")...))
-	syncOwner(t, rs[1], clients[1], svc, ipv4(http, eps(250, "10.0.")...))
+	syncOwner(t, rs[1], clients[1], svc, ipv4(http, eps(250, "10.0.1.")...))
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)

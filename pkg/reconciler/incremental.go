@@ -15,6 +15,7 @@
 package reconciler
 
 import (
+	"fmt"
 	"sort"
 
 	discovery "k8s.io/api/discovery/v1"
@@ -80,14 +81,23 @@ type ItemEndpoint struct {
 // which existing slice each endpoint lives in, learnt from the slices
 // PlanIndexed is given. It lets PlanIndexed plan only the slices whose
 // endpoints changed. An Index is not safe for concurrent use;
-// the owner's sync (one worker at a time) owns it. The zero value is not
-// usable; call NewIndex.
+// the owner's sync (one worker at a time) owns it. Make one with NewIndex
+// (or use the zero value) and Reset it before the first PlanIndexed, which
+// returns an error wrapping ErrInvalidInput for an index never Reset.
 type Index struct {
 	addressTypes []discovery.AddressType
 	hints        Hints
 	fullReason   string
 	// ownerStamp is the owner's UID and resourceVersion at the last plan.
 	ownerStamp string
+	// wasReset: Reset was called at least once (a never-Reset index has no
+	// address types, and PlanIndexed refuses it). resetErr: Reset was given
+	// an unsupported address type. invalid: the items whose endpoints the
+	// API server would refuse (ValidateEndpoint), left out of the index;
+	// PlanIndexed refuses to plan while there are any.
+	wasReset bool
+	resetErr error
+	invalid  map[string]error
 
 	items map[string]*indexedItem
 	// portKeys counts the present items per port key; portsByKey is the
@@ -189,6 +199,7 @@ func (x *Index) clear() {
 		x.ats[at] = newATIndex()
 	}
 	x.slices = map[string]*sliceEntry{}
+	x.invalid = map[string]error{}
 	x.unclean = map[string]*sliceEntry{}
 	x.byPtr = map[*discovery.EndpointSlice]*sliceEntry{}
 	x.atPos = nil
@@ -223,7 +234,12 @@ func newATIndex() *atIndex {
 // changed, and on a resync.
 func (x *Index) Reset(addressTypes []discovery.AddressType, hints Hints, reason string) {
 	x.addressTypes = x.addressTypes[:0]
+	x.wasReset, x.resetErr = true, nil
 	for _, at := range addressTypes {
+		if !supportedAddressType(at) {
+			x.resetErr = invalid("Index.Reset: address type %q is not IPv4, IPv6 or FQDN", at)
+			continue
+		}
 		if !containsAddressType(x.addressTypes, at) {
 			x.addressTypes = append(x.addressTypes, at)
 		}
@@ -245,6 +261,27 @@ func (x *Index) Invalidate(reason string) {
 	}
 }
 
+// invalidItem returns the error of Reset's unsupported address type, or of
+// the first (by key) item with an endpoint the API server would refuse, or
+// nil.
+func (x *Index) invalidItem() error {
+	if x.resetErr != nil {
+		return x.resetErr
+	}
+	if len(x.invalid) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(x.invalid))
+	for k := range x.invalid {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) == 1 {
+		return fmt.Errorf("item %q: %w", keys[0], x.invalid[keys[0]])
+	}
+	return fmt.Errorf("item %q: %w (and %d more items)", keys[0], x.invalid[keys[0]], len(keys)-1)
+}
+
 // Len returns the number of present items.
 func (x *Index) Len() int { return len(x.items) }
 
@@ -253,15 +290,25 @@ func (x *Index) Len() int { return len(x.items) }
 // removes it (the Pod is gone, or no longer selected, or not to be in the
 // endpoints). Keys order the endpoints as the full Desired orders its
 // items (servicepods.Desired: by Pod namespace/name). The endpoints are
-// copied (their addresses sorted); item is not kept.
+// copied (their addresses sorted); item is not kept. An endpoint the API
+// server would refuse (ValidateEndpoint) is left out and makes PlanIndexed
+// return an error until the item is set again without it.
 func (x *Index) SetItem(key string, item *Item) {
+	if x.items == nil {
+		x.clear() // the zero Index: PlanIndexed refuses it until Reset
+	}
 	old := x.items[key]
+	delete(x.invalid, key)
 	var next *indexedItem
 	if item != nil {
 		next = &indexedItem{portKey: PortMapKey(item.Ports)}
 		for i := range item.Endpoints {
 			ie := &item.Endpoints[i]
 			if len(ie.Endpoint.Addresses) == 0 || x.ats[ie.AddressType] == nil {
+				continue
+			}
+			if err := ValidateEndpoint(ie.AddressType, &ie.Endpoint); err != nil {
+				x.invalid[key] = err
 				continue
 			}
 			de := &desiredEndpoint{item: key, at: ie.AddressType, ep: ie.Endpoint}

@@ -46,11 +46,19 @@ import (
 // Either way it learns the existing slices for the next call. Errors are
 // those of Plan.
 func (r *Reconciler) PlanIndexed(ctx context.Context, owner Owner, x *Index, existing []*discovery.EndpointSlice) (*Plan, *Desired, string, error) {
-	if owner == nil {
-		return nil, nil, "", fmt.Errorf("plan: owner is nil")
+	if err := checkOwner("plan", owner); err != nil {
+		return nil, nil, "", err
 	}
 	if x == nil {
-		return nil, nil, "", fmt.Errorf("plan: index is nil")
+		return nil, nil, "", invalid("plan: index is nil")
+	}
+	if !x.wasReset {
+		// A never-Reset index has no address types: planning from it would
+		// delete every slice of the owner.
+		return nil, nil, "", invalid("plan %s/%s: the index was never Reset (call Index.Reset with the owner's address types, then SetItem)", owner.GetNamespace(), owner.GetName())
+	}
+	if err := x.invalidItem(); err != nil {
+		return nil, nil, "", fmt.Errorf("plan %s/%s: %w", owner.GetNamespace(), owner.GetName(), err)
 	}
 	if err := r.needsSet("PlanIndexed"); err != nil {
 		return nil, nil, "", err

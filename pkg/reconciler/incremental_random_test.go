@@ -93,14 +93,14 @@ func (w *randWorld) randItem(i int) *Item {
 		return ep
 	}
 	if rng.Intn(5) != 0 {
-		addrs := []string{fmt.Sprintf("10.0.0.%d", i)}
+		addrs := []string{fmt.Sprintf("10.0.%d.%d", i/250, i%250+1)}
 		if rng.Intn(6) == 0 {
-			addrs = []string{fmt.Sprintf("10.0.1.%d", i), fmt.Sprintf("10.0.0.%d", i)}
+			addrs = []string{fmt.Sprintf("10.1.%d.%d", i/250, i%250+1), addrs[0]}
 		}
 		it.Endpoints = append(it.Endpoints, ItemEndpoint{AddressType: discovery.AddressTypeIPv4, Endpoint: mk(addrs)})
 	}
 	if len(w.ats) > 1 && rng.Intn(5) != 0 {
-		it.Endpoints = append(it.Endpoints, ItemEndpoint{AddressType: discovery.AddressTypeIPv6, Endpoint: mk([]string{fmt.Sprintf("fd00::%d", i)})})
+		it.Endpoints = append(it.Endpoints, ItemEndpoint{AddressType: discovery.AddressTypeIPv6, Endpoint: mk([]string{fmt.Sprintf("fd00::%x", i+1)})})
 	}
 	return it
 }

@@ -59,7 +59,7 @@ var httpPorts = []discovery.EndpointPort{{Name: ptr.To("http"), Port: ptr.To[int
 // item is pod i's item: address 10.0.0.i, ready as given, ports as given.
 func item(i int, ready bool, ports []discovery.EndpointPort) *Item {
 	return &Item{Ports: ports, Endpoints: []ItemEndpoint{{AddressType: discovery.AddressTypeIPv4, Endpoint: discovery.Endpoint{
-		Addresses:  []string{fmt.Sprintf("10.0.0.%d", i)},
+		Addresses:  []string{fmt.Sprintf("10.0.%d.%d", i/250, i%250+1)},
 		Conditions: discovery.EndpointConditions{Ready: ptr.To(ready), Serving: ptr.To(ready), Terminating: ptr.To(false)},
 		TargetRef:  &corev1.ObjectReference{Kind: "Pod", Namespace: "ns", Name: fmt.Sprintf("pod-%02d", i), UID: types.UID(fmt.Sprintf("uid-%d", i))},
 	}}}}

@@ -37,7 +37,8 @@ import (
 // StaleSlices and pkg/controller/util/endpointslice StaleInformerCache).
 // Controllers retry the sync later and count it as syncs{result="stale"}.
 type StaleInformerCacheError struct {
-	// OwnerKind is the kind of the owner: "Service" or "Endpoints".
+	// OwnerKind is the kind of the owner, Config.OwnerGVK.Kind ("Service"
+	// or "Endpoints" for slicekit's controllers; your own kind otherwise).
 	OwnerKind string
 	// Owner is the namespace/name key of the owner.
 	Owner string
@@ -94,6 +95,9 @@ func SyncResult(err error) string {
 // tracker for that set alone; the Reconciler New returned lists the slices
 // of every set of the owner (and of none) and checks them all.
 func (r *Reconciler) OwnerSlices(lister discoverylisters.EndpointSliceLister, namespace, name string) ([]*discovery.EndpointSlice, error) {
+	if err := checkOwnerKey("OwnerSlices", lister, namespace, name); err != nil {
+		return nil, err
+	}
 	sel := labels.Set{
 		r.cfg.ServiceNameLabel:   name,
 		discovery.LabelManagedBy: r.cfg.ControllerName,
@@ -156,6 +160,9 @@ func (r *Reconciler) Release(ctx context.Context, lister discoverylisters.Endpoi
 // It returns an error without Config.SetLabel, and the lister's, wrapped.
 // It does not check the tracker: Release does.
 func (r *Reconciler) OwnerSets(lister discoverylisters.EndpointSliceLister, namespace, name string) ([]string, error) {
+	if err := checkOwnerKey("OwnerSets", lister, namespace, name); err != nil {
+		return nil, err
+	}
 	if r.cfg.SetLabel == "" {
 		return nil, errors.New("reconciler: OwnerSets needs Config.SetLabel")
 	}
@@ -175,4 +182,16 @@ func (r *Reconciler) OwnerSets(lister discoverylisters.EndpointSliceLister, name
 	}
 	slices.Sort(sets)
 	return sets, nil
+}
+
+// checkOwnerKey refuses a nil lister and an empty namespace or name: the
+// label selector of an empty name would match slices of no owner.
+func checkOwnerKey(what string, lister discoverylisters.EndpointSliceLister, namespace, name string) error {
+	if isNil(lister) {
+		return invalid("%s: lister is nil", what)
+	}
+	if namespace == "" || name == "" {
+		return invalid("%s: owner %q in namespace %q: an owner needs a namespace and a name", what, name, namespace)
+	}
+	return nil
 }

@@ -151,8 +151,8 @@ func (p *Plan) Writes() int {
 //
 // Planning is deterministic: the same inputs give the same plan.
 func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, existing []*discovery.EndpointSlice) (*Plan, error) {
-	if owner == nil {
-		return nil, fmt.Errorf("plan: owner is nil")
+	if err := checkOwner("plan", owner); err != nil {
+		return nil, err
 	}
 	if err := r.needsSet("Plan"); err != nil {
 		return nil, err
@@ -160,8 +160,8 @@ func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, ex
 	if err := r.checkNamePrefix(owner); err != nil {
 		return nil, err
 	}
-	if desired == nil {
-		desired = &Desired{}
+	if err := validateDesired(desired); err != nil {
+		return nil, fmt.Errorf("plan %s/%s: %w", owner.GetNamespace(), owner.GetName(), err)
 	}
 	logger := klog.FromContext(ctx)
 	plan := &Plan{}

@@ -173,7 +173,9 @@ func WithTopologyCache(tc *topology.TopologyCache) Option {
 }
 
 // WithMetrics reports to m (KCM metric names, C36). Without it, or with a
-// nil m, nothing is reported.
+// nil m, nothing is reported. Give each Reconciler its own m (see
+// metrics.NewWithConstLabels): a Reconciler sets the endpoint and slice
+// gauges from its own counts, so two sharing one m overwrite each other's.
 func WithMetrics(m *metrics.Metrics) Option {
 	return func(r *Reconciler) {
 		if m == nil {
@@ -256,7 +258,10 @@ func New(client kubernetes.Interface, cfg Config, opts ...Option) (*Reconciler, 
 		return nil, err
 	}
 	r := &Reconciler{client: client, cfg: cfg}
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("reconciler: option %d is nil", i)
+		}
 		o(r)
 	}
 	if r.tracker == nil {
@@ -379,6 +384,9 @@ func (r *Reconciler) ServiceNameLabel() string { return r.cfg.ServiceNameLabel }
 // whether slice carries this reconciler's managed-by value and names an
 // owner: the key an informer event handler queues.
 func (r *Reconciler) SliceOwner(slice *discovery.EndpointSlice) (namespace, name, set string, ok bool) {
+	if slice == nil {
+		return "", "", "", false
+	}
 	name = slice.Labels[r.cfg.ServiceNameLabel]
 	if r.cfg.SetLabel != "" {
 		set = slice.Labels[r.cfg.SetLabel]
@@ -387,8 +395,11 @@ func (r *Reconciler) SliceOwner(slice *discovery.EndpointSlice) (namespace, name
 }
 
 // ManagedByController reports whether slice carries this reconciler's
-// managed-by value.
+// managed-by value (false for nil).
 func (r *Reconciler) ManagedByController(slice *discovery.EndpointSlice) bool {
+	if slice == nil {
+		return false
+	}
 	return slice.Labels[discovery.LabelManagedBy] == r.cfg.ControllerName
 }
 
@@ -430,6 +441,8 @@ type SupersededError struct {
 	Written int
 }
 
+// Error implements error: it names the number of writes made before the
+// stop.
 func (e *SupersededError) Error() string {
 	return fmt.Sprintf("the plan was superseded after %d write(s)", e.Written)
 }
@@ -459,6 +472,12 @@ func IsSuperseded(err error) bool {
 // write; the writes made before are recorded. The first write does not
 // wait: the caller waits on the pacer before planning.
 func (r *Reconciler) ApplyUntil(ctx context.Context, owner Owner, plan *Plan, desired *Desired, triggerTime time.Time, superseded func() bool) error {
+	if err := checkOwner("apply", owner); err != nil {
+		return err
+	}
+	if plan == nil {
+		return invalid("apply %s/%s: plan is nil", owner.GetNamespace(), owner.GetName())
+	}
 	if err := r.needsSet("Apply"); err != nil {
 		return err
 	}

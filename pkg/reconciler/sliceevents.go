@@ -14,7 +14,10 @@
 
 package reconciler
 
-import discovery "k8s.io/api/discovery/v1"
+import (
+	discovery "k8s.io/api/discovery/v1"
+	"k8s.io/client-go/tools/cache"
+)
 
 // The EndpointSlice informer handlers of KCM's EndpointSlice and mirroring
 // controllers decide the same way whether an event needs a sync of the
@@ -24,6 +27,19 @@ import discovery "k8s.io/api/discovery/v1"
 // behaviour C7 of docs/kep4770.md). These methods are those decisions, on
 // this reconciler's managed-by value and tracker; the caller maps the slice
 // to its owner (kubernetes.io/service-name label) and queues it.
+
+// SliceOf returns the EndpointSlice of an informer event's object: obj
+// itself, or the last known state a delete event's tombstone
+// (cache.DeletedFinalStateUnknown) carries; nil for anything else. Hand
+// its result to SliceAdded, SliceUpdated, SliceDeleted and SliceOwner,
+// which take nil as no slice.
+func SliceOf(obj any) *discovery.EndpointSlice {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	s, _ := obj.(*discovery.EndpointSlice)
+	return s
+}
 
 // SliceAdded reports whether an added slice needs a sync of its owner: it
 // carries this reconciler's managed-by value and is not the echo of a write

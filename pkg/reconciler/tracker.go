@@ -44,8 +44,10 @@ const deletionExpected = -1
 // cache holding that generation is not stale, because the comparison is
 // strictly "cache older than tracked".
 //
-// A Tracker is safe for concurrent use. The zero value is not usable; call
-// NewTracker or NewTrackerForLabels.
+// A Tracker is safe for concurrent use. The zero value is an empty Tracker
+// as NewTracker returns. Its methods take a nil slice as no slice: Has and
+// ShouldSync report false, Update and ExpectDeletion do nothing,
+// HandleDeletion reports true.
 type Tracker struct {
 	serviceNameLabel string
 	setLabel         string
@@ -82,7 +84,16 @@ func NewTrackerForLabels(serviceNameLabel, setLabel string) *Tracker {
 // Labels returns the labels the tracker groups slices by: the service-name
 // label key and the set label key ("" for none).
 func (t *Tracker) Labels() (serviceNameLabel, setLabel string) {
-	return t.serviceNameLabel, t.setLabel
+	return t.nameLabel(), t.setLabel
+}
+
+// nameLabel is the service-name label key (the zero Tracker's is
+// kubernetes.io/service-name).
+func (t *Tracker) nameLabel() string {
+	if t.serviceNameLabel == "" {
+		return discovery.LabelServiceName
+	}
+	return t.serviceNameLabel
 }
 
 // Reset forgets everything tracked, as a new Tracker would. Call it when
@@ -102,7 +113,7 @@ func (t *Tracker) sliceKey(s *discovery.EndpointSlice) (types.NamespacedName, st
 	if t.setLabel != "" {
 		set = s.Labels[t.setLabel]
 	}
-	return types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[t.serviceNameLabel]}, set
+	return types.NamespacedName{Namespace: s.Namespace, Name: s.Labels[t.nameLabel()]}, set
 }
 
 // gens returns the generations tracked for slice's owner and set (nil when
@@ -115,6 +126,9 @@ func (t *Tracker) gens(s *discovery.EndpointSlice) map[types.UID]int64 {
 // Has reports whether slice is tracked (written or deleted by us and not yet
 // seen deleted).
 func (t *Tracker) Has(slice *discovery.EndpointSlice) bool {
+	if slice == nil {
+		return false
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, ok := t.gens(slice)[slice.UID]
@@ -125,6 +139,9 @@ func (t *Tracker) Has(slice *discovery.EndpointSlice) bool {
 // unless the slice is tracked and its generation is not newer than the one
 // we wrote (then the event is our own write coming back).
 func (t *Tracker) ShouldSync(slice *discovery.EndpointSlice) bool {
+	if slice == nil {
+		return false
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	g, ok := t.gens(slice)[slice.UID]
@@ -192,6 +209,9 @@ func stale(gens map[types.UID]int64, slices []*discovery.EndpointSlice) bool {
 
 // Update records the generation of slice as returned by a create or update.
 func (t *Tracker) Update(slice *discovery.EndpointSlice) {
+	if slice == nil {
+		return
+	}
 	t.set(slice, slice.Generation)
 }
 
@@ -201,8 +221,14 @@ func (t *Tracker) ExpectDeletion(slice *discovery.EndpointSlice) {
 }
 
 func (t *Tracker) set(slice *discovery.EndpointSlice, g int64) {
+	if slice == nil {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.byOwner == nil {
+		t.byOwner = map[types.NamespacedName]map[string]map[types.UID]int64{}
+	}
 	owner, set := t.sliceKey(slice)
 	sets, ok := t.byOwner[owner]
 	if !ok {
@@ -223,6 +249,9 @@ func (t *Tracker) set(slice *discovery.EndpointSlice, g int64) {
 // somebody else did, and the owner needs a sync to recreate it (KCM
 // endpointslice_controller.go onEndpointSliceDelete).
 func (t *Tracker) HandleDeletion(slice *discovery.EndpointSlice) bool {
+	if slice == nil {
+		return true
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	gens := t.gens(slice)
