@@ -276,3 +276,17 @@ func TestDeleteAllOnlyTheOwner(t *testing.T) {
 		t.Fatalf("another owner's slice was deleted: %v", err)
 	}
 }
+
+// The fake clientset names a long generateName as the API server does: cut
+// to 58 characters, then 5 more (63, a valid name).
+func TestFakeGenerateNameLength(t *testing.T) {
+	client := reconcilertest.NewClientset()
+	s := &discovery.EndpointSlice{ObjectMeta: metav1.ObjectMeta{GenerateName: strings.Repeat("a", 70) + "-", Namespace: "ns"}, AddressType: discovery.AddressTypeIPv4}
+	got, err := client.DiscoveryV1().EndpointSlices("ns").Create(context.Background(), s, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Name) != 63 {
+		t.Fatalf("name %q has %d characters, want 63", got.Name, len(got.Name))
+	}
+}

@@ -41,8 +41,9 @@ import (
 
 // NewClientset returns a fake clientset holding objects, with reactors that
 // do for EndpointSlices what the API server does: a create with
-// generateName and no name gets the name generateName followed by a
-// five-digit counter (the API server appends five random characters), a
+// generateName and no name gets the name generateName (cut to 58
+// characters, as the API server cuts it) followed by a five-digit counter
+// (the API server appends five random characters), a
 // UID (the tracker tells slices apart by UID), and generation 1; an update gets the generation of the stored slice plus one.
 func NewClientset(objects ...runtime.Object) *fake.Clientset {
 	client := fake.NewClientset(objects...)
@@ -54,7 +55,13 @@ func NewClientset(objects ...runtime.Object) *fake.Clientset {
 		}
 		i := n.Add(1)
 		if s.Name == "" && s.GenerateName != "" {
-			s.Name = fmt.Sprintf("%s%05d", s.GenerateName, i)
+			// The API server's name generator (apiserver names.SimpleNameGenerator)
+			// cuts generateName to 58 characters before its 5 random ones.
+			base := s.GenerateName
+			if len(base) > 58 {
+				base = base[:58]
+			}
+			s.Name = fmt.Sprintf("%s%05d", base, i%100000)
 		}
 		if s.UID == "" {
 			s.UID = types.UID(fmt.Sprintf("00000000-0000-4000-8000-%012d", i))
