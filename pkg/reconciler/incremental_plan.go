@@ -97,7 +97,7 @@ func (r *Reconciler) PlanIndexed(ctx context.Context, owner Owner, x *Index, exi
 	}
 	if reason != "" {
 		desired := x.Desired()
-		plan, err := r.Plan(ctx, owner, desired, existing)
+		plan, err := r.plan(ctx, owner, desired, existing)
 		if err != nil {
 			return nil, nil, reason, err
 		}

@@ -163,6 +163,12 @@ func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, ex
 	if err := validateDesired(desired); err != nil {
 		return nil, fmt.Errorf("plan %s/%s: %w", owner.GetNamespace(), owner.GetName(), err)
 	}
+	return r.plan(ctx, owner, desired, existing)
+}
+
+// plan is Plan after its checks of owner and desired (PlanIndexed's
+// desired comes from an Index whose items were checked as they were set).
+func (r *Reconciler) plan(ctx context.Context, owner Owner, desired *Desired, existing []*discovery.EndpointSlice) (*Plan, error) {
 	logger := klog.FromContext(ctx)
 	plan := &Plan{}
 

@@ -17,6 +17,7 @@ package reconciler
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"reflect"
 	"strings"
 
@@ -115,9 +116,11 @@ func ValidateEndpoint(addressType discovery.AddressType, ep *discovery.Endpoint)
 		return invalid("endpoint is nil")
 	}
 	var errs field.ErrorList
-	path := field.NewPath("addresses")
 	for i, a := range ep.Addresses {
-		p := path.Index(i)
+		if validEndpointIP(addressType, a) {
+			continue // the common case, without allocating
+		}
+		p := field.NewPath("addresses").Index(i)
 		switch addressType {
 		case discovery.AddressTypeIPv4:
 			if e := validation.IsValidIPForLegacyField(p, a, false, nil); len(e) > 0 {
@@ -158,6 +161,25 @@ func ValidateEndpoint(addressType discovery.AddressType, ep *discovery.Endpoint)
 		msgs = append(msgs, e.Error())
 	}
 	return invalid("endpoint %v: %s", ep.Addresses, strings.Join(msgs, "; "))
+}
+
+// validEndpointIP reports, without allocating, whether a is an address in
+// its canonical form of addressType (IPv4 or IPv6) that ValidateEndpoint
+// accepts. false sends a to the full checks, which name what is wrong (or
+// accept the legacy forms, such as an IPv4 address with leading zeros).
+func validEndpointIP(addressType discovery.AddressType, a string) bool {
+	ip, err := netip.ParseAddr(a)
+	if err != nil || ip.Zone() != "" || ip.IsUnspecified() || ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() {
+		return false
+	}
+	var buf [64]byte
+	switch addressType {
+	case discovery.AddressTypeIPv4:
+		return ip.Is4()
+	case discovery.AddressTypeIPv6:
+		return ip.Is6() && !ip.Is4In6() && string(ip.AppendTo(buf[:0])) == a
+	}
+	return false
 }
 
 // endpointIP is ValidateEndpointIP of k8s.io/kubernetes pkg/apis/core/validation.

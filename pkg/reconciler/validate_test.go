@@ -290,3 +290,15 @@ func TestFakeGenerateNameLength(t *testing.T) {
 		t.Fatalf("name %q has %d characters, want 63", got.Name, len(got.Name))
 	}
 }
+
+// Validating a valid endpoint allocates nothing: Index.SetItem does it for
+// every Pod event.
+func TestValidateEndpointAllocs(t *testing.T) {
+	v4, v6 := ep("10.0.0.1", true), ep("fd00::1", true)
+	if n := testing.AllocsPerRun(100, func() {
+		_ = ValidateEndpoint(discovery.AddressTypeIPv4, &v4)
+		_ = ValidateEndpoint(discovery.AddressTypeIPv6, &v6)
+	}); n != 0 {
+		t.Fatalf("%v allocations per valid endpoint pair, want 0", n)
+	}
+}
