@@ -9,6 +9,10 @@ GOLANGCI_LINT_VERSION ?= v2.15.0
 export CGO_ENABLED ?= 0
 export GOFLAGS := $(strip $(GOFLAGS) -trimpath)
 BIN := $(CURDIR)/bin
+# elapsed prints how long this make has run, in seconds, and what is done
+# (CI's log shows where a run's time goes: docs/testing.md).
+MAKE_START := $(shell date +%s)
+elapsed = echo "make: $(1) after $$(( $$(date +%s) - $(MAKE_START) ))s"
 BENCH ?= .
 BENCHTIME ?= 1x
 BENCHCOUNT ?= 5
@@ -60,15 +64,22 @@ verify: ## gofmt, go vet, license headers, package layering and docs/architectur
 
 .PHONY: test
 test: controlplane verify ## Everything CI runs: verify, all tests (unit, fuzz seeds, differential, integration on a real kube-apiserver), the mirroring differential test, the README's Quick start.
+	@$(call elapsed,control plane built and verify passed)
 	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /test/differential)
+	@$(call elapsed,go test ./... passed)
 	@# The differential test against KCM, verbose so the log shows its step count and writes.
 	$(GO) test -count=1 -v ./test/differential/ 2>&1 | grep -E '^(--- |ok|FAIL|PASS|panic)|differential \(|difference|check oracle|consumer oracle'
 	$(MAKE) test-mirroring
+	@$(call elapsed,differential and mirroring tests passed)
 	$(MAKE) test-library
+	@$(call elapsed,library tests passed)
 	$(MAKE) test-image
+	@$(call elapsed,image test passed)
 	$(MAKE) test-deploy
+	@$(call elapsed,deploy test passed)
 	@# README.md's Quick start, run as written in a fresh clone of HEAD.
 	hack/quickstart.sh
+	@$(call elapsed,Quick start passed)
 
 # The k8s.io versions test-library-matrix runs the library's tests against
 # (the newest patch of each minor above the go.mod's own v0.34 floor, which

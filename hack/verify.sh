@@ -27,6 +27,7 @@ go vet ./...
 # The reconciler library (pkg/reconciler) and the example controllers
 # (examples/library/*) are modules of their own, outside ./... above.
 hack/library.sh vet
+echo "verify: vet done after ${SECONDS}s"
 
 # Layering: every package of the module in a declared layer, imports only
 # going down the layers, the rules beyond them (hack/layers/layers.go), and
@@ -68,6 +69,8 @@ for m in pkg/reconciler examples/library/*/ test/library; do
   fi
 done
 
+echo "verify: golangci-lint done after ${SECONDS}s"
+
 # The library's API (what custom controllers import) against the recorded
 # baseline (golang.org/x/exp/cmd/apidiff; api/BASELINE, CHANGELOG.md).
 if ! hack/apidiff.sh check; then
@@ -82,6 +85,19 @@ if ! diff -q /tmp/verify-go.mod.$$ go.mod >/dev/null || ! diff -q /tmp/verify-go
   cp /tmp/verify-go.mod.$$ go.mod; cp /tmp/verify-go.sum.$$ go.sum
 fi
 rm -f /tmp/verify-go.mod.$$ /tmp/verify-go.sum.$$
+# Every module the root module's packages and tests build from is at the
+# version tools/controlplane (kube-apiserver, kube-controller-manager,
+# e2e.test) selects, so client-go, k8s.io/api, apimachinery, cel-go,
+# protobuf & co. compile once for both: on a cold cache this is several
+# minutes of CI (docs/testing.md). Bumping one of them means bumping it in
+# both modules (or Kubernetes itself in tools/controlplane).
+root_mods=$(go list -deps -test -f '{{with .Module}}{{if not .Main}}{{.Path}} {{if .Replace}}{{.Replace.Version}}{{else}}{{.Version}}{{end}}{{end}}{{end}}' ./... | sort -u)
+cp_mods=$(cd tools/controlplane && go list -m -f '{{.Path}} {{if .Replace}}{{.Replace.Version}}{{else}}{{.Version}}{{end}}' all | sort -u)
+misaligned=$(join <(echo "$root_mods") <(echo "$cp_mods") | awk '$2 != $3 {print "  "$1": root module "$2", tools/controlplane "$3}')
+if [ -n "$misaligned" ]; then
+  echo "the root module and tools/controlplane select different versions of modules both build (they must compile once; set the root's with go get):"
+  echo "$misaligned"; fail=1
+fi
 # The modules that use this checkout's packages (replace => ../..) must stay
 # tidy when those packages gain imports: a missing go.sum line fails them
 # only when their tests run.
@@ -92,4 +108,5 @@ for m in test/library test/mirroring tools/deploytest tools/dataplane tools/data
   fi
 done
 
+echo "verify: done after ${SECONDS}s"
 exit $fail

@@ -35,6 +35,9 @@ dataplane-deps: build ## Install what test-dataplane needs (nftables, iptables, 
 	hack/dataplane-deps.sh
 	hack/build-controlplane.sh etcd kube-apiserver kube-controller-manager dataplane
 
+# The podman test runs the linux/amd64 image: test-dataplane builds that
+# platform only (the arm64 cross-compile is `make image`'s).
+test-dataplane: IMAGE_PLATFORMS = linux/amd64
 test-dataplane: dataplane-deps image ## Traffic through the real kube-proxy (nftables, iptables) and CoreDNS from slicekit's slices, KCM as reference, negative control; 0 failed requests through migration, restart, kill -9, failover; the image run by podman (root).
 	SLICEKIT_DATAPLANE=1 SLICEKIT_DATAPLANE_MODES='$(DATAPLANE_MODES)' SLICEKIT_DATAPLANE_FLIPS=$(DATAPLANE_FLIPS) \
 	  $(GO) test -count=1 -v -timeout 30m ./$(DATAPLANE_DIR)/ 2>&1 | tee $(BIN)/test-dataplane.log | \

@@ -51,8 +51,43 @@ const (
 	versionPackage = "github.com/slicekit/slicekit/pkg/manager"
 )
 
-// Platforms are the platforms of the image index, in index order.
+// Platforms are the platforms of the image index, in index order, when
+// BuildOptions.Platforms is empty: what `make image` and releases build.
 var Platforms = []v1.Platform{{OS: "linux", Architecture: "amd64"}, {OS: "linux", Architecture: "arm64"}}
+
+// ParsePlatforms reads a comma-separated list of os/arch[/variant]
+// platforms (go-containerregistry's v1.ParsePlatform, the syntax of
+// docker's --platform) for BuildOptions.Platforms. It returns an error for
+// a list without linux/amd64 (the tarball's Docker archive half, what
+// docker load reads, is the linux/amd64 image), a platform other than
+// linux (the image holds a Linux binary and distroless files) and a
+// platform named twice.
+func ParsePlatforms(s string) ([]v1.Platform, error) {
+	var out []v1.Platform
+	seen := map[string]bool{}
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		p, err := v1.ParsePlatform(f)
+		if err != nil {
+			return nil, fmt.Errorf("platform %q: %w", f, err)
+		}
+		if p.OS != "linux" || p.Architecture == "" {
+			return nil, fmt.Errorf("platform %q: want linux/<arch> (the image is a Linux image)", f)
+		}
+		if seen[p.String()] {
+			return nil, fmt.Errorf("platform %q named twice", f)
+		}
+		seen[p.String()] = true
+		out = append(out, *p)
+	}
+	if !seen["linux/amd64"] {
+		return nil, fmt.Errorf("%q lacks linux/amd64 (the tarball's Docker archive half, what docker load reads, is the linux/amd64 image)", s)
+	}
+	return out, nil
+}
 
 // BuildOptions are the inputs of Build.
 type BuildOptions struct {
@@ -67,6 +102,9 @@ type BuildOptions struct {
 	Version, Revision string
 	// SourceURL is the org.opencontainers.image.source label.
 	SourceURL string
+	// Platforms are the index's platforms, in order; empty means Platforms
+	// (linux/amd64 and linux/arm64).
+	Platforms []v1.Platform
 }
 
 // BuildResult tells what Build wrote.
@@ -121,7 +159,11 @@ func Build(ctx context.Context, o BuildOptions) (BuildResult, error) {
 	}
 	var idx v1.ImageIndex = mutate.IndexMediaType(empty.Index, types.OCIImageIndex)
 	idx = mutate.Annotations(idx, labels).(v1.ImageIndex)
-	for _, p := range Platforms {
+	platforms := o.Platforms
+	if len(platforms) == 0 {
+		platforms = Platforms
+	}
+	for _, p := range platforms {
 		bin := filepath.Join(tmp, p.OS+"-"+p.Architecture, "slicekit")
 		ldflags := fmt.Sprintf("-s -w -X %[1]s.version=%[2]s -X %[1]s.revision=%[3]s -X %[1]s.buildTime=%[4]s -X %[1]s.modified=%[5]t",
 			versionPackage, o.Version, o.Revision, res.Created, g.dirty)

@@ -28,15 +28,18 @@ IMAGE_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 IMAGE_REPOSITORY ?= ghcr.io/slicekit/slicekit
 IMAGE_TAG ?= latest
 IMAGE ?= $(IMAGE_REPOSITORY):$(IMAGE_TAG)
+# The image index's platforms (comma-separated, linux/amd64 required: the
+# tarball's docker load half is that image).
+IMAGE_PLATFORMS ?= linux/amd64,linux/arm64
 
 .PHONY: image image-push test-image
-image: ## Build bin/slicekit-image.tar: linux/amd64+arm64 image index, no Docker needed (IMAGE=ref names it; docker load, kind load image-archive).
-	cd $(IMAGE_DIR) && $(GO) run . build -src $(CURDIR) -o $(BIN)/slicekit-image.tar -image '$(IMAGE)'
+image: ## Build bin/slicekit-image.tar: linux/amd64+arm64 image index (IMAGE_PLATFORMS), no Docker needed (IMAGE=ref names it; docker load, kind load image-archive).
+	cd $(IMAGE_DIR) && $(GO) run . build -src $(CURDIR) -o $(BIN)/slicekit-image.tar -image '$(IMAGE)' -platforms '$(IMAGE_PLATFORMS)'
 
 image-push: image ## Build, then push the image index to IMAGE=registry/name:tag (credentials from docker login / crane auth login).
 	cd $(IMAGE_DIR) && $(GO) run . push -i $(BIN)/slicekit-image.tar '$(IMAGE)'
 
-test-image: ## Test the image build: builds it, checks index, platforms, config, layers, runs the amd64 binary.
+test-image: ## Test the image build: builds it (linux/amd64), checks index, platforms, config, layers, runs the binary.
 	cd $(IMAGE_DIR) && $(GO) vet ./... && $(GO) test -count=1 -timeout 30m ./...
 
 .DEFAULT_GOAL := $(IMAGE_SAVED_DEFAULT_GOAL)

@@ -50,7 +50,7 @@ func main() {
 }
 
 const usage = `usage:
-  image build [-src DIR] [-o FILE] [-image REF] [-version V] [-revision R] [-source URL]
+  image build [-src DIR] [-o FILE] [-image REF] [-version V] [-revision R] [-source URL] [-platforms linux/amd64,linux/arm64]
   image push  [-i FILE] REF`
 
 func run(ctx context.Context, args []string) error {
@@ -67,11 +67,16 @@ func run(ctx context.Context, args []string) error {
 		fs.StringVar(&o.Version, "version", "", "version to stamp (default: git describe --tags --always --dirty)")
 		fs.StringVar(&o.Revision, "revision", "", "commit to stamp (default: git rev-parse HEAD)")
 		fs.StringVar(&o.SourceURL, "source", DefaultSourceURL, "org.opencontainers.image.source label")
+		platforms := fs.String("platforms", "linux/amd64,linux/arm64", "comma-separated os/arch platforms of the image index, in order")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
 		if fs.NArg() != 0 {
 			return fmt.Errorf("build takes no arguments\n%s", usage)
+		}
+		var err error
+		if o.Platforms, err = ParsePlatforms(*platforms); err != nil {
+			return fmt.Errorf("-platforms: %w", err)
 		}
 		res, err := Build(ctx, o)
 		if err != nil {
