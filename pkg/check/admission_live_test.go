@@ -34,7 +34,6 @@ import (
 
 	"github.com/slicekit/slicekit/pkg/admissionpolicy"
 	"github.com/slicekit/slicekit/pkg/controllers/secondarynetwork"
-	"github.com/slicekit/slicekit/pkg/registry"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 	"github.com/slicekit/slicekit/test/harness/testenv"
 )
@@ -86,7 +85,7 @@ func TestRunLiveAdmissionPolicies(t *testing.T) {
 		t.Helper()
 		o := newBuiltinOptions()
 		o.Kubeconfig, o.Namespace, o.Output = kubeconfig, ns, OutputJSON
-		o.controllerOptions[secondarynetwork.RegistrationName].(*registry.NameFlag).ControllerName = name
+		o.controllerOptions[secondarynetwork.RegistrationName].(*secondarynetwork.Options).ControllerName = name
 		var out bytes.Buffer
 		if _, err := Run(ctx, *o, &out); err != nil {
 			t.Fatalf("Run: %v\n%s", err, out.String())

@@ -35,7 +35,7 @@ func builtinConfig(cfg Config) Config {
 // secondaryConfig returns the Config with the built-in oracles, the
 // secondary-network controller's named secondary.
 func secondaryConfig(secondary string) Config {
-	f := secondarynetwork.NewFlags()
+	f := secondarynetwork.NewOptions()
 	f.ControllerName = secondary
 	return Config{Oracles: registry.Oracles(builtin.Registrations(), map[string]registry.Options{secondarynetwork.RegistrationName: f})}
 }

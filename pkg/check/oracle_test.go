@@ -51,7 +51,7 @@ func renderedCase(t *testing.T, id string) ([]runtime.Object, []*discovery.Endpo
 	}
 	copts := builtin.NewControllerOptions()
 	copts.Controllers = []string{"*", secondarynetwork.RegistrationName}
-	copts.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags).ControllerName = caseSecondaryName
+	copts.For(secondarynetwork.RegistrationName).(*secondarynetwork.Options).ControllerName = caseSecondaryName
 	res, err := render.Render(ctx, objs, render.Options{Controllers: copts})
 	if err != nil {
 		t.Fatal(err)

@@ -61,18 +61,40 @@ func backupSource() source.PodAddresses {
 	}}
 }
 
+// backupOptions are the backup controller's options, its flag's target:
+// --backup-controller-name, as an out-of-tree labelled controller writes
+// them.
+type backupOptions struct{ ControllerName string }
+
+func (o *backupOptions) AddFlags(fs *pflag.FlagSet) { o.AddRenderFlags(fs) }
+func (o *backupOptions) AddRenderFlags(fs *pflag.FlagSet) {
+	registry.AddControllerNameFlag(fs, &o.ControllerName, "backup")
+}
+func (o *backupOptions) Validate(enabled bool) error {
+	return registry.ValidateControllerName("backup", o.ControllerName, enabled)
+}
+
 // backupRegistration registers the backup controller, answering to
 // --backup-controller-name (default backup.example.com), with an oracle
 // (its own source) or without.
 func backupRegistration(withOracle bool) registry.Registration {
-	newFlags := func() *registry.NameFlag { return registry.NewNameFlag("backup", "backup.example.com") }
-	r := registry.WithNameFlag(newFlags, func(context.Context, registry.InitContext, string) (registry.Controller, error) {
-		return nil, nil // never run by check
-	}, registry.Registration{Name: "backup", RBACRules: func() []rbacv1.PolicyRule { return nil }})
+	newOptions := func() *backupOptions { return &backupOptions{ControllerName: "backup.example.com"} }
+	r := registry.Registration{
+		Name:       "backup",
+		NewOptions: func() registry.Options { return newOptions() },
+		Workers:    registry.ServiceWorkers,
+		New: func(context.Context, registry.InitContext) (registry.Controller, error) {
+			return nil, nil // never run by check
+		},
+		RBACRules: func() []rbacv1.PolicyRule { return nil },
+		ManagedBy: func(ic registry.InitContext) []registry.ManagedBy {
+			return []registry.ManagedBy{{Flag: "--backup-controller-name", Value: registry.OptionsAs(ic, newOptions).ControllerName}}
+		},
+	}
 	if withOracle {
 		r.Oracle = func(ic registry.InitContext) []registry.Oracle {
 			return []registry.Oracle{{
-				ControllerName: registry.OptionsAs(ic, newFlags).ControllerName,
+				ControllerName: registry.OptionsAs(ic, newOptions).ControllerName,
 				Source:         func(registry.OracleInput) source.Source { return backupSource() },
 				PodAddresses:   true,
 			}}

@@ -63,7 +63,7 @@ func TestRenderedCasesCheckClean(t *testing.T) {
 			}
 			copts := builtin.NewControllerOptions()
 			copts.Controllers = []string{"*", secondarynetwork.RegistrationName, dranetwork.RegistrationName}
-			copts.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags).ControllerName = caseSecondaryName
+			copts.For(secondarynetwork.RegistrationName).(*secondarynetwork.Options).ControllerName = caseSecondaryName
 			w := casefile.NewWorld(c.Input)
 			renderAndCheck := func(state string) {
 				t.Helper()

@@ -75,7 +75,7 @@ func TestDefaults(t *testing.T) {
 	got := view{
 		Controllers: o.Controllers, ControllerName: o.ControllerName,
 		Syncs: o.ConcurrentServiceEndpointSyncs, MaxPerSlice: o.MaxEndpointsPerSlice,
-		Batch: o.EndpointUpdatesBatchPeriod, Gate: o.ExternalEndpointControllerEnabled(),
+		Batch: o.BatchPeriod, Gate: o.ExternalEndpointControllerEnabled(),
 		QPS: o.KubeAPIQPS, Burst: o.KubeAPIBurst,
 		LeaderElect: o.LeaderElection.LeaderElect, Lease: o.LeaderElection.LeaseDuration,
 		Renew: o.LeaderElection.RenewDeadline, Retry: o.LeaderElection.RetryPeriod,

@@ -14,80 +14,36 @@
 
 package registry
 
-import (
-	"context"
+import "github.com/spf13/pflag"
 
-	"github.com/spf13/pflag"
-)
-
-// NameFlag is the Options of a labelled controller whose only own flag is
-// the name it answers to (the KEP-4770 label value, also its managed-by
-// value), such as --secondary-network-controller-name and
-// --dra-network-controller-name. Build it with NewNameFlag.
-type NameFlag struct {
-	// ControllerName is the flag's value.
-	ControllerName string
-
-	// flag is the flag's name without dashes; usage its help text.
-	flag, usage string
+// ControllerNameFlag returns the flag, with its dashes, of the name a
+// labelled controller registered as controller answers to:
+// "--<controller>-controller-name" (--secondary-network-controller-name,
+// --dra-network-controller-name). The name is the KEP-4770 label value of
+// the Services it manages and its managed-by value.
+func ControllerNameFlag(controller string) string {
+	return "--" + controller + "-controller-name"
 }
 
-// NewNameFlag returns the NameFlag of the controller registered as
-// controller: --<controller>-controller-name, with value defaultName and
-// a help text naming the controller.
-func NewNameFlag(controller, defaultName string) *NameFlag {
-	return &NameFlag{
-		ControllerName: defaultName,
-		flag:           controller + "-controller-name",
-		usage: "The service.kubernetes.io/endpoint-controller-name value the " + controller +
-			" controller answers to, and its managed-by value.",
-	}
+// AddControllerNameFlag binds ControllerNameFlag(controller) to *name in
+// fs, with *name as its default and a help text naming the controller: the
+// flag of a labelled controller's Options (its AddFlags and AddRenderFlags;
+// the name shapes output, so render has it too).
+func AddControllerNameFlag(fs *pflag.FlagSet, name *string, controller string) {
+	fs.StringVar(name, ControllerNameFlag(controller)[2:], *name,
+		"The service.kubernetes.io/endpoint-controller-name value the "+controller+
+			" controller answers to, and its managed-by value.")
 }
 
-// Flag returns the flag with its dashes ("--<flag>").
-func (f *NameFlag) Flag() string { return "--" + f.flag }
-
-// AddFlags adds the flag to fs (it shapes output: AddRenderFlags).
-func (f *NameFlag) AddFlags(fs *pflag.FlagSet) { f.AddRenderFlags(fs) }
-
-// AddRenderFlags adds the flag to fs.
-func (f *NameFlag) AddRenderFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.ControllerName, f.flag, f.ControllerName, f.usage)
-}
-
-// Validate returns an error when the controller is enabled and the name is
-// empty or not a label value (the KEP-4770 label's value and the
-// managed-by value both are label values), so that `slicekit run` and
-// `slicekit render` refuse it before starting (exit 2). The manager checks
-// the name against the other controllers' (Registration.ManagedBy).
-func (f *NameFlag) Validate(enabled bool) error {
+// ValidateControllerName returns ControllerName's error for the name of
+// the labelled controller registered as controller when it is enabled
+// (nil when it is not: a disabled controller's flags are not checked), so
+// that `slicekit run` and `slicekit render` refuse it before starting
+// (exit 2). The manager checks the name against the other controllers'
+// (Registration.ManagedBy).
+func ValidateControllerName(controller, name string, enabled bool) error {
 	if !enabled {
 		return nil
 	}
-	return ControllerName(f.Flag(), f.ControllerName)
-}
-
-// ManagedBy returns the managed-by value the flag sets, for
-// Registration.ManagedBy.
-func (f *NameFlag) ManagedBy() []ManagedBy {
-	return []ManagedBy{{Flag: f.Flag(), Value: f.ControllerName}}
-}
-
-// WithNameFlag returns r completed as the Registration of a labelled
-// Service controller whose only own option is the NameFlag newFlags
-// returns: NewOptions is newFlags, Workers ServiceWorkers (unless r sets
-// it), New calls newController with the flag's value, and ManagedBy
-// returns the flag's value. The caller sets Name, RBACRules, Reads and
-// the other fields in r.
-func WithNameFlag(newFlags func() *NameFlag, newController func(ctx context.Context, ic InitContext, name string) (Controller, error), r Registration) Registration {
-	flagsOf := func(ic InitContext) *NameFlag { return OptionsAs(ic, newFlags) }
-	r.NewOptions = func() Options { return newFlags() }
-	if r.Workers == nil {
-		r.Workers = ServiceWorkers
-	}
-	r.New = func(ctx context.Context, ic InitContext) (Controller, error) {
-		return newController(ctx, ic, flagsOf(ic).ControllerName)
-	}
-	r.ManagedBy = func(ic InitContext) []ManagedBy { return flagsOf(ic).ManagedBy() }
-	return r
+	return ControllerName(ControllerNameFlag(controller), name)
 }

@@ -15,29 +15,41 @@
 package registry
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
 )
 
-func TestNameFlag(t *testing.T) {
-	f := NewNameFlag("x", "x.example.com")
+func TestControllerNameFlag(t *testing.T) {
+	name := "x.example.com"
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	f.AddFlags(fs)
+	AddControllerNameFlag(fs, &name, "x")
+	if f := fs.Lookup("x-controller-name"); f == nil || f.DefValue != "x.example.com" || !strings.Contains(f.Usage, "the x controller") {
+		t.Fatalf("flag %+v", f)
+	}
 	if err := fs.Parse([]string{"--x-controller-name=y.example.com"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Validate(true); err != nil || f.ControllerName != "y.example.com" {
-		t.Fatalf("ControllerName %q, Validate %v", f.ControllerName, err)
+	if name != "y.example.com" {
+		t.Fatalf("name %q after parsing", name)
 	}
-	if mb := f.ManagedBy(); len(mb) != 1 || mb[0].Flag != "--x-controller-name" || mb[0].Value != "y.example.com" {
-		t.Errorf("ManagedBy = %+v", mb)
-	}
-	f.ControllerName = "not a label value!"
-	if f.Validate(false) != nil {
-		t.Error("a disabled controller's name is validated")
-	}
-	if err := f.Validate(true); err == nil {
-		t.Error("an invalid name is accepted")
+	for _, tc := range []struct {
+		name    string
+		enabled bool
+		wantErr bool
+	}{
+		{name: "y.example.com", enabled: true},
+		{name: "", enabled: true, wantErr: true},
+		{name: "not a label value!", enabled: true, wantErr: true},
+		{name: "not a label value!", enabled: false},
+	} {
+		err := ValidateControllerName("x", tc.name, tc.enabled)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("ValidateControllerName(%q, %v) = %v, want error %v", tc.name, tc.enabled, err, tc.wantErr)
+		}
+		if err != nil && !strings.Contains(err.Error(), "--x-controller-name") {
+			t.Errorf("error %q does not name the flag", err)
+		}
 	}
 }

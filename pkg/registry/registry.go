@@ -97,19 +97,16 @@ type InitContext struct {
 
 // Common returns the settings of a Service controller built on
 // slicecontroller.New that come from the shared flags and from ic:
-// --max-endpoints-per-slice, --endpoint-updates-batch-period, the
-// SelectorRemovalCleanup gate, the address guard's flags, ic.Registerer
-// and ic.EventRecorder. ic.Shared must be set (the manager sets it).
+// ic.Shared.Common as the flags bound it (--max-endpoints-per-slice,
+// --endpoint-updates-batch-period, the address guard's flags) with the
+// SelectorRemovalCleanup gate, ic.Registerer and ic.EventRecorder.
+// ic.Shared must be set (the manager sets it).
 func (ic InitContext) Common() slicecontroller.Common {
+	c := ic.Shared.Common
 	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
-	return slicecontroller.Common{
-		MaxEndpointsPerSlice:   ic.Shared.MaxEndpointsPerSlice,
-		BatchPeriod:            ic.Shared.EndpointUpdatesBatchPeriod,
-		SelectorRemovalCleanup: &cleanup,
-		AddressGuard:           ic.Shared.AddressGuard,
-		Registerer:             ic.Registerer,
-		EventRecorder:          ic.EventRecorder,
-	}
+	c.SelectorRemovalCleanup = &cleanup
+	c.Registerer, c.EventRecorder = ic.Registerer, ic.EventRecorder
+	return c
 }
 
 // ServiceWorkers is Registration.Workers of the Service controllers:

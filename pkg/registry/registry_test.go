@@ -44,7 +44,7 @@ func TestSharedFlags(t *testing.T) {
 		{name: "burst quiet period at the limit", args: []string{"--endpoint-updates-burst-quiet-period=1s"}, check: func(s *registry.Shared) bool { return s.EndpointUpdatesBurstQuietPeriod == time.Second }},
 		{name: "burst quiet period too long", args: []string{"--endpoint-updates-burst-quiet-period=10h"}, wantErr: "--endpoint-updates-burst-quiet-period=10h0m0s must be between 0 and 1s"},
 		{name: "negative alias names the alias", args: []string{"--endpointslice-updates-batch-period=-1s"}, wantErr: "--endpointslice-updates-batch-period=-1s must not be negative"},
-		{name: "alias", args: []string{"--endpointslice-updates-batch-period=2s"}, check: func(s *registry.Shared) bool { return s.EndpointUpdatesBatchPeriod.String() == "2s" }},
+		{name: "alias", args: []string{"--endpointslice-updates-batch-period=2s"}, check: func(s *registry.Shared) bool { return s.BatchPeriod.String() == "2s" }},
 		{name: "alias agrees", args: []string{"--endpoint-updates-batch-period=2s", "--endpointslice-updates-batch-period=2s"}},
 		{name: "alias disagrees", args: []string{"--endpoint-updates-batch-period=1s", "--endpointslice-updates-batch-period=2s"}, wantErr: "disagree"},
 		{name: "max 0", args: []string{"--max-endpoints-per-slice=0"}, wantErr: "--max-endpoints-per-slice=0 must be between 1 and 1000"},

@@ -24,7 +24,7 @@ import (
 	logsapi "k8s.io/component-base/logs/api/v1"
 
 	"github.com/slicekit/slicekit/pkg/reconciler"
-	"github.com/slicekit/slicekit/pkg/source/addressguard"
+	"github.com/slicekit/slicekit/pkg/slicecontroller"
 	"github.com/slicekit/slicekit/pkg/wellknown"
 )
 
@@ -82,12 +82,6 @@ type Shared struct {
 	// ConcurrentServiceEndpointSyncs is the number of Service workers of the
 	// EndpointSlice controller and the custom Service controllers, 1..50.
 	ConcurrentServiceEndpointSyncs int32
-	// MaxEndpointsPerSlice is the most endpoints in one EndpointSlice,
-	// 1..1000.
-	MaxEndpointsPerSlice int32
-	// EndpointUpdatesBatchPeriod delays the syncs that Pod changes trigger
-	// so that several changes make one write; 0 disables batching.
-	EndpointUpdatesBatchPeriod time.Duration
 	// EndpointUpdatesBurstQuietPeriod is how long the EndpointSlice
 	// controller's incremental sync waits for a burst of Pod events of one
 	// Service (two or more Pods pending) to pause before it plans, at most
@@ -97,10 +91,17 @@ type Shared struct {
 	EndpointUpdatesBurstQuietPeriod time.Duration
 	// FeatureGates holds --feature-gates.
 	FeatureGates featuregate.MutableVersionedFeatureGate
-	// AddressGuard are the options of the pod-address controllers' address
-	// guard (pkg/source/addressguard), bound to --service-cluster-ip-range
-	// and --pod-address-allowed-cidrs and parsed by Validate.
-	AddressGuard addressguard.Options
+	// Common holds the Service controllers' shared settings that are
+	// flags, bound here once and handed to each controller as they are
+	// (InitContext.Common): MaxEndpointsPerSlice (--max-endpoints-per-slice,
+	// 1..1000), BatchPeriod (--endpoint-updates-batch-period and KCM's
+	// --endpointslice-updates-batch-period: delays the syncs that Pod
+	// changes trigger so that several changes make one write; 0 disables
+	// batching) and AddressGuard (the pod-address controllers' address
+	// guard, pkg/source/addressguard: --service-cluster-ip-range and
+	// --pod-address-allowed-cidrs, parsed by Validate). Its other fields
+	// are not flags: InitContext.Common sets them.
+	slicecontroller.Common
 
 	// batchPeriodAlias is --endpointslice-updates-batch-period, KCM's name
 	// of the same setting; nil when not given.
@@ -112,7 +113,7 @@ func NewShared() Shared {
 	return Shared{
 		ControllerName:                 wellknown.EndpointSliceControllerName,
 		ConcurrentServiceEndpointSyncs: DefaultConcurrentServiceEndpointSyncs,
-		MaxEndpointsPerSlice:           reconciler.DefaultMaxEndpointsPerSlice,
+		Common:                         slicecontroller.Common{MaxEndpointsPerSlice: reconciler.DefaultMaxEndpointsPerSlice},
 		FeatureGates:                   NewFeatureGate(),
 
 		EndpointUpdatesBurstQuietPeriod: DefaultEndpointUpdatesBurstQuietPeriod,
@@ -124,7 +125,7 @@ func (s *Shared) AddFlags(fs *pflag.FlagSet) {
 	s.AddRenderFlags(fs)
 	fs.Int32Var(&s.ConcurrentServiceEndpointSyncs, "concurrent-service-endpoint-syncs", s.ConcurrentServiceEndpointSyncs,
 		fmt.Sprintf("The number of Services the EndpointSlice controller syncs at once, 1..%d. Larger is more responsive and uses more CPU and network.", MaxConcurrentServiceEndpointSyncs))
-	fs.DurationVar(&s.EndpointUpdatesBatchPeriod, "endpoint-updates-batch-period", s.EndpointUpdatesBatchPeriod,
+	fs.DurationVar(&s.BatchPeriod, "endpoint-updates-batch-period", s.BatchPeriod,
 		"How long the EndpointSlice controller waits after a Pod change before syncing its Services, so that several changes make one write. 0 syncs at once.")
 	fs.Var(&optionalDuration{p: &s.batchPeriodAlias}, "endpointslice-updates-batch-period",
 		"KCM's name of --endpoint-updates-batch-period; give one of the two.")
@@ -147,7 +148,7 @@ func (s *Shared) AddRenderFlags(fs *pflag.FlagSet) {
 }
 
 // Complete folds the KCM alias --endpointslice-updates-batch-period into
-// EndpointUpdatesBatchPeriod. It reports an error when both flags were
+// BatchPeriod (--endpoint-updates-batch-period). It reports an error when both flags were
 // given different values.
 func (s *Shared) Complete() error {
 	if s.batchPeriodAlias == nil {
@@ -156,11 +157,11 @@ func (s *Shared) Complete() error {
 	if err := NonNegative("--endpointslice-updates-batch-period", *s.batchPeriodAlias); err != nil {
 		return err
 	}
-	if s.EndpointUpdatesBatchPeriod != 0 && s.EndpointUpdatesBatchPeriod != *s.batchPeriodAlias {
+	if s.BatchPeriod != 0 && s.BatchPeriod != *s.batchPeriodAlias {
 		return fmt.Errorf("--endpoint-updates-batch-period=%s and --endpointslice-updates-batch-period=%s disagree; give one",
-			s.EndpointUpdatesBatchPeriod, *s.batchPeriodAlias)
+			s.BatchPeriod, *s.batchPeriodAlias)
 	}
-	s.EndpointUpdatesBatchPeriod = *s.batchPeriodAlias
+	s.BatchPeriod = *s.batchPeriodAlias
 	s.batchPeriodAlias = nil
 	return nil
 }
@@ -177,7 +178,7 @@ func (s *Shared) Validate() error {
 	if err := InRange("--max-endpoints-per-slice", s.MaxEndpointsPerSlice, reconciler.MaxEndpointsPerSliceLimit); err != nil {
 		errs = append(errs, err)
 	}
-	if err := NonNegative("--endpoint-updates-batch-period", s.EndpointUpdatesBatchPeriod); err != nil {
+	if err := NonNegative("--endpoint-updates-batch-period", s.BatchPeriod); err != nil {
 		errs = append(errs, err)
 	}
 	if d := s.EndpointUpdatesBurstQuietPeriod; d < 0 || d > MaxEndpointUpdatesBurstQuietPeriod {

@@ -159,7 +159,7 @@ func TestSelectorRemovalCases(t *testing.T) {
 			b := &renderBackend{t: t, opts: func() Options {
 				o := builtin.NewControllerOptions()
 				o.Controllers = []string{"*", "endpoints", "secondary-network"}
-				o.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags).ControllerName = "secondary.example.com"
+				o.For(secondarynetwork.RegistrationName).(*secondarynetwork.Options).ControllerName = "secondary.example.com"
 				return Options{Controllers: o}
 			}}
 			casefile.Report(t, casefile.Run(ctx, c, b, casefile.RunOptions{Optional: true}))

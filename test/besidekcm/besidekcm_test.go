@@ -128,7 +128,7 @@ func runSlicekit(t *testing.T, cfg *rest.Config, controllers ...string) *manager
 	o := manager.NewOptions()
 	o.RESTConfig = cfg
 	o.Controllers = controllers
-	o.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags).ControllerName = secondaryName
+	o.For(secondarynetwork.RegistrationName).(*secondarynetwork.Options).ControllerName = secondaryName
 	o.MetricsBindAddress = "0"
 	o.HealthProbeBindAddress = "0"
 	o.LeaderElection.LeaderElect = false

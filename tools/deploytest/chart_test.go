@@ -470,15 +470,15 @@ func TestAllControllersArgs(t *testing.T) {
 	c := o.ControllerOptions
 	mir := c.For(mirroring.RegistrationName).(*mirroring.Options)
 	eps := c.For(endpoints.RegistrationName).(*endpoints.Options)
-	sec := c.For(secondarynetwork.RegistrationName).(*secondarynetwork.Flags)
-	dra := c.For(dranetwork.RegistrationName).(*dranetwork.Flags)
+	sec := c.For(secondarynetwork.RegistrationName).(*secondarynetwork.Options)
+	dra := c.For(dranetwork.RegistrationName).(*dranetwork.Options)
 	for _, check := range []struct {
 		what      string
 		got, want any
 	}{
 		{"--concurrent-service-endpoint-syncs", c.ConcurrentServiceEndpointSyncs, int32(3)},
 		{"--max-endpoints-per-slice", c.MaxEndpointsPerSlice, int32(50)},
-		{"--endpoint-updates-batch-period", c.EndpointUpdatesBatchPeriod.String(), "1s"},
+		{"--endpoint-updates-batch-period", c.BatchPeriod.String(), "1s"},
 		{"--mirroring-concurrent-service-endpoint-syncs", mir.MirroringConcurrentServiceEndpointSyncs, int32(2)},
 		{"--mirroring-max-endpoints-per-subset", mir.MirroringMaxEndpointsPerSubset, int32(500)},
 		{"--mirroring-endpointslice-updates-batch-period", mir.MirroringEndpointSliceUpdatesBatchPeriod.String(), "1s"},

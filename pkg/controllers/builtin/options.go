@@ -32,7 +32,7 @@ import (
 //
 // They are composed of --controllers, the settings several controllers
 // share (registry.Shared, embedded: ControllerName, MaxEndpointsPerSlice,
-// ConcurrentServiceEndpointSyncs, EndpointUpdatesBatchPeriod,
+// ConcurrentServiceEndpointSyncs, BatchPeriod, AddressGuard,
 // FeatureGates) and each registered controller's own options (For), which
 // the controller's package defaults, binds and validates.
 type ControllerOptions struct {
@@ -100,7 +100,7 @@ func (o *ControllerOptions) addControllersFlag(fs *pflag.FlagSet) {
 }
 
 // Complete folds the KCM alias --endpointslice-updates-batch-period into
-// EndpointUpdatesBatchPeriod (registry.Shared.Complete).
+// BatchPeriod (registry.Shared.Complete).
 func (o *ControllerOptions) Complete() error { return o.Shared.Complete() }
 
 // Validate reports every invalid controller option: --controllers, the

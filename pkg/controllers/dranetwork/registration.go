@@ -17,6 +17,7 @@ package dranetwork
 import (
 	"context"
 
+	"github.com/spf13/pflag"
 	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -34,14 +35,26 @@ import (
 // RegistrationName is the --controllers name of this controller.
 const RegistrationName = "dra-network"
 
-// Flags are this controller's command-line options: --dra-network-controller-name, the
-// KEP-4770 label value (and managed-by value) of the controller.
-type Flags = registry.NameFlag
+// NewOptions returns the default Options, the target of this controller's
+// flag: ControllerName wellknown.DRANetworkControllerName.
+func NewOptions() *Options {
+	return &Options{ControllerName: wellknown.DRANetworkControllerName}
+}
 
-// NewFlags returns the default Flags (ControllerName
-// wellknown.DRANetworkControllerName).
-func NewFlags() *Flags {
-	return registry.NewNameFlag(RegistrationName, wellknown.DRANetworkControllerName)
+// AddFlags binds --dra-network-controller-name to o.ControllerName
+// (registry.Options; the name shapes output: AddRenderFlags).
+func (o *Options) AddFlags(fs *pflag.FlagSet) { o.AddRenderFlags(fs) }
+
+// AddRenderFlags binds --dra-network-controller-name to o.ControllerName.
+func (o *Options) AddRenderFlags(fs *pflag.FlagSet) {
+	registry.AddControllerNameFlag(fs, &o.ControllerName, RegistrationName)
+}
+
+// Validate returns an error naming --dra-network-controller-name when the
+// controller is enabled and its name is not a non-empty label value
+// (registry.ValidateControllerName).
+func (o *Options) Validate(enabled bool) error {
+	return registry.ValidateControllerName(RegistrationName, o.ControllerName, enabled)
 }
 
 // reads is what the controller reads: the Service controller's informers
@@ -58,16 +71,20 @@ func reads() informertransform.Reads {
 // not enabled by default (--controllers=*,dra-network),
 // --concurrent-service-endpoint-syncs workers, the shared
 // --max-endpoints-per-slice and --endpoint-updates-batch-period, its own
-// --dra-network-controller-name (Flags). It reads Pods (with their claim
+// --dra-network-controller-name (Options). It reads Pods (with their claim
 // references), Services, EndpointSlices, Nodes and ResourceClaims, and
 // writes the managed-by value --dra-network-controller-name.
-var Registration = registry.WithNameFlag(NewFlags, newFromRegistry, registry.Registration{
-	Name:      RegistrationName,
-	RBACRules: RBACRules,
-	Reads:     reads(),
-	Needs:     []registry.API{ResourceClaimAPI},
-	Oracle:    oracle,
-})
+var Registration = registry.Registration{
+	Name:       RegistrationName,
+	NewOptions: func() registry.Options { return NewOptions() },
+	Workers:    registry.ServiceWorkers,
+	New:        newFromRegistry,
+	ManagedBy:  managedBy,
+	RBACRules:  RBACRules,
+	Reads:      reads(),
+	Needs:      []registry.API{ResourceClaimAPI},
+	Oracle:     oracle,
+}
 
 // ResourceClaimAPI is the API the controller reads ResourceClaims from:
 // resource.k8s.io/v1, served by default from Kubernetes 1.34 on. On an
@@ -80,7 +97,7 @@ var ResourceClaimAPI = registry.API{Group: "resource.k8s.io", Version: "v1", Res
 // condition also follows its devices' Ready conditions.
 func oracle(ic registry.InitContext) []registry.Oracle {
 	return []registry.Oracle{{
-		ControllerName: registry.OptionsAs(ic, NewFlags).ControllerName,
+		ControllerName: optionsOf(ic).ControllerName,
 		Source:         oracleSource,
 		PodAddresses:   true,
 	}}
@@ -107,7 +124,18 @@ func oracleSource(in registry.OracleInput) source.Source {
 	})
 }
 
-// newFromRegistry is Registration.New for the controller named name.
-func newFromRegistry(ctx context.Context, ic registry.InitContext, name string) (registry.Controller, error) {
-	return New(ctx, ic.Client, ic.InformerFactory, Options{ControllerName: name, Common: ic.Common()})
+// optionsOf returns ic's Options, the defaults when ic has none.
+func optionsOf(ic registry.InitContext) *Options { return registry.OptionsAs(ic, NewOptions) }
+
+// managedBy is Registration.ManagedBy: --dra-network-controller-name.
+func managedBy(ic registry.InitContext) []registry.ManagedBy {
+	return []registry.ManagedBy{{Flag: registry.ControllerNameFlag(RegistrationName), Value: optionsOf(ic).ControllerName}}
+}
+
+// newFromRegistry is Registration.New: New with the Options the flag was
+// bound to and the shared settings (ic.Common).
+func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
+	opts := *optionsOf(ic)
+	opts.Common = ic.Common()
+	return New(ctx, ic.Client, ic.InformerFactory, opts)
 }

@@ -62,7 +62,7 @@ func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Con
 	opts := *bound
 	gate := ic.Shared.ExternalEndpointControllerEnabled()
 	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
-	opts.EndpointUpdatesBatchPeriod = ic.Shared.EndpointUpdatesBatchPeriod
+	opts.EndpointUpdatesBatchPeriod = ic.Shared.BatchPeriod
 	opts.ExternalEndpointController = &gate
 	opts.SelectorRemovalCleanup = &cleanup
 	opts.AcceptedControllerNames = []string{ic.Shared.ControllerName}

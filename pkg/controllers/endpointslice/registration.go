@@ -49,7 +49,7 @@ func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Con
 	return New(ctx, ic.Client, ic.InformerFactory, Options{
 		ControllerName:             ic.Shared.ControllerName,
 		MaxEndpointsPerSlice:       ic.Shared.MaxEndpointsPerSlice,
-		BatchPeriod:                ic.Shared.EndpointUpdatesBatchPeriod,
+		BatchPeriod:                ic.Shared.BatchPeriod,
 		BurstQuietPeriod:           ic.Shared.EndpointUpdatesBurstQuietPeriod,
 		ExternalEndpointController: &gate,
 		SelectorRemovalCleanup:     &cleanup,

@@ -151,7 +151,7 @@ func TestFlagsValidate(t *testing.T) {
 		{name: "disabled: not checked", value: "", enabled: false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := secondarynetwork.NewFlags()
+			f := secondarynetwork.NewOptions()
 			f.ControllerName = tc.value
 			err := f.Validate(tc.enabled)
 			if (err != nil) != tc.wantErr {
