@@ -90,6 +90,18 @@ check)
   old=$(mktemp -d); new=$(mktemp -d)
   trap 'rm -rf "$old" "$new"' EXIT
   git archive "$c" | tar -x -C "$old"
+  # The baseline's source is loaded with today's dependency versions (the
+  # root module's go.mod and go.sum), so that both sides are compared
+  # against the same k8s.io/* and the baseline's packages reuse what the
+  # build has compiled (with the baseline's own go.mod a dependency bump
+  # since then meant compiling client-go & co. a second time). When the
+  # baseline imports a module today's go.mod no longer has, it keeps its own.
+  cp "$old/go.mod" "$old/go.mod.baseline"; cp "$old/go.sum" "$old/go.sum.baseline"
+  cp go.mod go.sum "$old/"
+  # shellcheck disable=SC2086
+  if ! (cd "$old" && go list -deps $patterns >/dev/null 2>&1); then
+    mv "$old/go.mod.baseline" "$old/go.mod"; mv "$old/go.sum.baseline" "$old/go.sum"
+  fi
   module=$(go list -m)
   # A pattern that matches nothing at the baseline (a folder added since) is
   # left out there; one that matched and now lists fewer packages is a loss.
