@@ -55,11 +55,7 @@ func optionsOf(ic registry.InitContext) *Options { return registry.OptionsAs(ic,
 // bound to (defaulted by NewOptions, checked by Validate) and what the
 // shared settings and ic give.
 func newFromRegistry(ctx context.Context, ic registry.InitContext) (registry.Controller, error) {
-	bound, ok := ic.Options.(*Options)
-	if !ok {
-		bound = NewOptions()
-	}
-	opts := *bound
+	opts := *optionsOf(ic)
 	gate := ic.Shared.ExternalEndpointControllerEnabled()
 	cleanup := ic.Shared.SelectorRemovalCleanupEnabled()
 	opts.EndpointUpdatesBatchPeriod = ic.Shared.BatchPeriod
