@@ -101,23 +101,17 @@ func NewInventory(objs []runtime.Object) *Inventory {
 func (inv *Inventory) Add(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *corev1.Service:
-		inv.Services = append(inv.Services, o)
-		inv.Have.Services = true
+		inv.Services, inv.Have.Services = append(inv.Services, o), true
 	case *corev1.Pod:
-		inv.Pods = append(inv.Pods, o)
-		inv.Have.Pods = true
+		inv.Pods, inv.Have.Pods = append(inv.Pods, o), true
 	case *corev1.Node:
-		inv.Nodes = append(inv.Nodes, o)
-		inv.Have.Nodes = true
+		inv.Nodes, inv.Have.Nodes = append(inv.Nodes, o), true
 	case *corev1.Endpoints:
-		inv.Endpoints = append(inv.Endpoints, o)
-		inv.Have.Endpoints = true
+		inv.Endpoints, inv.Have.Endpoints = append(inv.Endpoints, o), true
 	case *discovery.EndpointSlice:
-		inv.EndpointSlices = append(inv.EndpointSlices, o)
-		inv.Have.EndpointSlices = true
+		inv.EndpointSlices, inv.Have.EndpointSlices = append(inv.EndpointSlices, o), true
 	case *resourceapi.ResourceClaim:
-		inv.ResourceClaims = append(inv.ResourceClaims, o)
-		inv.Have.ResourceClaims = true
+		inv.ResourceClaims, inv.Have.ResourceClaims = append(inv.ResourceClaims, o), true
 	case *corev1.Namespace:
 		// Read (render's inputs carry them) but judged by no rule.
 	default:

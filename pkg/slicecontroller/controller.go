@@ -27,6 +27,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/pkg/podcache"
@@ -151,7 +152,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		opts:          opts,
 		own:           opts.Ownership,
 		selectorless:  opts.selectorless(),
-		cleanup:       opts.cleanupEnabled(),
+		cleanup:       ptr.Deref(opts.SelectorRemovalCleanup, true),
 		eventRecorder: controllerkit.NewEvents(ctx, opts.EventRecorder, opts.EventSourceComponent),
 		triggerTimes:  servicepods.NewTriggerTimeTracker(),
 		tracker:       reconciler.NewTracker(),

@@ -262,11 +262,6 @@ func (o Options) topologyEnabled() bool {
 	return o.TopologyHints == nil || *o.TopologyHints
 }
 
-// cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).
-func (c Common) cleanupEnabled() bool {
-	return c.SelectorRemovalCleanup == nil || *c.SelectorRemovalCleanup
-}
-
 // complete returns a copy of c with defaults filled in, and an error for
 // each invalid field.
 func (c Common) complete() (Common, []error) {

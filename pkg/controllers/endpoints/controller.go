@@ -23,6 +23,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
@@ -108,8 +109,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	c := &Controller{
 		client:         client,
 		opts:           opts,
-		gate:           opts.gateEnabled(),
-		cleanup:        opts.cleanupEnabled(),
+		gate:           ptr.Deref(opts.ExternalEndpointController, true),
+		cleanup:        ptr.Deref(opts.SelectorRemovalCleanup, true),
 		staleEndpoints: newStaleEndpointsTracker(),
 		triggerTimes:   servicepods.NewTriggerTimeTracker(),
 	}

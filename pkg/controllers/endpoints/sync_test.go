@@ -375,7 +375,7 @@ func TestSyncServiceNoCacheMutation(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	o, err := Options{}.complete()
-	if err != nil || o.ConcurrentEndpointSyncs != 5 || !o.gateEnabled() {
+	if err != nil || o.ConcurrentEndpointSyncs != 5 || !ptr.Deref(o.ExternalEndpointController, true) {
 		t.Errorf("defaults %+v, %v", o, err)
 	}
 	for _, bad := range []Options{{ConcurrentEndpointSyncs: -1}, {EndpointUpdatesBatchPeriod: -time.Second}} {

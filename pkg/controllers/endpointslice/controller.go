@@ -19,6 +19,7 @@ import (
 
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/pkg/policy/selectorless"
 	"github.com/slicekit/slicekit/pkg/slicecontroller"
@@ -105,7 +106,7 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 		Name:                   "endpointslice",
 		ControllerName:         opts.ControllerName,
 		ManagedBy:              opts.ControllerName,
-		Ownership:              slicecontroller.DropIn(opts.ControllerName, opts.gateEnabled()),
+		Ownership:              slicecontroller.DropIn(opts.ControllerName, ptr.Deref(opts.ExternalEndpointController, true)),
 		Source:                 servicepods.Source(podendpoint.Options{}),
 		TopologyHints:          opts.TopologyHints,
 		KCMMetricNames:         true,

@@ -78,8 +78,8 @@ func TestNewOptions(t *testing.T) {
 			if tc.opts.ControllerName == "" && o.ControllerName != wellknown.EndpointSliceControllerName {
 				t.Errorf("ControllerName = %q", o.ControllerName)
 			}
-			if o.MaxEndpointsPerSlice != 100 || !o.gateEnabled() || o.ConflictReportInterval != DefaultConflictReportInterval {
-				t.Errorf("defaults not applied: %+v gate=%v", o, o.gateEnabled())
+			if o.MaxEndpointsPerSlice != 100 || !ptr.Deref(o.ExternalEndpointController, true) || o.ConflictReportInterval != DefaultConflictReportInterval {
+				t.Errorf("defaults not applied: %+v gate=%v", o, ptr.Deref(o.ExternalEndpointController, true))
 			}
 		})
 	}

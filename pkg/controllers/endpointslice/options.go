@@ -131,8 +131,3 @@ func (o Options) complete() Options {
 	}
 	return o
 }
-
-// gateEnabled reports the ExternalEndpointController gate (nil means true).
-func (o Options) gateEnabled() bool {
-	return o.ExternalEndpointController == nil || *o.ExternalEndpointController
-}

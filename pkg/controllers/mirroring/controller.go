@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/controllerkit"
 	"github.com/slicekit/slicekit/internal/workqueuemetrics"
@@ -109,8 +110,8 @@ func New(ctx context.Context, client kubernetes.Interface, factory informers.Sha
 	c := &Controller{
 		client:  client,
 		opts:    opts,
-		gate:    opts.gateEnabled(),
-		cleanup: opts.cleanupEnabled(),
+		gate:    ptr.Deref(opts.ExternalEndpointController, true),
+		cleanup: ptr.Deref(opts.SelectorRemovalCleanup, true),
 		tracker: reconciler.NewTracker(),
 	}
 	c.events = controllerkit.NewEvents(ctx, opts.EventRecorder, EventSourceComponent)

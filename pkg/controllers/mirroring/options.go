@@ -156,16 +156,6 @@ func (o Options) complete() (Options, error) {
 	return o, errors.Join(errs...)
 }
 
-// cleanupEnabled reports the SelectorRemovalCleanup gate (nil means true).
-func (o Options) cleanupEnabled() bool {
-	return o.SelectorRemovalCleanup == nil || *o.SelectorRemovalCleanup
-}
-
-// gateEnabled reports the ExternalEndpointController gate (nil means true).
-func (o Options) gateEnabled() bool {
-	return o.ExternalEndpointController == nil || *o.ExternalEndpointController
-}
-
 // NewOptions returns the Options `slicekit run` starts from: KCM's
 // defaults, spelled out, and ControllerName wellknown.MirroringControllerName.
 func NewOptions() *Options {

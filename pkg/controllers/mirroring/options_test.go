@@ -29,6 +29,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/klog/v2/ktesting"
+	"k8s.io/utils/ptr"
 
 	"github.com/slicekit/slicekit/internal/memapi"
 	"github.com/slicekit/slicekit/pkg/wellknown"
@@ -40,7 +41,7 @@ func TestOptionsComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.ControllerName != wellknown.MirroringControllerName || got.MirroringMaxEndpointsPerSubset != 1000 ||
-		got.MirroringConcurrentServiceEndpointSyncs != 5 || got.MirroringEndpointSliceUpdatesBatchPeriod != 0 || !got.gateEnabled() {
+		got.MirroringConcurrentServiceEndpointSyncs != 5 || got.MirroringEndpointSliceUpdatesBatchPeriod != 0 || !ptr.Deref(got.ExternalEndpointController, true) {
 		t.Errorf("defaults = %+v", got)
 	}
 	bad := []Options{
