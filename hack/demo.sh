@@ -19,7 +19,7 @@
 #      (bin/etcd, bin/kube-apiserver: `make controlplane`, ~5-10 min cold);
 #   2. starts the control plane (hack/up.sh; .local/kubeconfig), unless one
 #      is already running, which is then left running at the end;
-#   3. runs `bin/slicekit run` in the background (log: .local/slicekit.log;
+#   3. runs `bin/slicekit run` in the background (log: .local/demo-slicekit.log;
 #      the Lease in namespace default);
 #   4. tells the story with hack/demoapply (no kubectl needed; Pod and Node
 #      status are set through the status subresource, as there is no
@@ -45,7 +45,8 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${REPO_ROOT}"
 LOCAL_DIR="${REPO_ROOT}/.local"
 KUBECONFIG_FILE="${LOCAL_DIR}/kubeconfig"
-SLICEKIT_LOG="${LOCAL_DIR}/slicekit.log"
+# Not the Quick start's .local/slicekit.log: a failure shows this run's log only.
+SLICEKIT_LOG="${LOCAL_DIR}/demo-slicekit.log"
 HEALTH_PORT="${DEMO_HEALTH_PORT:-18081}"
 METRICS_PORT="${DEMO_METRICS_PORT:-18080}"
 KEEP="${DEMO_KEEP:-0}"
@@ -54,6 +55,7 @@ mkdir -p "${LOCAL_DIR}" bin
 started_cluster=0
 applied=0
 slicekit_pid=""
+slicekit_started=0
 
 cleanup() {
   local rc=$?
@@ -84,9 +86,9 @@ cleanup() {
     echo "==> deleting the demo objects from the control plane that was already running"
     "${LOCAL_DIR}/demoapply" -kubeconfig "${KUBECONFIG_FILE}" -delete examples/*.yaml || true
   fi
-  if [[ "${rc}" != "0" ]]; then
+  if [[ "${rc}" != "0" && "${slicekit_started}" == "1" ]]; then
     echo "demo failed (exit ${rc}); slicekit log: ${SLICEKIT_LOG}" >&2
-    [[ -f "${SLICEKIT_LOG}" ]] && tail -n 20 "${SLICEKIT_LOG}" >&2
+    tail -n 20 "${SLICEKIT_LOG}" >&2 || true
   fi
   exit "${rc}"
 }
@@ -119,6 +121,10 @@ fi
 
 start_slicekit() {
   echo "==> starting slicekit run (log: ${SLICEKIT_LOG})"
+  if [[ "${slicekit_started}" == "0" ]]; then
+    : >"${SLICEKIT_LOG}"
+  fi
+  slicekit_started=1
   bin/slicekit run \
     --kubeconfig "${KUBECONFIG_FILE}" \
     --leader-elect-resource-namespace default \
@@ -186,5 +192,9 @@ if ! kill -0 "${slicekit_pid}" 2>/dev/null; then
   exit 1
 fi
 echo
-echo "slicekit metrics: http://127.0.0.1:${METRICS_PORT}/metrics (while it runs)"
+if [[ "${KEEP}" == "1" ]]; then
+  echo "slicekit metrics: http://127.0.0.1:${METRICS_PORT}/metrics"
+else
+  echo "slicekit's metrics: make demo DEMO_KEEP=1 leaves it running to read http://127.0.0.1:${METRICS_PORT}/metrics"
+fi
 echo "the same objects rendered offline: bin/slicekit render -f examples/"

@@ -128,7 +128,7 @@ func run() error {
 	if *readyURL != "" {
 		fmt.Printf("waiting for slicekit (%s) ...\n", *readyURL)
 		if err := waitReady(ctx, *readyURL, *timeout); err != nil {
-			return fmt.Errorf("slicekit did not answer ready at %s within %s: is `slicekit run` running against this cluster? Its log (.local/slicekit.log in the Quick start) says why it stopped: %w", *readyURL, *timeout, err)
+			return fmt.Errorf("slicekit did not answer ready at %s within %s: is `slicekit run` running against this cluster? Its log (.local/slicekit.log in the Quick start, .local/demo-slicekit.log in make demo) says why it stopped: %w", *readyURL, *timeout, err)
 		}
 	}
 

@@ -518,11 +518,11 @@ func (d *decoder) object(j, typeMeta []byte, item int, itemGVK schema.GroupVersi
 		d.fail(item, "", fmt.Errorf("apiVersion and kind are required (got apiVersion %q, kind %q)", gvk.GroupVersion().String(), gvk.Kind))
 		return
 	}
-	if item == 0 {
-		if itemGVK, ok := d.listKind(gvk); ok {
-			d.list(j, gvk, itemGVK)
-			return
-		}
+	if itemGVK, ok := d.listKind(gvk); ok {
+		// A List inside a List is flattened too, as kubectl's resource
+		// builder does (FlattenListVisitor).
+		d.list(j, gvk, itemGVK, item)
+		return
 	}
 	k, ok := d.kinds.ByGVK(gvk)
 	if !ok && clientgoscheme.Scheme.IsVersionRegistered(gvk.GroupVersion()) && !clientgoscheme.Scheme.Recognizes(gvk) {
@@ -603,15 +603,21 @@ func decodeListEnvelope(j []byte) error {
 }
 
 // list decodes a List (any item kinds) or a typed list (items of itemGVK)
-// held whole (a YAML document, or JSON without an items array).
-func (d *decoder) list(j []byte, gvk, itemGVK schema.GroupVersionKind) {
+// held whole (a YAML document, or JSON without an items array). item is
+// the List's own item number when it is an item of another List: its
+// items are then reported under that number.
+func (d *decoder) list(j []byte, gvk, itemGVK schema.GroupVersionKind, item int) {
 	var l listEnvelope
 	if err := strictUnmarshal(j, &l); err != nil {
-		d.fail(0, gvk.Kind, err)
+		d.fail(item, gvk.Kind, err)
 		return
 	}
 	for i, it := range l.Items {
-		d.object(it, nil, i+1, itemGVK, nil)
+		n := item
+		if n == 0 {
+			n = i + 1
+		}
+		d.object(it, nil, n, itemGVK, nil)
 	}
 }
 

@@ -88,6 +88,15 @@ func TestDecode(t *testing.T) {
 			want: []string{"Service ns/1web @1"}},
 		{name: "Service name that is no DNS-1123 label", in: "apiVersion: v1\nkind: Service\nmetadata:\n  name: web.a\n  namespace: ns\n",
 			wantErr: `in.yaml: document 1: Service ns/web.a: metadata.name: Invalid value: "web.a"`},
+		// kubectl's resource builder flattens Lists inside Lists
+		// (cli-runtime FlattenListVisitor); their items keep the outer
+		// item's number.
+		{name: "List inside a List", in: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: List\n  items:\n  - apiVersion: v1\n    kind: NodeList\n    items:\n    - metadata:\n        name: b\n    - metadata:\n        name: c\n",
+			want: []string{"Node a @1.1", "Node b @1.2", "Node c @1.2"}},
+		{name: "List inside a List, JSON (streamed items)", in: `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"b"}}]},{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}}]}`,
+			want: []string{"Node b @1.1", "Node a @1.2"}},
+		{name: "bad item of a List inside a List", in: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: List\n  items:\n  - apiVersion: v1\n    kind: Node\n    metadata:\n      name: b\n    spek: {}\n",
+			wantErr: `in.yaml: document 1, item 2: Node: unknown field "spek"`},
 		{name: "typed list", in: "apiVersion: v1\nkind: NodeList\nitems:\n- metadata:\n    name: a\n", want: []string{"Node a @1.1"}},
 		{name: "invalid selector key", in: svc + "  selector:\n    'bad key!': x\n",
 			wantErr: `in.yaml: document 1: Service ns/s: spec.selector: Invalid value: "bad key!"`},

@@ -58,12 +58,17 @@ type jsonError struct {
 // indented JSON document, for -o json consumers of a check that could not
 // be made (invalid options or input). It returns the write error.
 func WriteJSONError(w io.Writer, code int, err error) error {
-	b, merr := json.MarshalIndent(jsonError{Error: err.Error(), ExitStatus: code}, "", "  ")
-	if merr != nil {
-		return merr
-	}
-	_, werr := w.Write(append(b, '\n'))
-	return werr
+	return writeJSONDocument(w, jsonError{Error: err.Error(), ExitStatus: code})
+}
+
+// writeJSONDocument writes v to w as one JSON document indented by two
+// spaces and ended by a newline, with <, > and & as they are (file names
+// such as <stdin> are not HTML). It returns the encoding or write error.
+func writeJSONDocument(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 type jsonSummary struct {
@@ -90,12 +95,7 @@ func WriteJSON(w io.Writer, r *Report, source string, ignored int, notes ...stri
 	if doc.Findings == nil {
 		doc.Findings = []Finding{}
 	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return writeJSONDocument(w, doc)
 }
 
 // WriteText writes the report as a table (SEVERITY, RULE, OBJECT, REASON)

@@ -16,7 +16,6 @@ package check
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +26,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -279,6 +279,13 @@ func (o *Options) Validate() error {
 	if o.Namespace != "" && o.AllNamespaces {
 		errs = append(errs, errors.New("--namespace and --all-namespaces are mutually exclusive"))
 	}
+	if o.Namespace != "" {
+		// The API server's rule for a Namespace's name: a typo such as an
+		// upper-case letter is no namespace anyone could have.
+		if msgs := apivalidation.ValidateNamespaceName(o.Namespace, false); len(msgs) > 0 {
+			errs = append(errs, fmt.Errorf("--namespace %q is not a valid namespace name: %s", o.Namespace, strings.Join(msgs, "; ")))
+		}
+	}
 	for _, f := range o.Files {
 		if f == "" {
 			errs = append(errs, errors.New("-f needs a file name"))
@@ -290,8 +297,12 @@ func (o *Options) Validate() error {
 	if t := o.overrides.Timeout; t != "" {
 		// client-go parses it only when it builds the client, and its
 		// error would read as the kubeconfig's.
-		if _, err := clientcmd.ParseTimeout(t); err != nil {
+		switch d, err := clientcmd.ParseTimeout(t); {
+		case err != nil:
 			errs = append(errs, fmt.Errorf("--request-timeout %q is not a timeout: give whole seconds or a number with a unit (1s, 2m, 3h)", t))
+		case d < 0:
+			// client-go takes a negative timeout as none at all.
+			errs = append(errs, fmt.Errorf("--request-timeout %q is negative: give 0 for no timeout", t))
 		}
 	}
 	// The flags' values as given: "" and 0 are invalid here, not defaults.
@@ -388,6 +399,9 @@ func run(ctx context.Context, o Options, out io.Writer) (int, error) {
 			// an input error (an empty cluster dump is a valid state), but
 			// the user likely gave the wrong file.
 			notes = append(notes, fmt.Sprintf("no objects read from %s: nothing to check", inputfile.DisplayNames(o.Files)))
+		}
+		if err := namespaceInInput(r.objs, o.Namespace); err != nil {
+			return ExitUsage, &InputError{File: inputfile.DisplayNames(o.Files), Err: err}
 		}
 		inv = NewInventory(r.objs).InNamespace(o.Namespace)
 		inv.Ignored += len(r.ignored)
@@ -510,14 +524,9 @@ func WriteRules(w io.Writer) error {
 // WriteRulesJSON writes the rules as one indented JSON document
 // {"rules": [{"id", "severity", "summary", "source"}, ...]}.
 func WriteRulesJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(struct {
+	return writeJSONDocument(w, struct {
 		Rules []Rule `json:"rules"`
-	}{Rules()}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	}{Rules()})
 }
 
 // ExitError is returned by the command of NewCommand when the exit status

@@ -69,6 +69,16 @@ func writeFixture(t *testing.T, f *fixture) string {
 	return p
 }
 
+// writeNamespace writes a file holding the Namespace name.
+func writeNamespace(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "namespace.yaml")
+	if err := os.WriteFile(p, []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: "+name+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestRun(t *testing.T) {
 	clean := newFixture()
 	broken := newFixture()
@@ -106,10 +116,19 @@ func TestRun(t *testing.T) {
 			wantOut:  []string{"warning   endpoint-zone", "0 errors, 1 warning: "},
 		},
 		{
-			name:     "namespace filter on a dump",
-			opts:     func(o *Options) { o.Files = []string{writeFixture(t, broken)}; o.Namespace = "elsewhere" },
+			name: "namespace filter on a dump",
+			opts: func(o *Options) {
+				o.Files = []string{writeFixture(t, broken), writeNamespace(t, "elsewhere")}
+				o.Namespace = "elsewhere"
+			},
 			wantCode: ExitOK,
 			wantOut:  []string{"No findings: 0 EndpointSlices of 0 Services checked", "(namespace elsewhere)"},
+		},
+		{
+			name:     "namespace the dump lacks",
+			opts:     func(o *Options) { o.Files = []string{writeFixture(t, broken)}; o.Namespace = "elsewhere" },
+			wantCode: ExitUsage,
+			wantErr:  `namespace "elsewhere" does not exist in the input`,
 		},
 		{
 			name:     "json",

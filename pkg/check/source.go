@@ -20,9 +20,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -83,6 +85,44 @@ func ReadFiles(names []string, stdin io.Reader, kinds inputkinds.Table) ([]runti
 	}
 	inputfile.DefaultProtocols(out)
 	return out, ignored, nil
+}
+
+// namespaceInInput returns an error when namespace (-n) is neither a
+// Namespace object of objs nor the namespace of any of them, so that a
+// mistyped -n on a dump fails as it does on a cluster instead of passing
+// with nothing checked. The error names the namespaces objs has (at most
+// ten). It returns nil for "" and for no objects (Run notes an empty
+// input).
+func namespaceInInput(objs []runtime.Object, namespace string) error {
+	if namespace == "" || len(objs) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, o := range objs {
+		m, err := meta.Accessor(o)
+		if err != nil {
+			continue
+		}
+		ns := m.GetNamespace()
+		if _, isNS := o.(*corev1.Namespace); isNS {
+			ns = m.GetName()
+		}
+		if ns == namespace {
+			return nil
+		}
+		if ns != "" {
+			seen[ns] = true
+		}
+	}
+	if len(seen) == 0 {
+		return fmt.Errorf("namespace %q does not exist in the input: it has no namespaced object", namespace)
+	}
+	names := slices.Sorted(maps.Keys(seen))
+	more := ""
+	if len(names) > 10 {
+		names, more = names[:10], fmt.Sprintf(" and %d more", len(names)-10)
+	}
+	return fmt.Errorf("namespace %q does not exist in the input (its namespaces: %s%s)", namespace, strings.Join(names, ", "), more)
 }
 
 // Decode decodes multi-document YAML (or JSON) read from file (a name used

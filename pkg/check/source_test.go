@@ -227,6 +227,49 @@ func TestLoadCluster(t *testing.T) {
 	}
 }
 
+// TestNamespaceInInput: -n on a dump names a namespace the dump has (as
+// a Namespace object or as any object's namespace), or the check fails as
+// it does on a cluster; the error names the namespaces the dump has.
+func TestNamespaceInInput(t *testing.T) {
+	svc := func(ns string) runtime.Object {
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}}
+	}
+	nsObj := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "empty"}}
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}
+	var many []runtime.Object
+	for i := range 12 {
+		many = append(many, svc(string(rune('a'+i))))
+	}
+	tests := []struct {
+		name      string
+		objs      []runtime.Object
+		namespace string
+		wantErr   string
+	}{
+		{name: "no -n", objs: []runtime.Object{svc("shop")}},
+		{name: "no objects", namespace: "shop"},
+		{name: "an object of it", objs: []runtime.Object{svc("demo"), svc("shop")}, namespace: "shop"},
+		{name: "its Namespace object only", objs: []runtime.Object{svc("demo"), nsObj}, namespace: "empty"},
+		{name: "a typo", objs: []runtime.Object{svc("shop"), svc("demo"), nsObj}, namespace: "shpo",
+			wantErr: `namespace "shpo" does not exist in the input (its namespaces: demo, empty, shop)`},
+		{name: "cluster-scoped objects only", objs: []runtime.Object{node}, namespace: "shop",
+			wantErr: `namespace "shop" does not exist in the input: it has no namespaced object`},
+		{name: "ten namespaces named", objs: many, namespace: "z",
+			wantErr: `(its namespaces: a, b, c, d, e, f, g, h, i, j and 2 more)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := namespaceInInput(tc.objs, tc.namespace)
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("error = %v, want none", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Errorf("error = %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
 // TestLoadClusterNamespace: a namespace that does not exist is an error
 // (its lists would be empty, a clean check); one the caller may not get is
 // checked anyway.

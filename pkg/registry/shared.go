@@ -207,10 +207,11 @@ func (s *Shared) SelectorRemovalCleanupEnabled() bool {
 // optionalDuration is a pflag.Value that records whether it was set.
 type optionalDuration struct{ p **time.Duration }
 
-// String implements pflag.Value.
+// String implements pflag.Value: "" when not given (help then shows no
+// default: the flag is an alias and has none of its own).
 func (d *optionalDuration) String() string {
 	if d.p == nil || *d.p == nil {
-		return "0s"
+		return ""
 	}
 	return (*d.p).String()
 }
