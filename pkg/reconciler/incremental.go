@@ -302,6 +302,9 @@ func (x *Index) SetItem(key string, item *Item) {
 	var next *indexedItem
 	if item != nil {
 		next = &indexedItem{portKey: PortMapKey(item.Ports)}
+		if err := validatePorts(item.Ports); err != nil {
+			x.invalid[key] = err
+		}
 		for i := range item.Endpoints {
 			ie := &item.Endpoints[i]
 			if len(ie.Endpoint.Addresses) == 0 || x.ats[ie.AddressType] == nil {

@@ -149,7 +149,10 @@ func (p *Plan) Writes() int {
 // b3); those of unsupported address types go to DeleteUnsupported after the
 // kept ones.
 //
-// Planning is deterministic: the same inputs give the same plan.
+// Planning is deterministic: the same inputs give the same plan. Plan
+// writes nothing; it returns an error wrapping ErrInvalidInput, and no
+// plan, for an input the API server would refuse or that would delete
+// slices by mistake (see ErrInvalidInput).
 func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, existing []*discovery.EndpointSlice) (*Plan, error) {
 	if err := checkOwner("plan", owner); err != nil {
 		return nil, err

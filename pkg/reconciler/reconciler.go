@@ -408,9 +408,11 @@ func (r *Reconciler) ManagedByController(slice *discovery.EndpointSlice) bool {
 // non-zero, it is written as the endpoints.kubernetes.io/last-change-trigger-time
 // annotation on every created or updated slice; the zero time.Time (a
 // caller that does not know when the change happened) removes it, as KCM
-// does when it has none (C25). It returns
-// the first write error of each address type, aggregated and wrapped with
-// the owner's identity.
+// does when it has none (C25). It returns Plan's errors before any write
+// (ErrInvalidInput), then the first write error
+// of each address type, aggregated and wrapped with the owner's identity:
+// after a failed write the rest of that address type's writes are not
+// sent (the next sync plans them again from the informer's view).
 func (r *Reconciler) Reconcile(ctx context.Context, owner Owner, desired *Desired, existing []*discovery.EndpointSlice, triggerTime time.Time) error {
 	plan, err := r.Plan(ctx, owner, desired, existing)
 	if err != nil {

@@ -67,9 +67,10 @@ type Desired struct {
 	// type are deleted (KCM C15). With placeholders enabled, each of these
 	// address types that ends up with no slice gets one placeholder (C27).
 	AddressTypes []discovery.AddressType
-	// Groups of desired endpoints. Groups whose AddressType is not in
-	// AddressTypes are ignored. Two groups with the same address type and
-	// port list are merged.
+	// Groups of desired endpoints. A group whose AddressType (IPv4, IPv6
+	// or FQDN) is not in AddressTypes is ignored; one whose AddressType is
+	// none of the three (empty, misspelt) is refused (ErrInvalidInput). Two
+	// groups with the same address type and port list are merged.
 	Groups []EndpointGroup
 	// Hints to apply to the endpoints.
 	Hints Hints

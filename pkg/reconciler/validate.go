@@ -19,8 +19,10 @@ import (
 	"fmt"
 	"net/netip"
 	"reflect"
+	"slices"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -33,9 +35,11 @@ import (
 
 // ErrInvalidInput is wrapped by every error the reconciler returns for an
 // input it refuses before planning: a nil or typed-nil owner, an owner
-// without a namespace or name, a nil Desired, a nil Plan, a nil lister,
-// an Index never Reset, an unsupported address type, or an endpoint the
-// API server would refuse (see ValidateEndpoint). Test with errors.Is.
+// without a namespace, name or UID or whose name is no label value, a nil
+// Desired, a nil Plan, a nil lister, an Index never Reset, an address type
+// (of Desired.AddressTypes or of a group) other than IPv4, IPv6 and FQDN,
+// a group's ports the API server would refuse, or an endpoint it would
+// refuse (see ValidateEndpoint). Test with errors.Is.
 var ErrInvalidInput = errors.New("invalid input")
 
 func invalid(format string, args ...any) error {
@@ -57,9 +61,11 @@ func isNil(v any) bool {
 	return false
 }
 
-// checkOwner refuses a nil or typed-nil owner and one without a namespace
-// or name: the slices' names, service-name label and owner reference are
-// made of them, and EndpointSlices are namespaced.
+// checkOwner refuses a nil or typed-nil owner, one without a namespace,
+// name or UID, and one whose name is not a label value: the slices' names,
+// service-name label and owner reference are made of them (the API server
+// refuses a label value over 63 characters and an owner reference without
+// a UID), and EndpointSlices are namespaced.
 func checkOwner(what string, owner Owner) error {
 	if isNil(owner) {
 		return invalid("%s: owner is nil", what)
@@ -67,12 +73,22 @@ func checkOwner(what string, owner Owner) error {
 	if owner.GetNamespace() == "" || owner.GetName() == "" {
 		return invalid("%s: owner %q in namespace %q: an owner needs a namespace and a name", what, owner.GetName(), owner.GetNamespace())
 	}
+	if msgs := validation.IsValidLabelValue(owner.GetName()); len(msgs) > 0 {
+		return invalid("%s: owner %s/%s: its name is the slices' service-name label value, and is not a label value: %s",
+			what, owner.GetNamespace(), owner.GetName(), strings.Join(msgs, "; "))
+	}
+	if owner.GetUID() == "" {
+		return invalid("%s: owner %s/%s has no UID (the slices' owner reference needs it; objects read from the API server have one, a fake clientset's do not: reconcilertest.NewClientset sets them)",
+			what, owner.GetNamespace(), owner.GetName())
+	}
 	return nil
 }
 
-// validateDesired refuses a nil Desired, an address type other than IPv4,
-// IPv6 and FQDN, and an endpoint of a listed address type that the API
-// server would refuse.
+// validateDesired refuses a nil Desired, an address type (listed or of a
+// group) other than IPv4, IPv6 and FQDN, and the ports and endpoints of a
+// group of a listed address type that the API server would refuse. A
+// group of a valid address type that AddressTypes does not list is
+// ignored, as documented on Desired.
 func validateDesired(desired *Desired) error {
 	if desired == nil {
 		return invalid("desired is nil (an owner that should have no slices is &Desired{AddressTypes: its address types})")
@@ -84,8 +100,16 @@ func validateDesired(desired *Desired) error {
 	}
 	for gi := range desired.Groups {
 		g := &desired.Groups[gi]
+		if !supportedAddressType(g.AddressType) {
+			// A typo or a forgotten field: ignoring the group would
+			// delete the slices it should keep.
+			return invalid("group %d: address type %q is not IPv4, IPv6 or FQDN", gi, g.AddressType)
+		}
 		if !containsAddressType(desired.AddressTypes, g.AddressType) {
 			continue // documented: ignored
+		}
+		if err := validatePorts(g.Ports); err != nil {
+			return fmt.Errorf("group %d (%s): %w", gi, g.AddressType, err)
 		}
 		for ei := range g.Endpoints {
 			if err := ValidateEndpoint(g.AddressType, &g.Endpoints[ei]); err != nil {
@@ -94,6 +118,79 @@ func validateDesired(desired *Desired) error {
 		}
 	}
 	return nil
+}
+
+// validatePorts returns an error wrapping ErrInvalidInput when the API
+// server would refuse ports as a slice's port list (k8s.io/kubernetes
+// v1.37.2 pkg/apis/discovery/validation validatePorts, after its defaults:
+// a nil name is "", a nil protocol TCP): a name that is not a DNS-1123
+// label, a name used twice, a protocol other than TCP, UDP and SCTP, an
+// appProtocol that is not a qualified name. The API server checks no port
+// number range here.
+func validatePorts(ports []discovery.EndpointPort) error {
+	var errs field.ErrorList
+	var seen map[string]bool // for long lists only: a valid short one allocates nothing
+	if len(ports) > 8 {
+		seen = make(map[string]bool, len(ports))
+	}
+	for i := range ports {
+		p := &ports[i]
+		name := portName(p)
+		if name != "" {
+			for _, msg := range validation.IsDNS1123Label(name) {
+				errs = append(errs, field.Invalid(portPath(i).Child("name"), name, msg))
+			}
+		}
+		dup := seen[name]
+		if seen != nil {
+			seen[name] = true
+		} else {
+			for j := range i {
+				dup = dup || portName(&ports[j]) == name
+			}
+		}
+		if dup {
+			errs = append(errs, field.Duplicate(portPath(i).Child("name"), name))
+		}
+		if p.Protocol != nil {
+			switch *p.Protocol {
+			case corev1.ProtocolTCP, corev1.ProtocolUDP, corev1.ProtocolSCTP:
+			default:
+				errs = append(errs, field.NotSupported(portPath(i).Child("protocol"), *p.Protocol, []string{"SCTP", "TCP", "UDP"}))
+			}
+		}
+		if p.AppProtocol != nil {
+			for _, msg := range validation.IsQualifiedName(*p.AppProtocol) {
+				errs = append(errs, field.Invalid(portPath(i).Child("appProtocol"), *p.AppProtocol, msg))
+			}
+		}
+	}
+	return joinInvalid("ports", errs)
+}
+
+// portPath is the field path of the i-th port, built for errors only (a
+// valid list allocates nothing).
+func portPath(i int) *field.Path { return field.NewPath("ports").Index(i) }
+
+// portName is p's name as the API server defaults it ("" for nil).
+func portName(p *discovery.EndpointPort) string {
+	if p.Name == nil {
+		return ""
+	}
+	return *p.Name
+}
+
+// joinInvalid returns nil for no errors, else one error wrapping
+// ErrInvalidInput that names what and every error.
+func joinInvalid(what string, errs field.ErrorList) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	msgs := make([]string, 0, len(errs))
+	for _, e := range errs {
+		msgs = append(msgs, e.Error())
+	}
+	return invalid("%s: %s", what, strings.Join(msgs, "; "))
 }
 
 func supportedAddressType(at discovery.AddressType) bool {
@@ -108,9 +205,13 @@ func supportedAddressType(at discovery.AddressType) bool {
 // non-strict parse, so leading zeros pass as they do on a server without
 // StrictIPCIDRValidation), an IPv6 slice's IPv6 ones, neither unspecified,
 // loopback, link-local or link-local multicast; an FQDN slice's are fully
-// qualified domain names; the hostname, when set, is a DNS-1123 label. An
-// endpoint with no address returns nil: the reconciler ignores it (see
-// EndpointGroup). It returns nil for a valid endpoint.
+// qualified domain names; at most 100 addresses; the hostname, when set,
+// is a DNS-1123 label; the node name, when set and not empty, a DNS-1123
+// subdomain (an empty one is left to the API server); at most eight zone
+// and eight node hints, none twice, zone names label values and node
+// names DNS-1123 subdomains. An endpoint with no address returns nil: the
+// reconciler ignores it (see EndpointGroup). It returns nil for a valid
+// endpoint.
 func ValidateEndpoint(addressType discovery.AddressType, ep *discovery.Endpoint) error {
 	if ep == nil {
 		return invalid("endpoint is nil")
@@ -148,19 +249,83 @@ func ValidateEndpoint(addressType discovery.AddressType, ep *discovery.Endpoint)
 			return invalid("address type %q is not IPv4, IPv6 or FQDN", addressType)
 		}
 	}
+	if len(ep.Addresses) > maxAddressesPerEndpoint {
+		errs = append(errs, field.TooMany(field.NewPath("addresses"), len(ep.Addresses), maxAddressesPerEndpoint))
+	}
 	if ep.Hostname != nil {
 		for _, msg := range validation.IsDNS1123Label(*ep.Hostname) {
 			errs = append(errs, field.Invalid(field.NewPath("hostname"), *ep.Hostname, msg))
 		}
 	}
+	if ep.NodeName != nil && *ep.NodeName != "" {
+		// An empty one is left to the API server (which refuses it): the
+		// mirroring controller copies what an Endpoints object holds, as
+		// KCM does, and its differential test against KCM feeds it "".
+		for _, msg := range validation.IsDNS1123Subdomain(*ep.NodeName) {
+			errs = append(errs, field.Invalid(field.NewPath("nodeName"), *ep.NodeName, msg))
+		}
+	}
+	if ep.Hints != nil {
+		errs = append(errs, validateHints(ep.Hints)...)
+	}
 	if len(errs) == 0 {
 		return nil
 	}
-	msgs := make([]string, 0, len(errs))
-	for _, e := range errs {
-		msgs = append(msgs, e.Error())
+	if len(ep.Addresses) > maxAddressesPerEndpoint {
+		return joinInvalid(fmt.Sprintf("endpoint of %d addresses", len(ep.Addresses)), errs)
 	}
-	return invalid("endpoint %v: %s", ep.Addresses, strings.Join(msgs, "; "))
+	return joinInvalid(fmt.Sprintf("endpoint %v", ep.Addresses), errs)
+}
+
+// The API server's limits on an endpoint (k8s.io/kubernetes v1.37.2
+// pkg/apis/discovery/validation: maxAddresses, maxZoneHints, maxNodeHints).
+const (
+	maxAddressesPerEndpoint = 100
+	maxHintsPerEndpoint     = 8
+)
+
+// validateHints is validateHints of pkg/apis/discovery/validation: at most
+// eight zone and eight node hints, no name twice, zone names label values,
+// node names DNS-1123 subdomains.
+func validateHints(h *discovery.EndpointHints) field.ErrorList {
+	var errs field.ErrorList
+	if n := len(h.ForZones); n > maxHintsPerEndpoint {
+		errs = append(errs, field.TooMany(field.NewPath("hints", "forZones"), n, maxHintsPerEndpoint))
+	} else {
+		for i, z := range h.ForZones {
+			dup := slices.ContainsFunc(h.ForZones[:i], func(o discovery.ForZone) bool { return o.Name == z.Name })
+			msgs := validation.IsValidLabelValue(z.Name)
+			if !dup && len(msgs) == 0 {
+				continue // no path built for a valid hint
+			}
+			p := field.NewPath("hints", "forZones").Index(i).Child("name")
+			if dup {
+				errs = append(errs, field.Duplicate(p, z.Name))
+			}
+			for _, msg := range msgs {
+				errs = append(errs, field.Invalid(p, z.Name, msg))
+			}
+		}
+	}
+	if n := len(h.ForNodes); n > maxHintsPerEndpoint {
+		errs = append(errs, field.TooMany(field.NewPath("hints", "forNodes"), n, maxHintsPerEndpoint))
+	} else {
+		for i, nd := range h.ForNodes {
+			dup := slices.ContainsFunc(h.ForNodes[:i], func(o discovery.ForNode) bool { return o.Name == nd.Name })
+			msgs := validation.IsDNS1123Subdomain(nd.Name)
+			if !dup && len(msgs) == 0 {
+				continue
+			}
+			p := field.NewPath("hints", "forNodes").Index(i).Child("name")
+			if dup {
+				errs = append(errs, field.Duplicate(p, nd.Name))
+			}
+			for _, msg := range msgs {
+				errs = append(errs, field.Invalid(p, nd.Name, msg))
+			}
+		}
+	}
+	return errs
 }
 
 // validEndpointIP reports, without allocating, whether a is an address in

@@ -17,6 +17,7 @@ package reconciler
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +48,16 @@ func TestInvalidInput(t *testing.T) {
 	withHostname := func(h string) *Desired {
 		d := withAddr(discovery.AddressTypeIPv4, "10.0.0.1")
 		d.Groups[0].Endpoints[0].Hostname = ptr.To(h)
+		return d
+	}
+	withEndpoint := func(edit func(*discovery.Endpoint)) *Desired {
+		d := withAddr(discovery.AddressTypeIPv4, "10.0.0.1")
+		edit(&d.Groups[0].Endpoints[0])
+		return d
+	}
+	withPorts := func(ports ...discovery.EndpointPort) *Desired {
+		d := withAddr(discovery.AddressTypeIPv4, "10.0.0.1")
+		d.Groups[0].Ports = ports
 		return d
 	}
 	ipv6 := discovery.AddressTypeIPv6
@@ -84,6 +95,42 @@ func TestInvalidInput(t *testing.T) {
 		{"link-local multicast", testService(), withAddr(ip4, "224.0.0.5"), "link-local multicast"},
 		{"FQDN not a domain name", testService(), withAddr(fqdn, "Not_A_Name"), "fqdn"},
 		{"hostname not a DNS label", testService(), withHostname("a.b"), "hostname"},
+		// Each below was written (or planned) and refused by the API
+		// server, or deleted every slice, before it was refused here.
+		{"group without address type", testService(), &Desired{AddressTypes: []discovery.AddressType{ip4}, Groups: []EndpointGroup{{Ports: http, Endpoints: []discovery.Endpoint{ep("10.0.0.1", true)}}}}, `group 0: address type ""`},
+		{"group address type misspelt", testService(), &Desired{AddressTypes: []discovery.AddressType{ip4}, Groups: []EndpointGroup{{AddressType: "IPV4", Endpoints: []discovery.Endpoint{ep("10.0.0.1", true)}}}}, `address type "IPV4"`},
+		{"owner without UID", &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "svc"}}, withAddr(ip4, "10.0.0.1"), "has no UID"},
+		{"owner name longer than a label value", &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: strings.Repeat("a", 64), UID: "u"}}, withAddr(ip4, "10.0.0.1"), "not a label value"},
+		{"node name not a DNS subdomain", testService(), withEndpoint(func(e *discovery.Endpoint) { e.NodeName = ptr.To("Bad_Node!") }), "nodeName"},
+		{"101 addresses", testService(), withEndpoint(func(e *discovery.Endpoint) {
+			e.Addresses = nil
+			for i := range 101 {
+				e.Addresses = append(e.Addresses, fmt.Sprintf("10.0.%d.%d", i/200, i%200+1))
+			}
+		}), "addresses: Too many: 101"},
+		{"nine zone hints", testService(), withEndpoint(func(e *discovery.Endpoint) {
+			e.Hints = &discovery.EndpointHints{}
+			for i := range 9 {
+				e.Hints.ForZones = append(e.Hints.ForZones, discovery.ForZone{Name: fmt.Sprintf("z%d", i)})
+			}
+		}), "hints.forZones: Too many"},
+		{"zone hint twice", testService(), withEndpoint(func(e *discovery.Endpoint) {
+			e.Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "a"}, {Name: "a"}}}
+		}), "Duplicate value"},
+		{"node hint not a node name", testService(), withEndpoint(func(e *discovery.Endpoint) {
+			e.Hints = &discovery.EndpointHints{ForNodes: []discovery.ForNode{{Name: "Bad_Node"}}}
+		}), "hints.forNodes[0].name"},
+		{"port name not a DNS label", testService(), withPorts(discovery.EndpointPort{Name: ptr.To("HTTP_X"), Port: ptr.To[int32](80)}), "ports[0].name"},
+		{"port name twice", testService(), withPorts(tcpPort("http", 80), tcpPort("http", 81)), "ports[1].name: Duplicate value"},
+		{"two unnamed ports", testService(), withPorts(discovery.EndpointPort{Port: ptr.To[int32](80)}, discovery.EndpointPort{Name: ptr.To(""), Port: ptr.To[int32](81)}), "ports[1].name: Duplicate value"},
+		{"port protocol not supported", testService(), withPorts(discovery.EndpointPort{Name: ptr.To("p"), Protocol: ptr.To(corev1.Protocol("BOGUS"))}), "ports[0].protocol: Unsupported value"},
+		{"appProtocol not a qualified name", testService(), withPorts(discovery.EndpointPort{Name: ptr.To("p"), AppProtocol: ptr.To("bad proto")}), "ports[0].appProtocol"},
+		{"valid ports and hints", testService(), func() *Desired {
+			d := withPorts(tcpPort("http", 80), discovery.EndpointPort{Port: ptr.To[int32](70000), AppProtocol: ptr.To("kubernetes.io/h2c")})
+			d.Groups[0].Endpoints[0].NodeName = ptr.To("node-1.example")
+			d.Groups[0].Endpoints[0].Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}, ForNodes: []discovery.ForNode{{Name: "node-1.example"}}}
+			return d
+		}(), ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -166,6 +213,11 @@ func TestPlanIndexedInvalidInput(t *testing.T) {
 	x.SetItem("ns/pod-b", item("127.0.0.1"))
 	expectInvalid(x, `item "ns/pod-b"`)
 	x.SetItem("ns/pod-b", item("10.0.0.2"))
+	badPorts := item("10.0.0.3")
+	badPorts.Ports = []discovery.EndpointPort{tcpPort("http", 80), tcpPort("http", 81)}
+	x.SetItem("ns/pod-c", badPorts)
+	expectInvalid(x, "ports[1].name: Duplicate value")
+	x.SetItem("ns/pod-c", nil)
 	plan, _, _, err := r.PlanIndexed(ctx, svc, x, existing)
 	if err != nil {
 		t.Fatalf("after the item was fixed: %v", err)
@@ -277,6 +329,28 @@ func TestDeleteAllOnlyTheOwner(t *testing.T) {
 	}
 }
 
+// The fake clientset gives every object a UID, as the API server does (an
+// owner needs one), without changing the caller's objects.
+func TestFakeUIDs(t *testing.T) {
+	ctx := context.Background()
+	given := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "given"}}
+	client := reconcilertest.NewClientset(given)
+	if given.UID != "" {
+		t.Fatalf("the caller's object was changed: uid %q", given.UID)
+	}
+	created, err := client.CoreV1().Services("ns").Create(ctx, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "created"}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := client.CoreV1().Services("ns").Get(ctx, "given", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored.UID == "" || created.UID == "" || stored.UID == created.UID {
+		t.Fatalf("uids %q and %q: want two different ones", stored.UID, created.UID)
+	}
+}
+
 // The fake clientset names a long generateName as the API server does: cut
 // to 58 characters, then 5 more (63, a valid name).
 func TestFakeGenerateNameLength(t *testing.T) {
@@ -295,10 +369,17 @@ func TestFakeGenerateNameLength(t *testing.T) {
 // every Pod event.
 func TestValidateEndpointAllocs(t *testing.T) {
 	v4, v6 := ep("10.0.0.1", true), ep("fd00::1", true)
+	v4.NodeName, v6.NodeName = ptr.To("node-1"), ptr.To("node-1.example")
+	v4.Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: "zone-a"}}}
 	if n := testing.AllocsPerRun(100, func() {
 		_ = ValidateEndpoint(discovery.AddressTypeIPv4, &v4)
 		_ = ValidateEndpoint(discovery.AddressTypeIPv6, &v6)
 	}); n != 0 {
 		t.Fatalf("%v allocations per valid endpoint pair, want 0", n)
+	}
+	// (An appProtocol costs one: apimachinery's IsQualifiedName splits it.)
+	ports := []discovery.EndpointPort{tcpPort("http", 80), tcpPort("https", 443), {Port: ptr.To[int32](53)}}
+	if n := testing.AllocsPerRun(100, func() { _ = validatePorts(ports) }); n != 0 {
+		t.Fatalf("%v allocations per valid port list, want 0", n)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 
 	discovery "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -39,15 +40,31 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// NewClientset returns a fake clientset holding objects, with reactors that
-// do for EndpointSlices what the API server does: a create with
-// generateName and no name gets the name generateName (cut to 58
-// characters, as the API server cuts it) followed by a five-digit counter
-// (the API server appends five random characters), a
-// UID (the tracker tells slices apart by UID), and generation 1; an update gets the generation of the stored slice plus one.
+// NewClientset returns a fake clientset holding copies of objects, with
+// reactors that do what the API server does and client-go's fake does
+// not: every object, those given here and those created, gets a UID when
+// it has none (an owner needs one: the reconciler refuses an owner without
+// a UID, as the API server refuses an owner reference without one); an
+// EndpointSlice created with generateName and no name gets the name
+// generateName (cut to 58 characters, as the API server cuts it) followed
+// by a five-digit counter (the API server appends five random characters)
+// and generation 1; an update of an EndpointSlice gets the generation of
+// the stored slice plus one.
 func NewClientset(objects ...runtime.Object) *fake.Clientset {
-	client := fake.NewClientset(objects...)
 	var n atomic.Int64
+	stored := make([]runtime.Object, 0, len(objects))
+	for _, o := range objects {
+		o = o.DeepCopyObject()
+		setUID(o, n.Add(1))
+		stored = append(stored, o)
+	}
+	client := fake.NewClientset(stored...)
+	client.PrependReactor("create", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if c, ok := a.(k8stesting.CreateAction); ok && a.GetSubresource() == "" {
+			setUID(c.GetObject(), n.Add(1))
+		}
+		return false, nil, nil
+	})
 	client.PrependReactor("create", "endpointslices", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		s, ok := a.(k8stesting.CreateAction).GetObject().(*discovery.EndpointSlice)
 		if !ok {
@@ -63,9 +80,7 @@ func NewClientset(objects ...runtime.Object) *fake.Clientset {
 			}
 			s.Name = fmt.Sprintf("%s%05d", base, i%100000)
 		}
-		if s.UID == "" {
-			s.UID = types.UID(fmt.Sprintf("00000000-0000-4000-8000-%012d", i))
-		}
+		setUID(s, i)
 		s.Generation = 1
 		return false, nil, nil
 	})
@@ -84,6 +99,13 @@ func NewClientset(objects ...runtime.Object) *fake.Clientset {
 		return false, nil, nil
 	})
 	return client
+}
+
+// setUID gives obj a UUID-shaped UID made of i when it has none.
+func setUID(obj runtime.Object, i int64) {
+	if m, err := meta.Accessor(obj); err == nil && m.GetUID() == "" {
+		m.SetUID(types.UID(fmt.Sprintf("00000000-0000-4000-8000-%012d", i)))
+	}
 }
 
 // Lister returns an EndpointSlice lister over what client holds now (every

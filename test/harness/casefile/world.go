@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"sigs.k8s.io/yaml"
 )
@@ -35,15 +36,38 @@ import (
 // concurrent use.
 type World struct {
 	objs []runtime.Object
+	// uids counts the UIDs given to objects that had none.
+	uids int
 }
 
-// NewWorld returns a world holding deep copies of objs.
+// NewWorld returns a world holding deep copies of objs. An object without
+// a UID gets one, as the API server gives every object it stores (an
+// EndpointSlice's owner reference needs its owner's).
 func NewWorld(objs []runtime.Object) *World {
 	w := &World{}
 	for _, o := range objs {
-		w.objs = append(w.objs, o.DeepCopyObject())
+		o = o.DeepCopyObject()
+		w.setUID(o, nil)
+		w.objs = append(w.objs, o)
 	}
 	return w
+}
+
+// setUID gives obj old's UID (a replaced object keeps it, as on an update)
+// or, without old, a new deterministic one, when obj has none.
+func (w *World) setUID(obj, old runtime.Object) {
+	m, err := meta.Accessor(obj)
+	if err != nil || m.GetUID() != "" {
+		return
+	}
+	if old != nil {
+		if om, err := meta.Accessor(old); err == nil {
+			m.SetUID(om.GetUID())
+			return
+		}
+	}
+	w.uids++
+	m.SetUID(types.UID(fmt.Sprintf("00000000-0000-4000-a000-%012d", w.uids)))
 }
 
 // Objects returns copies of every object, in insertion order.
@@ -108,9 +132,11 @@ func (w *World) Put(obj runtime.Object) error {
 	}
 	obj = obj.DeepCopyObject()
 	if i, err := w.find(ref); err == nil {
+		w.setUID(obj, w.objs[i])
 		w.objs[i] = obj
 		return nil
 	}
+	w.setUID(obj, nil)
 	w.objs = append(w.objs, obj)
 	return nil
 }
@@ -153,6 +179,7 @@ func (w *World) Patch(p *Patch) error {
 	if err != nil {
 		return err
 	}
+	w.setUID(out, w.objs[i])
 	w.objs[i] = out
 	return nil
 }
