@@ -52,6 +52,9 @@ func (r *Reconciler) PlanIndexed(ctx context.Context, owner Owner, x *Index, exi
 	if x == nil {
 		return nil, nil, "", invalid("plan: index is nil")
 	}
+	if err := checkExisting(owner, existing); err != nil {
+		return nil, nil, "", err
+	}
 	if !x.wasReset {
 		// A never-Reset index has no address types: planning from it would
 		// delete every slice of the owner.

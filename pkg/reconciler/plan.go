@@ -166,6 +166,9 @@ func (r *Reconciler) Plan(ctx context.Context, owner Owner, desired *Desired, ex
 	if err := validateDesired(desired); err != nil {
 		return nil, fmt.Errorf("plan %s/%s: %w", owner.GetNamespace(), owner.GetName(), err)
 	}
+	if err := checkExisting(owner, existing); err != nil {
+		return nil, err
+	}
 	return r.plan(ctx, owner, desired, existing)
 }
 

@@ -35,8 +35,8 @@ import (
 
 // ErrInvalidInput is wrapped by every error the reconciler returns for an
 // input it refuses before planning: a nil or typed-nil owner, an owner
-// without a namespace, name or UID or whose name is no label value, a nil
-// Desired, a nil Plan, a nil lister, an Index never Reset, an address type
+// without a namespace, name or UID or whose name is no label value, an
+// existing slice of another namespace, a nil Desired, a nil Plan, a nil lister, an Index never Reset, an address type
 // (of Desired.AddressTypes or of a group) other than IPv4, IPv6 and FQDN,
 // a group's ports the API server would refuse, or an endpoint it would
 // refuse (see ValidateEndpoint). Test with errors.Is.
@@ -80,6 +80,20 @@ func checkOwner(what string, owner Owner) error {
 	if owner.GetUID() == "" {
 		return invalid("%s: owner %s/%s has no UID (the slices' owner reference needs it; objects read from the API server have one, a fake clientset's do not: reconcilertest.NewClientset sets them)",
 			what, owner.GetNamespace(), owner.GetName())
+	}
+	return nil
+}
+
+// checkExisting refuses an existing slice of another namespace than the
+// owner's (a lister queried for the wrong namespace): its updates and
+// deletes would be sent to the owner's namespace, where it is not. A
+// slice without a namespace is taken as the owner's.
+func checkExisting(owner Owner, existing []*discovery.EndpointSlice) error {
+	ns := owner.GetNamespace()
+	for _, s := range existing {
+		if s != nil && s.Namespace != "" && s.Namespace != ns {
+			return invalid("plan %s/%s: existing EndpointSlice %s/%s is in another namespace", ns, owner.GetName(), s.Namespace, s.Name)
+		}
 	}
 	return nil
 }

@@ -125,6 +125,7 @@ func TestInvalidInput(t *testing.T) {
 		{"two unnamed ports", testService(), withPorts(discovery.EndpointPort{Port: ptr.To[int32](80)}, discovery.EndpointPort{Name: ptr.To(""), Port: ptr.To[int32](81)}), "ports[1].name: Duplicate value"},
 		{"port protocol not supported", testService(), withPorts(discovery.EndpointPort{Name: ptr.To("p"), Protocol: ptr.To(corev1.Protocol("BOGUS"))}), "ports[0].protocol: Unsupported value"},
 		{"appProtocol not a qualified name", testService(), withPorts(discovery.EndpointPort{Name: ptr.To("p"), AppProtocol: ptr.To("bad proto")}), "ports[0].appProtocol"},
+		{"existing slice of another namespace", testService(), withAddr(ip4, "10.0.0.1"), "is in another namespace"},
 		{"valid ports and hints", testService(), func() *Desired {
 			d := withPorts(tcpPort("http", 80), discovery.EndpointPort{Port: ptr.To[int32](70000), AppProtocol: ptr.To("kubernetes.io/h2c")})
 			d.Groups[0].Endpoints[0].NodeName = ptr.To("node-1.example")
@@ -135,8 +136,12 @@ func TestInvalidInput(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r, _ := newExtReconciler(t, Config{})
+			sliceNS := "ns"
+			if strings.Contains(tc.name, "another namespace") {
+				sliceNS = "other"
+			}
 			existing := []*discovery.EndpointSlice{{
-				ObjectMeta: metav1.ObjectMeta{Name: "svc-abc", Namespace: "ns", Labels: map[string]string{
+				ObjectMeta: metav1.ObjectMeta{Name: "svc-abc", Namespace: sliceNS, Labels: map[string]string{
 					discovery.LabelServiceName: "svc", discovery.LabelManagedBy: testController}},
 				AddressType: discovery.AddressTypeIPv4,
 			}}
