@@ -303,40 +303,42 @@ const (
 // node names DNS-1123 subdomains.
 func validateHints(h *discovery.EndpointHints) field.ErrorList {
 	var errs field.ErrorList
+	var names [maxHintsPerEndpoint]string // on the stack: a valid hint allocates nothing
 	if n := len(h.ForZones); n > maxHintsPerEndpoint {
 		errs = append(errs, field.TooMany(field.NewPath("hints", "forZones"), n, maxHintsPerEndpoint))
 	} else {
-		for i, z := range h.ForZones {
-			dup := slices.ContainsFunc(h.ForZones[:i], func(o discovery.ForZone) bool { return o.Name == z.Name })
-			msgs := validation.IsValidLabelValue(z.Name)
-			if !dup && len(msgs) == 0 {
-				continue // no path built for a valid hint
-			}
-			p := field.NewPath("hints", "forZones").Index(i).Child("name")
-			if dup {
-				errs = append(errs, field.Duplicate(p, z.Name))
-			}
-			for _, msg := range msgs {
-				errs = append(errs, field.Invalid(p, z.Name, msg))
-			}
+		for i := range h.ForZones {
+			names[i] = h.ForZones[i].Name
 		}
+		errs = append(errs, hintNames("forZones", names[:n], validation.IsValidLabelValue)...)
 	}
 	if n := len(h.ForNodes); n > maxHintsPerEndpoint {
 		errs = append(errs, field.TooMany(field.NewPath("hints", "forNodes"), n, maxHintsPerEndpoint))
 	} else {
-		for i, nd := range h.ForNodes {
-			dup := slices.ContainsFunc(h.ForNodes[:i], func(o discovery.ForNode) bool { return o.Name == nd.Name })
-			msgs := validation.IsDNS1123Subdomain(nd.Name)
-			if !dup && len(msgs) == 0 {
-				continue
-			}
-			p := field.NewPath("hints", "forNodes").Index(i).Child("name")
-			if dup {
-				errs = append(errs, field.Duplicate(p, nd.Name))
-			}
-			for _, msg := range msgs {
-				errs = append(errs, field.Invalid(p, nd.Name, msg))
-			}
+		for i := range h.ForNodes {
+			names[i] = h.ForNodes[i].Name
+		}
+		errs = append(errs, hintNames("forNodes", names[:n], validation.IsDNS1123Subdomain)...)
+	}
+	return errs
+}
+
+// hintNames returns the errors of one hint list's names: a name given
+// twice, or one valid refuses.
+func hintNames(list string, names []string, valid func(string) []string) field.ErrorList {
+	var errs field.ErrorList
+	for i, name := range names {
+		dup := slices.Contains(names[:i], name)
+		msgs := valid(name)
+		if !dup && len(msgs) == 0 {
+			continue // no path built for a valid name
+		}
+		p := field.NewPath("hints", list).Index(i).Child("name")
+		if dup {
+			errs = append(errs, field.Duplicate(p, name))
+		}
+		for _, msg := range msgs {
+			errs = append(errs, field.Invalid(p, name, msg))
 		}
 	}
 	return errs
