@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"net/netip"
 	"reflect"
-	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -143,10 +142,6 @@ func validateDesired(desired *Desired) error {
 // number range here.
 func validatePorts(ports []discovery.EndpointPort) error {
 	var errs field.ErrorList
-	var seen map[string]bool // for long lists only: a valid short one allocates nothing
-	if len(ports) > 8 {
-		seen = make(map[string]bool, len(ports))
-	}
 	for i := range ports {
 		p := &ports[i]
 		name := portName(p)
@@ -155,13 +150,9 @@ func validatePorts(ports []discovery.EndpointPort) error {
 				errs = append(errs, field.Invalid(portPath(i).Child("name"), name, msg))
 			}
 		}
-		dup := seen[name]
-		if seen != nil {
-			seen[name] = true
-		} else {
-			for j := range i {
-				dup = dup || portName(&ports[j]) == name
-			}
+		dup := false // a port list is short: compared pairwise, nothing allocated
+		for j := range i {
+			dup = dup || portName(&ports[j]) == name
 		}
 		if dup {
 			errs = append(errs, field.Duplicate(portPath(i).Child("name"), name))
@@ -302,43 +293,34 @@ const (
 // eight zone and eight node hints, no name twice, zone names label values,
 // node names DNS-1123 subdomains.
 func validateHints(h *discovery.EndpointHints) field.ErrorList {
-	var errs field.ErrorList
-	var names [maxHintsPerEndpoint]string // on the stack: a valid hint allocates nothing
-	if n := len(h.ForZones); n > maxHintsPerEndpoint {
-		errs = append(errs, field.TooMany(field.NewPath("hints", "forZones"), n, maxHintsPerEndpoint))
-	} else {
-		for i := range h.ForZones {
-			names[i] = h.ForZones[i].Name
-		}
-		errs = append(errs, hintNames("forZones", names[:n], validation.IsValidLabelValue)...)
-	}
-	if n := len(h.ForNodes); n > maxHintsPerEndpoint {
-		errs = append(errs, field.TooMany(field.NewPath("hints", "forNodes"), n, maxHintsPerEndpoint))
-	} else {
-		for i := range h.ForNodes {
-			names[i] = h.ForNodes[i].Name
-		}
-		errs = append(errs, hintNames("forNodes", names[:n], validation.IsDNS1123Subdomain)...)
-	}
-	return errs
+	errs := hintNames("forZones", len(h.ForZones), func(i int) string { return h.ForZones[i].Name }, validation.IsValidLabelValue)
+	return append(errs, hintNames("forNodes", len(h.ForNodes), func(i int) string { return h.ForNodes[i].Name }, validation.IsDNS1123Subdomain)...)
 }
 
-// hintNames returns the errors of one hint list's names: a name given
-// twice, or one valid refuses.
-func hintNames(list string, names []string, valid func(string) []string) field.ErrorList {
+// hintNames returns the errors of one hint list of n entries whose i-th
+// name is name(i): more than eight entries, a name given twice, or one
+// valid refuses. A valid list allocates nothing.
+func hintNames(list string, n int, name func(int) string, valid func(string) []string) field.ErrorList {
+	if n > maxHintsPerEndpoint {
+		return field.ErrorList{field.TooMany(field.NewPath("hints", list), n, maxHintsPerEndpoint)}
+	}
 	var errs field.ErrorList
-	for i, name := range names {
-		dup := slices.Contains(names[:i], name)
-		msgs := valid(name)
+	for i := range n {
+		nm := name(i)
+		dup := false
+		for j := range i {
+			dup = dup || name(j) == nm
+		}
+		msgs := valid(nm)
 		if !dup && len(msgs) == 0 {
 			continue // no path built for a valid name
 		}
 		p := field.NewPath("hints", list).Index(i).Child("name")
 		if dup {
-			errs = append(errs, field.Duplicate(p, name))
+			errs = append(errs, field.Duplicate(p, nm))
 		}
 		for _, msg := range msgs {
-			errs = append(errs, field.Invalid(p, name, msg))
+			errs = append(errs, field.Invalid(p, nm, msg))
 		}
 	}
 	return errs
